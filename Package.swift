@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Focal",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Focal", targets: ["Focal"]),
+        .library(name: "FocalCore", targets: ["FocalCore"]),
+        .executable(name: "focal", targets: ["focal"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // libvips, found through pkg-config; wrapped by a C shim with an opaque, non-variadic header.
+        .systemLibrary(
+            name: "CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"]), .brew(["vips"])]),
+        .target(name: "CFocalVips", dependencies: ["CVips"]),
+        // OpenCV, used only by a C++17 shim whose extern "C" header hides every C++ type.
+        .systemLibrary(
+            name: "COpenCV", pkgConfig: "opencv4",
+            providers: [.apt(["libopencv-dev"]), .brew(["opencv"])]),
+        .target(name: "CFocalOpenCV", dependencies: ["COpenCV"]),
+
+        .target(name: "FocalCore", swiftSettings: strict),
+        .target(name: "FocalImaging", dependencies: ["FocalCore", "CFocalVips"], swiftSettings: strict),
+        .target(name: "FocalDetection", dependencies: ["FocalCore", "CFocalOpenCV"], swiftSettings: strict),
+        .target(
+            name: "Focal", dependencies: ["FocalCore", "FocalImaging", "FocalDetection"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "focal",
+            dependencies: ["Focal", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+
+        .testTarget(
+            name: "FocalCoreTests",
+            dependencies: ["FocalCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict),
+        .testTarget(name: "FocalImagingTests", dependencies: ["FocalImaging"], swiftSettings: strict),
+        .testTarget(name: "FocalDetectionTests", dependencies: ["Focal"], swiftSettings: strict),
+        .testTarget(name: "FocalTests", dependencies: ["Focal"], swiftSettings: strict),
+    ],
+    cxxLanguageStandard: .cxx17
+)

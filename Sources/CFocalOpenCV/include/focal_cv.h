@@ -1,0 +1,60 @@
+// focal_cv.h: the C face of Focal's OpenCV DNN shim. No C++ type crosses this header; every
+// function catches C++ exceptions and reports them as text in `err` (NUL-terminated, truncated
+// to `errlen`). Boxes are in the pixels of the buffer that was passed in, origin top left.
+#ifndef FOCAL_CV_H
+#define FOCAL_CV_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An opaque loaded network. Not safe for concurrent use: callers serialise `detect` calls.
+typedef struct focal_cv_net focal_cv_net;
+
+/// One detection. `label` is 0 for a face; for YOLO it is the COCO class id (0 person, 15 cat, 16 dog).
+typedef struct focal_cv_box {
+    float x, y, width, height;
+    float score;
+    int label;
+} focal_cv_box;
+
+/// Sets the number of threads OpenCV may use inside one call (0 or less: OpenCV's default).
+void focal_cv_set_threads(int threads);
+
+/// Loads YuNet (2023mar ONNX) with cv::dnn::readNetFromONNX. Returns NULL and fills `err` on failure.
+focal_cv_net *focal_cv_yunet_load(const char *onnx_path, char *err, size_t errlen);
+
+/// Loads YOLOv4-tiny from Darknet files. Returns NULL and fills `err` on failure.
+focal_cv_net *focal_cv_yolo_load(const char *cfg_path, const char *weights_path, char *err, size_t errlen);
+
+/// Frees a network; NULL is ignored.
+void focal_cv_net_free(focal_cv_net *net);
+
+/// Finds faces in an 8-bit interleaved RGB buffer (`stride` bytes per row). Writes at most
+/// `capacity` boxes with score >= `score_threshold` after NMS at `nms_iou`, best first.
+/// Returns the number written, or -1 with `err` filled.
+int focal_cv_yunet_detect(focal_cv_net *net, const unsigned char *rgb, int width, int height,
+                          int stride, float score_threshold, float nms_iou,
+                          focal_cv_box *out, int capacity, char *err, size_t errlen);
+
+/// Finds COCO objects in an 8-bit interleaved RGB buffer with YOLOv4-tiny at a square network
+/// input of `input_size` (a multiple of 32, e.g. 416). Only the `class_count` classes in
+/// `classes` are kept, each with its own threshold in `thresholds`; NMS runs per class.
+/// Returns the number of boxes written (at most `capacity`), or -1 with `err` filled.
+int focal_cv_yolo_detect(focal_cv_net *net, const unsigned char *rgb, int width, int height,
+                         int stride, int input_size, const int *classes, const float *thresholds,
+                         int class_count, float nms_iou, focal_cv_box *out, int capacity,
+                         char *err, size_t errlen);
+
+/// Computes a spectral-residual saliency map of an 8-bit RGB buffer, resized to `map_width` x
+/// `map_height` floats in [0, 1] written to `out_map` (row-major). Returns 0, or -1 with `err`.
+int focal_cv_saliency(const unsigned char *rgb, int width, int height, int stride,
+                      int map_width, int map_height, float *out_map, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The picture `--debug` writes: the photo, shaded outside the crop, with every subject in its
+/// kind's colour and confidence, the padded region dashed and the crop outlined.
+struct DebugOverlay {
+    let analysis: Analysis
+    let plan: CropPlan
+
+    /// The colour each kind is drawn in.
+    static func color(_ kind: SubjectKind) -> RGB {
+        switch kind {
+        case .face: RGB(60, 230, 90)
+        case .cat: RGB(255, 150, 30)
+        case .dog: RGB(240, 70, 200)
+        case .person: RGB(70, 160, 255)
+        case .saliency: RGB(255, 230, 40)
+        }
+    }
+
+    func png(longSide: Int) throws(ImagingError) -> Data {
+        let proxy = try analysis.image.proxy(longSide: longSide)
+        let s = Double(proxy.width) / Double(analysis.size.width)
+        let t = Double(proxy.height) / Double(analysis.size.height)
+        var canvas = Canvas(proxy)
+        let crop = plan.crop.box.scaled(x: s, y: t)
+        canvas.shadeOutside(crop)
+        if let region = plan.region { canvas.stroke(region.scaled(x: s, y: t), color: RGB(255, 255, 255), thickness: 1, dash: 6) }
+        let used = Set(plan.subjects)
+        for subject in analysis.subjects {
+            let box = subject.box.scaled(x: s, y: t)
+            let color = Self.color(subject.kind)
+            canvas.stroke(box, color: color, thickness: used.contains(subject) ? 3 : 1)
+            let text = "\(subject.kind.rawValue) \(Int((subject.confidence * 100).rounded()))%"
+            canvas.label(text, x: Int(box.x), y: Int(box.y) - 18, color: color, size: 13)
+        }
+        canvas.stroke(crop, color: RGB(255, 255, 255), thickness: 2)
+        canvas.label("\(plan.strategy.rawValue) \(plan.crop)", x: Int(crop.x) + 4, y: Int(crop.maxY) - 22, color: RGB(255, 255, 255), size: 13)
+        return try RenderedImage(pixels: canvas.pixels).encode(.png)
+    }
+}

@@ -1,0 +1,3 @@
+@_exported import FocalCore
+@_exported import FocalDetection
+@_exported import FocalImaging

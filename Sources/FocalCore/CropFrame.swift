@@ -1,0 +1,49 @@
+/// Sizes and places crops of one target aspect inside one image.
+struct CropFrame {
+    let imageSize: PixelSize
+    let ratio: Double
+    /// The largest crop of the target aspect inside the image.
+    let fill: PixelSize
+
+    init(imageSize: PixelSize, target: CropTarget) {
+        self.imageSize = imageSize
+        let (a, b) = target.terms
+        ratio = Double(a) / Double(b)
+        let (w, h) = (imageSize.width, imageSize.height)
+        // Compare in integers so that an image already at the target aspect is never trimmed.
+        if w * b >= h * a {
+            fill = PixelSize(width: min(w, max(1, Int((Double(h) * ratio).rounded()))), height: h)
+        } else {
+            fill = PixelSize(width: w, height: min(h, max(1, Int((Double(w) / ratio).rounded()))))
+        }
+    }
+
+    var imageBox: Box { Box(x: 0, y: 0, width: Double(imageSize.width), height: Double(imageSize.height)) }
+
+    /// The crop size for `region` under `zoom`: `fill` is the largest crop; `subject(f)` the
+    /// smallest crop in which the region spans at most `f` of each side, but at least `minimum`
+    /// (the output size) and at most `fill`.
+    func size(toHold region: Box, zoom: Zoom, minimum: PixelSize) -> PixelSize {
+        guard case let .subject(f) = zoom else { return fill }
+        let needed = max(region.height / f, region.width / (f * ratio), Double(minimum.height),
+                         Double(minimum.width) / ratio, 1)
+        let height = Int(needed.rounded(.up))
+        guard height < fill.height else { return fill }
+        let width = Int((Double(height) * ratio).rounded())
+        guard width <= fill.width, width >= 1 else { return fill }
+        return PixelSize(width: width, height: height)
+    }
+
+    /// A crop of `size` centred on `region`, shifted to lie inside the image.
+    func place(size: PixelSize, centredOn region: Box) -> PixelRect {
+        place(size: size, x: region.midX - Double(size.width) / 2, y: region.midY - Double(size.height) / 2)
+    }
+
+    /// A crop of `size` at (`x`, `y`) rounded to pixels and shifted to lie inside the image.
+    func place(size: PixelSize, x: Double, y: Double) -> PixelRect {
+        let maxX = imageSize.width - size.width, maxY = imageSize.height - size.height
+        return PixelRect(
+            x: min(max(Int(x.rounded()), 0), maxX), y: min(max(Int(y.rounded()), 0), maxY),
+            width: size.width, height: size.height)
+    }
+}

@@ -1,0 +1,45 @@
+/// Everything that shapes a crop besides the image and the target.
+public struct CropOptions: Hashable, Sendable {
+    /// Which subjects to frame; default `.all`.
+    public var scheme: BoundingScheme = .all
+    /// Room around each subject; default 10 % of its size.
+    public var padding: Padding = .default
+    /// Extra room above each face, as a fraction of the face's height, for the forehead and
+    /// hair that detectors leave out; default 0.25.
+    public var faceHeadroom: Double = 0.25
+    /// How large the crop is; default `.fill`.
+    public var zoom: Zoom = .fill
+    /// A manual focus point or region that skips detection; default none.
+    public var override: ManualOverride? = nil
+    /// Whether to use detected subjects at all; `false` gives a plain centre crop. Default `true`.
+    public var detect: Bool = true
+    /// Subjects below this confidence are ignored, per kind; kinds not listed use 0.
+    public var minimumConfidence: [SubjectKind: Double] = [:]
+
+    /// The defaults listed on each property.
+    public static let `default` = CropOptions()
+
+    /// Creates options; every parameter defaults to the value documented on its property.
+    public init(
+        scheme: BoundingScheme = .all, padding: Padding = .default, faceHeadroom: Double = 0.25,
+        zoom: Zoom = .fill, override: ManualOverride? = nil, detect: Bool = true,
+        minimumConfidence: [SubjectKind: Double] = [:]
+    ) {
+        self.scheme = scheme
+        self.padding = padding
+        self.faceHeadroom = faceHeadroom
+        self.zoom = zoom
+        self.override = override
+        self.detect = detect
+        self.minimumConfidence = minimumConfidence
+    }
+
+    /// Checks every option is in range.
+    public func validate() throws(PlanningError) {
+        try padding.validate()
+        try zoom.validate()
+        guard faceHeadroom.isFinite, faceHeadroom >= 0, faceHeadroom <= 2 else {
+            throw PlanningError.invalidOption("face headroom \(faceHeadroom) must be between 0 and 2")
+        }
+    }
+}

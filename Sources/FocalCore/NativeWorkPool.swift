@@ -1,0 +1,89 @@
+import Dispatch
+import Synchronization
+
+/// Runs blocking native work (decode, detect, encode) on a bounded set of threads of its own,
+/// never on Swift's cooperative pool, and refuses work beyond a queue limit.
+public final class NativeWorkPool: Sendable {
+    /// Why work was refused.
+    public struct Overloaded: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Jobs waiting when this one was refused.
+        public let waiting: Int
+        public var description: String {
+            "overloaded: \(waiting) jobs are already waiting; try again later or raise the queue limit"
+        }
+    }
+
+    private struct State {
+        var running = 0
+        var waiting: [@Sendable () -> Void] = []
+    }
+
+    /// The most jobs that run at once.
+    public let width: Int
+    /// The most jobs that may wait; more are refused with `Overloaded`.
+    public let queueLimit: Int
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "focal.native", attributes: .concurrent)
+
+    /// A pool shared by everything in the process, as wide as the machine has cores.
+    public static let shared = NativeWorkPool()
+
+    /// Creates a pool.
+    /// - Parameters:
+    ///   - width: Jobs at once; default the number of active cores.
+    ///   - queueLimit: Jobs that may wait; default 256.
+    public init(width: Int = NativeWorkPool.coreCount, queueLimit: Int = 256) {
+        self.width = max(1, width)
+        self.queueLimit = max(0, queueLimit)
+    }
+
+    /// The number of cores this process may use.
+    public static var coreCount: Int { max(1, sysconfCores()) }
+
+    /// Runs `work` on the pool and returns its result.
+    /// - Throws: `Overloaded` when the queue is full, or what `work` throws.
+    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let job: @Sendable () -> Void = { continuation.resume(with: Result { try work() }) }
+            let start: Bool? = state.withLock { state in
+                if state.running < width {
+                    state.running += 1
+                    return true
+                }
+                guard state.waiting.count < queueLimit else { return nil }
+                state.waiting.append(job)
+                return false
+            }
+            switch start {
+            case nil: continuation.resume(throwing: Overloaded(waiting: queueLimit))
+            case true?: queue.async { self.drain(first: job) }
+            case false?: break
+            }
+        }
+    }
+
+    /// Runs `first`, then waiting jobs, until none are left.
+    private func drain(first: @escaping @Sendable () -> Void) {
+        var next: (@Sendable () -> Void)? = first
+        while let job = next {
+            job()
+            next = state.withLock { state in
+                if state.waiting.isEmpty {
+                    state.running -= 1
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+#elseif canImport(Darwin)
+import Darwin
+private func sysconfCores() -> Int { Int(sysconf(_SC_NPROCESSORS_ONLN)) }
+#else
+private func sysconfCores() -> Int { 1 }
+#endif

@@ -1,0 +1,64 @@
+/// Chooses where a crop goes when the subjects cannot all fit in it.
+///
+/// Candidate positions line the crop's edges up with each subject's padded box (and centre it on
+/// each subject and on the whole region); each candidate is scored and the best kept. A subject
+/// whose padded box is inside scores its weight (√area × confidence), one whose own box is at least
+/// 90 % inside scores most of it, and one cut by the crop loses in proportion to how deep the cut
+/// goes, faces four times as much, so a face is never cut through the middle when a placement
+/// exists that avoids it. Ties go to the placement nearest the centre of the region.
+struct PlacementSearch {
+    let frame: CropFrame
+    let size: PixelSize
+    let subjects: [Subject]
+    let padded: [Box]
+    let region: Box
+
+    func best() -> PixelRect {
+        let w = Double(size.width), h = Double(size.height)
+        var xs: Set<Int> = [], ys: Set<Int> = []
+        for (subject, box) in zip(subjects, padded) {
+            for x in [box.x, box.maxX - w, box.midX - w / 2, subject.box.x, subject.box.maxX - w] {
+                xs.insert(frame.place(size: size, x: x, y: 0).x)
+            }
+            for y in [box.y, box.maxY - h, box.midY - h / 2, subject.box.y, subject.box.maxY - h] {
+                ys.insert(frame.place(size: size, x: 0, y: y).y)
+            }
+        }
+        let centred = frame.place(size: size, centredOn: region)
+        xs.insert(centred.x)
+        ys.insert(centred.y)
+
+        var best = centred, bestScore = score(centred)
+        // Sorted so that equal scores resolve the same way on every run.
+        for x in xs.sorted() {
+            for y in ys.sorted() {
+                let crop = PixelRect(x: x, y: y, width: size.width, height: size.height)
+                let s = score(crop)
+                if s > bestScore + 1e-9 { (best, bestScore) = (crop, s) }
+            }
+        }
+        return best
+    }
+
+    func score(_ crop: PixelRect) -> Double {
+        let c = crop.box
+        var total = 0.0
+        for (subject, box) in zip(subjects, padded) {
+            let weight = subject.box.area.squareRoot() * max(subject.confidence, 0.05)
+            let inside = subject.box.fractionInside(c)
+            if c.contains(box, tolerance: 0.5) {
+                total += weight
+            } else if inside >= 0.9 {
+                total += 0.8 * weight
+            } else if inside > 0 {
+                // 0 for a sliver, 1 for a cut through the middle.
+                let depth = 2 * min(inside, 1 - inside)
+                total -= weight * depth * (subject.kind == .face ? 4 : 1)
+            }
+        }
+        // A tiny pull towards the region's centre breaks ties without outweighing any subject.
+        let dx = c.midX - region.midX, dy = c.midY - region.midY
+        let diagonal = (Double(frame.imageSize.width * frame.imageSize.width + frame.imageSize.height * frame.imageSize.height)).squareRoot()
+        return total - 1e-3 * (dx * dx + dy * dy).squareRoot() / diagonal
+    }
+}

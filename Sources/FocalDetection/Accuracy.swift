@@ -1,0 +1,16 @@
+/// The detection speed/accuracy trade-off.
+public enum Accuracy: String, Hashable, Sendable, Codable, CaseIterable {
+    /// A proxy of about 640 px on the long side: quick, finds faces down to about 1/40 of it.
+    case fast
+    /// A larger proxy (1280 px on the long side): about four times slower, finds the small
+    /// faces of a group photo.
+    case accurate
+
+    /// The long side of the proxy the face detector sees.
+    public var faceLongSide: Int {
+        switch self {
+        case .fast: 640
+        case .accurate: 1280
+        }
+    }
+}

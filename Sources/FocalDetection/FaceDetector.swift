@@ -1,0 +1,66 @@
+import CFocalOpenCV
+import FocalCore
+
+/// Finds faces with YuNet (2023mar, MIT) through OpenCV DNN.
+public final class FaceDetector: SubjectDetecting {
+    /// The model file's name in the model folder.
+    public static let modelFile = "face_detection_yunet_2023mar.onnx"
+
+    /// Detections below this score are dropped; default 0.75.
+    public let threshold: Double
+    /// Speed/accuracy setting: the proxy size.
+    public let accuracy: Accuracy
+    private let nets: NetPool
+
+    public var identifier: String { "yunet-2023mar/\(accuracy.rawValue)/\(threshold)" }
+    public var preferredLongSide: Int { accuracy.faceLongSide }
+
+    /// Loads the model lazily from `models`.
+    /// - Parameters:
+    ///   - models: The model folder; see `ModelDirectory`.
+    ///   - accuracy: `.fast` (default) or `.accurate`.
+    ///   - threshold: Minimum score 0...1; default 0.75.
+    /// - Throws: `DetectionError.modelMissing` when the file is not there.
+    public init(models: ModelDirectory, accuracy: Accuracy = .fast, threshold: Double = 0.75) throws(DetectionError) {
+        let path = models.file(Self.modelFile)
+        _ = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile)
+        self.accuracy = accuracy
+        self.threshold = threshold
+        nets = NetPool { () throws(DetectionError) -> LoadedNet in
+            let (net, text) = withErrorText { focal_cv_yunet_load(path, $0, $1) }
+            guard let net else { throw DetectionError(.modelInvalid, "cannot load \(path): \(text)") }
+            return LoadedNet(net)
+        }
+    }
+
+    /// Finds faces in `image`; boxes in its pixels.
+    public func detect(in image: PixelBuffer) async throws -> [Subject] {
+        try await NativeWorkPool.shared.run { try self.detectNow(in: image) }
+    }
+
+    /// Finds faces in `image` on the calling thread.
+    public func detectNow(in image: PixelBuffer) throws(DetectionError) -> [Subject] {
+        let capacity = 512
+        var boxes = [focal_cv_box](repeating: focal_cv_box(), count: capacity)
+        let threshold = Float(self.threshold)
+        let count = try nets.with { (net) throws(DetectionError) -> Int32 in
+            let (count, text) = withErrorText { err, len in
+                image.bytes.withUnsafeBufferPointer { pixels in
+                    boxes.withUnsafeMutableBufferPointer { out in
+                        focal_cv_yunet_detect(
+                            net, pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 3),
+                            threshold, 0.3, out.baseAddress, Int32(capacity), err, len)
+                    }
+                }
+            }
+            if count < 0 { throw DetectionError(.inferenceFailed, "face detection failed: \(text)") }
+            return count
+        }
+        return boxes.prefix(Int(count)).map {
+            Subject(
+                kind: .face,
+                box: Box(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height)),
+                confidence: Double($0.score))
+        }
+    }
+}

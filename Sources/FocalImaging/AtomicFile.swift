@@ -1,0 +1,25 @@
+import Foundation
+
+/// Writes files so that readers see the old content or the whole new one, never a part.
+public enum AtomicFile {
+    /// Writes `data` to a temporary name beside `path`, then renames it over `path`.
+    /// - Throws: `ImagingError` with code `.io` naming the path.
+    public static func write(_ data: Data, to path: String) throws(ImagingError) {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary)
+            if rename(temporary.path, url.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: temporary)
+                throw ImagingError(.io, "cannot write the file: \(reason)", source: path)
+            }
+        } catch let error as ImagingError {
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw ImagingError(.io, "cannot write the file: \(error.localizedDescription)", source: path)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CFocalVips
+import FocalCore
+
+/// An RGB colour.
+public struct RGB: Hashable, Sendable {
+    /// Red, green and blue, 0...255.
+    public var r, g, b: UInt8
+    /// Creates a colour.
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
+        self.r = r
+        self.g = g
+        self.b = b
+    }
+}
+
+/// Draws rectangles, shading and labels on a copy of an RGB image: the debug overlays.
+public struct Canvas: Sendable {
+    /// The picture so far.
+    public private(set) var width: Int, height: Int
+    private var bytes: [UInt8]
+
+    /// Starts from a copy of `pixels`.
+    public init(_ pixels: PixelBuffer) {
+        width = pixels.width
+        height = pixels.height
+        bytes = pixels.bytes
+    }
+
+    /// The picture as a pixel buffer.
+    public var pixels: PixelBuffer {
+        PixelBuffer(unchecked: width, height: height, bytes: bytes)
+    }
+
+    /// Darkens everything outside `rect` to `factor` of its brightness.
+    public mutating func shadeOutside(_ rect: Box, factor: Double = 0.35) {
+        let x0 = Int(rect.x.rounded()), y0 = Int(rect.y.rounded())
+        let x1 = Int(rect.maxX.rounded()), y1 = Int(rect.maxY.rounded())
+        for y in 0..<height {
+            let rowInside = y >= y0 && y < y1
+            for x in 0..<width where !(rowInside && x >= x0 && x < x1) {
+                let i = (y * width + x) * 3
+                for c in 0..<3 { bytes[i + c] = UInt8(Double(bytes[i + c]) * factor) }
+            }
+        }
+    }
+
+    /// Strokes the outline of `rect` with `thickness` pixels inside it; `dash` > 0 draws dashes.
+    public mutating func stroke(_ rect: Box, color: RGB, thickness: Int = 2, dash: Int = 0) {
+        let x0 = Int(rect.x.rounded()), y0 = Int(rect.y.rounded())
+        let x1 = Int(rect.maxX.rounded()) - 1, y1 = Int(rect.maxY.rounded()) - 1
+        guard x1 >= x0, y1 >= y0 else { return }
+        for t in 0..<thickness {
+            for x in x0...x1 where dash == 0 || (x / dash) % 2 == 0 {
+                plot(x, y0 + t, color)
+                plot(x, y1 - t, color)
+            }
+            for y in y0...y1 where dash == 0 || (y / dash) % 2 == 0 {
+                plot(x0 + t, y, color)
+                plot(x1 - t, y, color)
+            }
+        }
+    }
+
+    /// Writes `text` with its top-left corner at (`x`, `y`) on a dark band, about `size` pixels tall.
+    /// Text that libvips cannot render (no fonts installed) is left out.
+    public mutating func label(_ text: String, x: Int, y: Int, color: RGB, size: Int = 14) {
+        var mask: UnsafeMutablePointer<UInt8>? = nil
+        var w: Int32 = 0, h: Int32 = 0
+        let (status, _) = withErrorText { focal_vips_text_mask(text, Int32(size), &mask, &w, &h, $0, $1) }
+        guard status == 0, let mask else { return }
+        defer { focal_vips_free(mask) }
+        let (mw, mh) = (Int(w), Int(h))
+        let top = max(0, min(y, height - mh - 4)), left = max(0, min(x, width - mw - 4))
+        for yy in 0..<(mh + 4) {
+            for xx in 0..<(mw + 4) {
+                let px = left + xx, py = top + yy
+                guard px < width, py < height else { continue }
+                let i = (py * width + px) * 3
+                let inMask = xx >= 2 && yy >= 2 && xx - 2 < mw && yy - 2 < mh
+                let alpha = inMask ? Double(mask[(yy - 2) * mw + (xx - 2)]) / 255 : 0
+                let shade = [color.r, color.g, color.b]
+                for c in 0..<3 {
+                    let background = Double(bytes[i + c]) * 0.3
+                    bytes[i + c] = UInt8(min(255, background * (1 - alpha) + Double(shade[c]) * alpha))
+                }
+            }
+        }
+    }
+
+    private mutating func plot(_ x: Int, _ y: Int, _ color: RGB) {
+        guard x >= 0, y >= 0, x < width, y < height else { return }
+        let i = (y * width + x) * 3
+        bytes[i] = color.r
+        bytes[i + 1] = color.g
+        bytes[i + 2] = color.b
+    }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Focal
+import Foundation
+
+struct EvalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Score crops against a labelled folder (labels.json): all_kept, face_kept, head_cut, pet_kept.",
+        discussion: """
+            For each image and each aspect, Focal takes the largest crop of that aspect and scores it.
+            Example:
+              focal eval ../shared/eval/dev
+              focal eval ../shared/eval/dev --no-detect     # centre crops, for comparison
+            """)
+
+    @Argument(help: "A folder with images and labels.json.")
+    var directory: String
+
+    @Option(help: "Comma-separated aspects.")
+    var aspects: String = "1:1,16:9,9:16,4:5,3:2"
+
+    @Option(help: "Detection setting: fast or accurate.")
+    var accuracy: Accuracy = .fast
+
+    @Flag(help: "Skip detection: score plain centre crops.")
+    var noDetect = false
+
+    @Option(help: "Folder holding the model files.")
+    var models: String?
+
+    @Flag(help: "Also print one line per image and aspect that lost a face or pet.")
+    var verbose = false
+
+    @Flag(help: "Print the scores as one JSON object.")
+    var json = false
+
+    func run() async throws {
+        let targets = try aspects.split(separator: ",").map { text -> (Int, Int) in
+            guard case let .aspect(w, h) = try CropTarget(parsing: String(text)) else {
+                throw ValidationError("--aspects takes A:B values, e.g. 1:1,16:9")
+            }
+            return (w, h)
+        }
+        let labels = try EvalLabels.load(directory: directory)
+        let pipeline = FocalPipeline(configuration: FocalConfiguration(modelsPath: models))
+        var score = EvalScore()
+        var errors: [String] = []
+        var crops = 0
+        let clock = ContinuousClock()
+        var detectTime = Duration.zero, planTime = Duration.zero
+
+        for name in labels.images.keys.sorted() {
+            guard let labelled = labels.images[name] else { continue }
+            let path = directory + "/" + name
+            do {
+                let started = clock.now
+                let analysis = try await pipeline.analyze(.file(path), accuracy: accuracy, detect: !noDetect)
+                detectTime += clock.now - started
+                for aspect in targets {
+                    let planStarted = clock.now
+                    let plan = try analysis.plan(.aspect(width: aspect.0, height: aspect.1))
+                    planTime += clock.now - planStarted
+                    crops += 1
+                    let before = score
+                    score.add(crop: plan.crop, imageSize: analysis.size, aspect: aspect, labels: labelled.boxes)
+                    if verbose && (score.faceKept.hits - before.faceKept.hits < score.faceKept.total - before.faceKept.total
+                        || score.petKept.hits - before.petKept.hits < score.petKept.total - before.petKept.total)
+                    {
+                        Terminal.err("lost: \(name) \(aspect.0):\(aspect.1) crop \(plan.crop) strategy \(plan.strategy.rawValue)")
+                    }
+                }
+            } catch {
+                errors.append("\(name): \(error)")
+                Terminal.err("focal: \(name): \(error)")
+            }
+        }
+        let images = labels.images.count
+        let msPerImage = Self.milliseconds(detectTime) / Double(max(1, images - errors.count))
+        let msPerCrop = (Self.milliseconds(detectTime) + Self.milliseconds(planTime)) / Double(max(1, crops))
+        if json {
+            Terminal.out(JSONLine.encode([
+                "images": images, "crops": crops, "errors": errors.count, "aspect_errors": score.aspectErrors,
+                "all_kept": score.allKept.value, "face_kept": score.faceKept.value,
+                "head_cut": score.headCut.value, "pet_kept": score.petKept.value,
+                "ms_per_image": msPerImage, "ms_per_crop": msPerCrop,
+            ]))
+        } else {
+            Terminal.out("""
+                images      \(images) (\(errors.count) errors), \(crops) crops, \(score.aspectErrors) off-aspect
+                all_kept    \(score.allKept)
+                face_kept   \(score.faceKept)
+                head_cut    \(score.headCut)
+                pet_kept    \(score.petKept)
+                time        \(String(format1: msPerImage)) ms per image (open + detect), \(String(format1: msPerCrop)) ms per crop amortised
+                """)
+        }
+        if !errors.isEmpty { throw ExitCode(1) }
+    }
+
+    static func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    }
+}
