@@ -60,7 +60,7 @@ void require(bool condition, const char *message) {
 cv::Mat wrap_rgb(const unsigned char *rgb, int width, int height, int stride) {
     require(rgb != nullptr, "image buffer is NULL");
     require(width > 0 && height > 0, "image width and height must be positive");
-    require(stride >= width * 3, "row stride is smaller than width * 3");
+    require(static_cast<long long>(stride) >= 3LL * width, "row stride is smaller than width * 3");
     return cv::Mat(height, width, CV_8UC3, const_cast<unsigned char *>(rgb),
                    static_cast<size_t>(stride));
 }
@@ -87,7 +87,7 @@ struct Detection {
 
 /// Clips each detection to the image, drops boxes clipped to nothing, sorts best first and
 /// writes at most `capacity`. Returns the number written.
-int emit(std::vector<Detection> &found, int width, int height, focal_cv_box *out, int capacity) {
+int emit(const std::vector<Detection> &found, int width, int height, focal_cv_box *out, int capacity) {
     const cv::Rect2d image(0, 0, width, height);
     std::vector<Detection> kept;
     kept.reserve(found.size());
@@ -95,8 +95,8 @@ int emit(std::vector<Detection> &found, int width, int height, focal_cv_box *out
         d.box &= image;
         if (d.box.width > 0 && d.box.height > 0) kept.push_back(d);
     }
-    std::stable_sort(kept.begin(), kept.end(),
-                     [](const Detection &a, const Detection &b) { return a.score > b.score; });
+    std::sort(kept.begin(), kept.end(),
+              [](const Detection &a, const Detection &b) { return a.score > b.score; });
     const int count = std::min(static_cast<int>(kept.size()), capacity);
     for (int i = 0; i < count; ++i) {
         const Detection &d = kept[i];
@@ -177,8 +177,7 @@ int yunet_detect(focal_cv_net &net, const cv::Mat &rgb, float score_threshold, f
             candidates.push_back({cv::Rect2d(cx - w / 2, cy - h / 2, w, h), score, 0});
         }
     }
-    std::vector<Detection> kept = suppress(candidates, score_threshold, nms_iou);
-    return emit(kept, rgb.cols, rgb.rows, out, capacity);
+    return emit(suppress(candidates, score_threshold, nms_iou), rgb.cols, rgb.rows, out, capacity);
 }
 
 // YOLOv4-tiny through OpenCV's Darknet importer. Each unconnected output is an [N, 5 + C] matrix
@@ -253,7 +252,8 @@ void saliency(const cv::Mat &rgb, int map_width, int map_height, float *out_map)
     cv::Scalar mean, deviation;
     cv::meanStdDev(thumb, mean, deviation);
     if (deviation[0] < 1e-4) {
-        std::fill_n(out_map, static_cast<size_t>(map_width) * static_cast<size_t>(map_height), 0.0f);
+        std::fill_n(out_map, static_cast<size_t>(map_width) * static_cast<size_t>(map_height),
+                    0.0f);
         return;
     }
 

@@ -44,16 +44,19 @@ public final class FocalPipeline: Sendable {
         let image = try await pool.run { () throws(ImagingError) -> SourceImage in try input.open(limits: limits) }
         guard detect else { return Analysis(image: image, subjects: []) }
         let detectors: [any SubjectDetecting] = [try faceDetector(accuracy)] + extraDetectors
-        var proxies: [Int: PixelBuffer] = [:]
+        var proxies: [ProxyKey: PixelBuffer] = [:]
         var subjects: [Subject] = []
         for detector in detectors {
-            let side = detector.preferredLongSide
+            let side = detector.preferredLongSide, enlarge = detector.enlargesSmallImages
+            let key = ProxyKey(longSide: side, enlarge: enlarge)
             let proxy: PixelBuffer
-            if let cached = proxies[side] {
+            if let cached = proxies[key] {
                 proxy = cached
             } else {
-                proxy = try await pool.run { () throws(ImagingError) -> PixelBuffer in try image.proxy(longSide: side) }
-                proxies[side] = proxy
+                proxy = try await pool.run { () throws(ImagingError) -> PixelBuffer in
+                    try image.proxy(longSide: side, enlarge: enlarge)
+                }
+                proxies[key] = proxy
             }
             let sx = Double(image.size.width) / Double(proxy.width)
             let sy = Double(image.size.height) / Double(proxy.height)
@@ -99,6 +102,11 @@ public final class FocalPipeline: Sendable {
         try await pool.run { () throws(ImagingError) -> Data in
             try DebugOverlay(analysis: analysis, plan: plan).png(longSide: longSide)
         }
+    }
+
+    private struct ProxyKey: Hashable {
+        let longSide: Int
+        let enlarge: Bool
     }
 
     private func faceDetector(_ accuracy: Accuracy) throws -> FaceDetector {

@@ -43,7 +43,7 @@ struct CropFrame {
     func place(size: PixelSize, x: Double, y: Double) -> PixelRect {
         let maxX = imageSize.width - size.width, maxY = imageSize.height - size.height
         return PixelRect(
-            x: min(max(Int(x.rounded()), 0), maxX), y: min(max(Int(y.rounded()), 0), maxY),
+            x: min(max(Int(x.rounded(.down)), 0), maxX), y: min(max(Int(y.rounded(.down)), 0), maxY),
             width: size.width, height: size.height)
     }
 }

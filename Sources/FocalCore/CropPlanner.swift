@@ -51,18 +51,58 @@ public enum CropPlanner {
             return make(frame.place(size: frame.fill, centredOn: frame.imageBox), nil, [], .center)
         }
         let used = options.scheme.select(chosen)
-        let padded = used.map {
-            options.padding.apply(to: $0.box, headroom: $0.kind == .face ? options.faceHeadroom : 0).clamped(to: imageSize)
-        }
-        guard let region = padded.dropFirst().reduce(padded.first, { $0?.union($1) }) else {
+        let padded = pad(used, options: options, scale: 1, imageSize: imageSize)
+        guard let region = union(padded) else {
             return make(frame.place(size: frame.fill, centredOn: frame.imageBox), nil, [], .center)
         }
         let size = frame.size(toHold: region, zoom: options.zoom, minimum: outputSize)
-        var crop = frame.place(size: size, centredOn: region)
-        if !crop.box.contains(region, tolerance: 0.5) && used.count > 1 {
+        // When the padded region does not fit, shrink the padding (each axis on its own) before
+        // giving up any subject: the subjects matter more than the room around them.
+        var fitted = region
+        var fits = (x: false, y: false)
+        for scale in [1.0, 0.75, 0.5, 0.25, 0] {
+            guard let u = union(pad(used, options: options, scale: scale, imageSize: imageSize)) else { break }
+            if !fits.x && (u.width <= Double(size.width) || scale == 0) {
+                (fitted.x, fitted.width, fits.x) = (u.x, u.width, u.width <= Double(size.width))
+            }
+            if !fits.y && (u.height <= Double(size.height) || scale == 0) {
+                (fitted.y, fitted.height, fits.y) = (u.y, u.height, u.height <= Double(size.height))
+            }
+        }
+        let crop: PixelRect
+        if fits.x && fits.y {
+            crop = frame.place(size: size, centredOn: fitted)
+        } else if used.count > 1 {
             crop = PlacementSearch(frame: frame, size: size, subjects: used, padded: padded, region: region).best()
+        } else {
+            crop = placeOversized(used[0], in: fitted, size: size, frame: frame)
         }
         return make(crop, region, used, CropStrategy(kind))
+    }
+
+    /// Places a crop smaller than its one subject. It centres on the subject, except that a face
+    /// taller than the crop loses more of its chin than of its forehead, and a face much taller
+    /// than the crop keeps its top (forehead and eyes) whole.
+    static func placeOversized(_ subject: Subject, in region: Box, size: PixelSize, frame: CropFrame) -> PixelRect {
+        let box = subject.box, height = Double(size.height)
+        var y = region.midY - height / 2
+        if subject.kind == .face && height < box.height {
+            y = height >= 0.85 * box.height ? box.y + 0.25 * (box.height - height) : box.y - 0.05 * box.height
+        }
+        return frame.place(size: size, x: region.midX - Double(size.width) / 2, y: y)
+    }
+
+    /// Each subject's box grown by `scale` × the padding (and face headroom), inside the image.
+    static func pad(_ subjects: [Subject], options: CropOptions, scale: Double, imageSize: PixelSize) -> [Box] {
+        subjects.map {
+            let headroom = $0.kind == .face ? options.faceHeadroom * scale : 0
+            return options.padding.scaled(by: scale).apply(to: $0.box, headroom: headroom).clamped(to: imageSize)
+        }
+    }
+
+    /// The smallest box holding every box, or nil for none.
+    static func union(_ boxes: [Box]) -> Box? {
+        boxes.dropFirst().reduce(boxes.first) { $0?.union($1) }
     }
 
     /// The subjects of the highest-priority kind present, above their confidence threshold.

@@ -33,6 +33,14 @@ public enum Padding: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The padding multiplied by `factor`.
+    func scaled(by factor: Double) -> Padding {
+        switch self {
+        case let .fraction(f): .fraction(f * factor)
+        case let .pixels(p): .pixels(p * factor)
+        }
+    }
+
     /// Grows `box` by this padding, plus `headroom` × its height above it.
     func apply(to box: Box, headroom: Double) -> Box {
         let dx: Double, dy: Double

@@ -7,6 +7,13 @@ public protocol SubjectDetecting: Sendable {
     var identifier: String { get }
     /// The long side, in pixels, of the copy this detector wants to see.
     var preferredLongSide: Int { get }
+    /// Whether an image smaller than `preferredLongSide` is scaled up for this detector.
+    var enlargesSmallImages: Bool { get }
     /// Returns every subject found in `image`, in its pixels.
     func detect(in image: PixelBuffer) async throws -> [Subject]
+}
+
+extension SubjectDetecting {
+    /// By default small images are shown as they are.
+    public var enlargesSmallImages: Bool { false }
 }

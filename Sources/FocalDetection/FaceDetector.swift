@@ -14,6 +14,8 @@ public final class FaceDetector: SubjectDetecting {
 
     public var identifier: String { "yunet-2023mar/\(accuracy.rawValue)/\(threshold)" }
     public var preferredLongSide: Int { accuracy.faceLongSide }
+    /// Small images are scaled up: YuNet misses faces under about 20 px.
+    public var enlargesSmallImages: Bool { true }
 
     /// Loads the model lazily from `models`.
     /// - Parameters:

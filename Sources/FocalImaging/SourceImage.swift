@@ -111,10 +111,14 @@ public final class SourceImage: @unchecked Sendable {
         return ImagingError(.decodeFailed, "cannot be read: \(text)", source: name)
     }
 
-    /// Decodes a copy whose long side is at most `longSide` pixels (never enlarged), as RGB.
+    /// Decodes a copy whose long side is `longSide` pixels, as RGB.
+    /// - Parameters:
+    ///   - longSide: The long side of the copy.
+    ///   - enlarge: Whether a smaller image is scaled up to it; default `false`.
     /// - Throws: `ImagingError` with `.decodeFailed` for corrupt or truncated data.
-    public func proxy(longSide: Int) throws(ImagingError) -> PixelBuffer {
-        let scale = min(1, Double(longSide) / Double(max(size.width, size.height)))
+    public func proxy(longSide: Int, enlarge: Bool = false) throws(ImagingError) -> PixelBuffer {
+        let fit = Double(longSide) / Double(max(size.width, size.height))
+        let scale = enlarge ? fit : min(1, fit)
         let width = max(1, Int((Double(size.width) * scale).rounded()))
         let height = max(1, Int((Double(size.height) * scale).rounded()))
         return try decode(width: width, height: height).pixels()

@@ -63,10 +63,15 @@ struct EvalCommand: AsyncParsableCommand {
                     crops += 1
                     let before = score
                     score.add(crop: plan.crop, imageSize: analysis.size, aspect: aspect, labels: labelled.boxes)
-                    if verbose && (score.faceKept.hits - before.faceKept.hits < score.faceKept.total - before.faceKept.total
-                        || score.petKept.hits - before.petKept.hits < score.petKept.total - before.petKept.total)
-                    {
-                        Terminal.err("lost: \(name) \(aspect.0):\(aspect.1) crop \(plan.crop) strategy \(plan.strategy.rawValue)")
+                    if verbose {
+                        var lost: [String] = []
+                        if score.allKept.total > before.allKept.total && score.allKept.hits == before.allKept.hits { lost.append("all_kept") }
+                        if score.faceKept.hits - before.faceKept.hits < score.faceKept.total - before.faceKept.total { lost.append("face") }
+                        if score.headCut.hits > before.headCut.hits { lost.append("head_cut") }
+                        if score.petKept.hits - before.petKept.hits < score.petKept.total - before.petKept.total { lost.append("pet") }
+                        if !lost.isEmpty {
+                            Terminal.err("\(name) \(aspect.0):\(aspect.1) crop \(plan.crop) \(plan.strategy.rawValue): lost \(lost.joined(separator: ", "))")
+                        }
                     }
                 }
             } catch {

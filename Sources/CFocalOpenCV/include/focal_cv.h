@@ -34,14 +34,18 @@ void focal_cv_net_free(focal_cv_net *net);
 
 /// Finds faces in an 8-bit interleaved RGB buffer (`stride` bytes per row). Writes at most
 /// `capacity` boxes with score >= `score_threshold` after NMS at `nms_iou`, best first.
+/// The buffer is used at its own size (padded to a multiple of 32), so callers choose the
+/// detection resolution by the size they pass; one net accepts a different size on every call.
 /// Returns the number written, or -1 with `err` filled.
 int focal_cv_yunet_detect(focal_cv_net *net, const unsigned char *rgb, int width, int height,
                           int stride, float score_threshold, float nms_iou,
                           focal_cv_box *out, int capacity, char *err, size_t errlen);
 
 /// Finds COCO objects in an 8-bit interleaved RGB buffer with YOLOv4-tiny at a square network
-/// input of `input_size` (a multiple of 32, e.g. 416). Only the `class_count` classes in
-/// `classes` are kept, each with its own threshold in `thresholds`; NMS runs per class.
+/// input of `input_size` (a multiple of 32, e.g. 416; the image is stretched to it, as Darknet
+/// does). Only the `class_count` classes in `classes` are kept, each with its own threshold in
+/// `thresholds` (score = objectness x class probability; OpenCV drops scores below 0.2, so
+/// lower thresholds act as 0.2); NMS runs per class. Boxes are written best first.
 /// Returns the number of boxes written (at most `capacity`), or -1 with `err` filled.
 int focal_cv_yolo_detect(focal_cv_net *net, const unsigned char *rgb, int width, int height,
                          int stride, int input_size, const int *classes, const float *thresholds,
@@ -49,7 +53,8 @@ int focal_cv_yolo_detect(focal_cv_net *net, const unsigned char *rgb, int width,
                          char *err, size_t errlen);
 
 /// Computes a spectral-residual saliency map of an 8-bit RGB buffer, resized to `map_width` x
-/// `map_height` floats in [0, 1] written to `out_map` (row-major). Returns 0, or -1 with `err`.
+/// `map_height` floats in [0, 1] written to `out_map` (row-major). The map is computed at 64 px
+/// wide, so it is coarse; a flat image gives all zeros. Returns 0, or -1 with `err`.
 int focal_cv_saliency(const unsigned char *rgb, int width, int height, int stride,
                       int map_width, int map_height, float *out_map, char *err, size_t errlen);
 
