@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // libvips, found through pkg-config; wrapped by a C shim with an opaque, non-variadic header.
@@ -31,7 +32,10 @@ let package = Package(
         .target(name: "FocalImaging", dependencies: ["FocalCore", "CFocalVips"], swiftSettings: strict),
         .target(name: "FocalDetection", dependencies: ["FocalCore", "CFocalOpenCV"], swiftSettings: strict),
         .target(
-            name: "Focal", dependencies: ["FocalCore", "FocalImaging", "FocalDetection"],
+            name: "Focal",
+            dependencies: [
+                "FocalCore", "FocalImaging", "FocalDetection", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "focal",

@@ -236,6 +236,17 @@ focal_vips_image *focal_vips_from_rgb(const unsigned char *rgb, int width, int h
     return wrap(image);
 }
 
+focal_vips_image *focal_vips_resize(focal_vips_image *image, int width, int height, char *err, size_t errlen) {
+    double hscale = (double)width / vips_image_get_width(image->image);
+    double vscale = (double)height / vips_image_get_height(image->image);
+    VipsImage *out = NULL;
+    if (vips_resize(image->image, &out, hscale, "vscale", vscale, NULL) != 0) {
+        take_error(err, errlen, "cannot resize");
+        return NULL;
+    }
+    return wrap(out);
+}
+
 void focal_vips_image_free(focal_vips_image *image) {
     if (image == NULL) return;
     g_object_unref(image->image);

@@ -4,7 +4,7 @@ import Foundation
 /// kind's colour and confidence, the padded region dashed and the crop outlined.
 struct DebugOverlay {
     let analysis: Analysis
-    let plan: CropPlan
+    let plan: CropPlan?
 
     /// The colour each kind is drawn in.
     static func color(_ kind: SubjectKind) -> RGB {
@@ -22,10 +22,12 @@ struct DebugOverlay {
         let s = Double(proxy.width) / Double(analysis.size.width)
         let t = Double(proxy.height) / Double(analysis.size.height)
         var canvas = Canvas(proxy)
-        let crop = plan.crop.box.scaled(x: s, y: t)
-        canvas.shadeOutside(crop)
-        if let region = plan.region { canvas.stroke(region.scaled(x: s, y: t), color: RGB(255, 255, 255), thickness: 1, dash: 6) }
-        let used = Set(plan.subjects)
+        if let plan {
+            let crop = plan.crop.box.scaled(x: s, y: t)
+            canvas.shadeOutside(crop)
+            if let region = plan.region { canvas.stroke(region.scaled(x: s, y: t), color: RGB(255, 255, 255), thickness: 1, dash: 6) }
+        }
+        let used = Set(plan?.subjects ?? [])
         for subject in analysis.subjects {
             let box = subject.box.scaled(x: s, y: t)
             let color = Self.color(subject.kind)
@@ -33,8 +35,11 @@ struct DebugOverlay {
             let text = "\(subject.kind.rawValue) \(Int((subject.confidence * 100).rounded()))%"
             canvas.label(text, x: Int(box.x), y: Int(box.y) - 18, color: color, size: 13)
         }
-        canvas.stroke(crop, color: RGB(255, 255, 255), thickness: 2)
-        canvas.label("\(plan.strategy.rawValue) \(plan.crop)", x: Int(crop.x) + 4, y: Int(crop.maxY) - 22, color: RGB(255, 255, 255), size: 13)
+        if let plan {
+            let crop = plan.crop.box.scaled(x: s, y: t)
+            canvas.stroke(crop, color: RGB(255, 255, 255), thickness: 2)
+            canvas.label("\(plan.strategy.rawValue) \(plan.crop)", x: Int(crop.x) + 4, y: Int(crop.maxY) - 22, color: RGB(255, 255, 255), size: 13)
+        }
         return try RenderedImage(pixels: canvas.pixels).encode(.png)
     }
 }

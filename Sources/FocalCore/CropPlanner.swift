@@ -46,7 +46,7 @@ public enum CropPlanner {
             return make(frame.place(size: size, centredOn: region), region, [], .manual)
         }
 
-        let chosen = options.detect ? prioritised(subjects, options: options) : []
+        let chosen = options.detect ? SubjectSelection.choose(subjects, minimumConfidence: options.minimumConfidence) : []
         guard let kind = chosen.first?.kind else {
             return make(frame.place(size: frame.fill, centredOn: frame.imageBox), nil, [], .center)
         }
@@ -75,21 +75,46 @@ public enum CropPlanner {
         } else if used.count > 1 {
             crop = PlacementSearch(frame: frame, size: size, subjects: used, padded: padded, region: region).best()
         } else {
-            crop = placeOversized(used[0], in: fitted, size: size, frame: frame)
+            crop = placeOversized(used[0], in: fitted, size: size, frame: frame, others: subjects)
         }
         return make(crop, region, used, CropStrategy(kind))
     }
 
-    /// Places a crop smaller than its one subject. It centres on the subject, except that a face
-    /// taller than the crop loses more of its chin than of its forehead, and a face much taller
-    /// than the crop keeps its top (forehead and eyes) whole.
-    static func placeOversized(_ subject: Subject, in region: Box, size: PixelSize, frame: CropFrame) -> PixelRect {
-        let box = subject.box, height = Double(size.height)
-        var y = region.midY - height / 2
-        if subject.kind == .face && height < box.height {
-            y = height >= 0.85 * box.height ? box.y + 0.25 * (box.height - height) : box.y - 0.05 * box.height
+    /// Places a crop smaller than its one subject. It centres on the subject, except that:
+    /// a face taller than the crop loses more of its chin than of its forehead, and a face much
+    /// taller than the crop keeps its top (forehead and eyes) whole; an animal or person larger
+    /// than the crop is centred on its own face when one was found inside it, else on the most
+    /// salient part of it, staying within its box.
+    static func placeOversized(
+        _ subject: Subject, in region: Box, size: PixelSize, frame: CropFrame, others: [Subject]
+    ) -> PixelRect {
+        let box = subject.box, width = Double(size.width), height = Double(size.height)
+        var x = region.midX - width / 2, y = region.midY - height / 2
+        if subject.kind == .face {
+            if height < box.height {
+                y = height >= 0.85 * box.height ? box.y + 0.25 * (box.height - height) : box.y - 0.05 * box.height
+            }
+        } else if let focus = focus(inside: box, among: others) {
+            // Centre on the focus, but do not leave the subject's box on an axis where it is larger.
+            func within(_ centre: Double, _ length: Double, _ low: Double, _ high: Double) -> Double {
+                let start = centre - length / 2
+                return high - low > length ? min(max(start, low), high - length) : start
+            }
+            if box.width > width { x = within(focus.midX, width, box.x, box.maxX) }
+            if box.height > height { y = within(focus.midY, height, box.y, box.maxY) }
         }
-        return frame.place(size: size, x: region.midX - Double(size.width) / 2, y: y)
+        return frame.place(size: size, x: x, y: y)
+    }
+
+    /// The part of `box` to centre on: a face whose centre lies in it, else the overlap of the
+    /// salient region with it.
+    static func focus(inside box: Box, among subjects: [Subject]) -> Box? {
+        if let face = subjects.filter({ $0.kind == .face && box.contains(x: $0.box.midX, y: $0.box.midY) })
+            .max(by: { $0.box.area < $1.box.area })
+        {
+            return face.box
+        }
+        return subjects.filter { $0.kind == .saliency }.compactMap { $0.box.intersection(box) }.max { $0.area < $1.area }
     }
 
     /// Each subject's box grown by `scale` × the padding (and face headroom), inside the image.
@@ -105,14 +130,6 @@ public enum CropPlanner {
         boxes.dropFirst().reduce(boxes.first) { $0?.union($1) }
     }
 
-    /// The subjects of the highest-priority kind present, above their confidence threshold.
-    static func prioritised(_ subjects: [Subject], options: CropOptions) -> [Subject] {
-        let usable = subjects.filter {
-            $0.box.width > 0 && $0.box.height > 0 && $0.confidence >= (options.minimumConfidence[$0.kind] ?? 0)
-        }
-        guard let top = usable.map(\.kind.priority).min() else { return [] }
-        return usable.filter { $0.kind.priority == top }
-    }
 }
 
 extension CropTarget {

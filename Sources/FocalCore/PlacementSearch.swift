@@ -2,10 +2,11 @@
 ///
 /// Candidate positions line the crop's edges up with each subject's padded box (and centre it on
 /// each subject and on the whole region); each candidate is scored and the best kept. A subject
-/// whose padded box is inside scores its weight (√area × confidence), one whose own box is at least
-/// 90 % inside scores most of it, and one cut by the crop loses in proportion to how deep the cut
-/// goes, faces four times as much, so a face is never cut through the middle when a placement
-/// exists that avoids it. Ties go to the placement nearest the centre of the region.
+/// whose padded box is inside scores most (weight: √area × confidence). A face at least 90 % inside
+/// scores a little less, and a face cut by the crop loses in proportion to how deep the cut goes,
+/// so a face is never cut through the middle when a placement exists that avoids it. Animals and
+/// bodies score by the share of them that shows, plus a bonus when at least 80 % does. Ties go to
+/// the placement nearest the centre of the region.
 struct PlacementSearch {
     let frame: CropFrame
     let size: PixelSize
@@ -23,6 +24,14 @@ struct PlacementSearch {
             for y in [box.y, box.maxY - h, box.midY - h / 2, subject.box.y, subject.box.maxY - h] {
                 ys.insert(frame.place(size: size, x: 0, y: y).y)
             }
+        }
+        // An even grid between the edge-aligned positions catches placements that trade a
+        // little of several subjects for all of another.
+        let steps = 32
+        for i in 0...steps {
+            let t = Double(i) / Double(steps)
+            xs.insert(frame.place(size: size, x: t * Double(frame.imageSize.width - size.width), y: 0).x)
+            ys.insert(frame.place(size: size, x: 0, y: t * Double(frame.imageSize.height - size.height)).y)
         }
         let centred = frame.place(size: size, centredOn: region)
         xs.insert(centred.x)
@@ -47,13 +56,15 @@ struct PlacementSearch {
             let weight = subject.box.area.squareRoot() * max(subject.confidence, 0.05)
             let inside = subject.box.fractionInside(c)
             if c.contains(box, tolerance: 0.5) {
-                total += weight
+                total += 1.6 * weight
+            } else if subject.kind != .face {
+                // Animals and bodies count by how much of them shows, with a bonus when most does.
+                total += weight * (inside + (inside >= 0.8 ? 0.5 : 0))
             } else if inside >= 0.9 {
-                total += 0.8 * weight
+                total += 1.3 * weight
             } else if inside > 0 {
-                // 0 for a sliver, 1 for a cut through the middle.
-                let depth = 2 * min(inside, 1 - inside)
-                total -= weight * depth * (subject.kind == .face ? 4 : 1)
+                // 0 for a sliver, 1 for a cut through the middle of the face.
+                total -= 4 * weight * 2 * min(inside, 1 - inside)
             }
         }
         // A tiny pull towards the region's centre breaks ties without outweighing any subject.

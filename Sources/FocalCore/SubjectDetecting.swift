@@ -1,19 +1,49 @@
 /// Finds subjects in an image. Adopt it to supply your own (a dog detector, a service's answer).
 ///
-/// Detectors see a downscaled copy of the oriented image; they return boxes in that copy's
-/// pixels (origin top left), and Focal maps them to the full image.
+/// A detector asks the request for the pixels it wants, at the size it wants (decoded once per
+/// size and shared between detectors), and returns boxes in pixels of the oriented full-size
+/// image, origin top left; `DetectionRequest.toImage(_:from:)` maps a box found in a copy.
 public protocol SubjectDetecting: Sendable {
     /// A stable name for this detector and its settings; it is part of detection cache keys.
     var identifier: String { get }
-    /// The long side, in pixels, of the copy this detector wants to see.
-    var preferredLongSide: Int { get }
-    /// Whether an image smaller than `preferredLongSide` is scaled up for this detector.
-    var enlargesSmallImages: Bool { get }
-    /// Returns every subject found in `image`, in its pixels.
-    func detect(in image: PixelBuffer) async throws -> [Subject]
+    /// Returns every subject found, in pixels of the oriented full-size image.
+    func detect(_ request: DetectionRequest) async throws -> [Subject]
 }
 
-extension SubjectDetecting {
-    /// By default small images are shown as they are.
-    public var enlargesSmallImages: Bool { false }
+/// What a detector gets: the image's name and size, and its pixels on demand.
+public struct DetectionRequest: Sendable {
+    /// The input as the user named it (a path, a URL, "bytes").
+    public let name: String
+    /// The oriented full-size image size.
+    public let imageSize: PixelSize
+    private let provider: @Sendable (_ longSide: Int, _ enlarge: Bool) async throws -> PixelBuffer
+
+    /// Creates a request.
+    /// - Parameters:
+    ///   - name: The input's name.
+    ///   - imageSize: The oriented full-size image size.
+    ///   - pixels: Returns a copy of the image whose long side is `longSide` (scaled up only when
+    ///     `enlarge` is true).
+    public init(
+        name: String, imageSize: PixelSize,
+        pixels: @escaping @Sendable (_ longSide: Int, _ enlarge: Bool) async throws -> PixelBuffer
+    ) {
+        self.name = name
+        self.imageSize = imageSize
+        provider = pixels
+    }
+
+    /// An RGB copy of the image whose long side is `longSide` pixels.
+    /// - Parameters:
+    ///   - longSide: The long side wanted.
+    ///   - enlarge: Whether a smaller image is scaled up; default `false`.
+    public func pixels(longSide: Int, enlarge: Bool = false) async throws -> PixelBuffer {
+        try await provider(longSide, enlarge)
+    }
+
+    /// Maps a box found in `buffer` to pixels of the full-size image, clipped to it.
+    public func toImage(_ box: Box, from buffer: PixelBuffer) -> Box {
+        box.scaled(x: Double(imageSize.width) / Double(buffer.width), y: Double(imageSize.height) / Double(buffer.height))
+            .clamped(to: imageSize)
+    }
 }

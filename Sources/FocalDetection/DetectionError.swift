@@ -8,6 +8,8 @@ public struct DetectionError: Error, Hashable, Sendable, CustomStringConvertible
         case modelInvalid
         /// OpenCV failed while running a model.
         case inferenceFailed
+        /// A subjects file is missing or malformed.
+        case badSubjects
     }
 
     /// The kind of failure.

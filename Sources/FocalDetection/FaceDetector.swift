@@ -6,16 +6,13 @@ public final class FaceDetector: SubjectDetecting {
     /// The model file's name in the model folder.
     public static let modelFile = "face_detection_yunet_2023mar.onnx"
 
-    /// Detections below this score are dropped; default 0.75.
+    /// Detections below this score are dropped.
     public let threshold: Double
     /// Speed/accuracy setting: the proxy size.
     public let accuracy: Accuracy
     private let nets: NetPool
 
     public var identifier: String { "yunet-2023mar/\(accuracy.rawValue)/\(threshold)" }
-    public var preferredLongSide: Int { accuracy.faceLongSide }
-    /// Small images are scaled up: YuNet misses faces under about 20 px.
-    public var enlargesSmallImages: Bool { true }
 
     /// Loads the model lazily from `models`.
     /// - Parameters:
@@ -24,8 +21,7 @@ public final class FaceDetector: SubjectDetecting {
     ///   - threshold: Minimum score 0...1; default 0.75.
     /// - Throws: `DetectionError.modelMissing` when the file is not there.
     public init(models: ModelDirectory, accuracy: Accuracy = .fast, threshold: Double = 0.75) throws(DetectionError) {
-        let path = models.file(Self.modelFile)
-        _ = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile)
+        let path = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile).file(Self.modelFile)
         self.accuracy = accuracy
         self.threshold = threshold
         nets = NetPool { () throws(DetectionError) -> LoadedNet in
@@ -35,12 +31,15 @@ public final class FaceDetector: SubjectDetecting {
         }
     }
 
-    /// Finds faces in `image`; boxes in its pixels.
-    public func detect(in image: PixelBuffer) async throws -> [Subject] {
-        try await NativeWorkPool.shared.run { try self.detectNow(in: image) }
+    /// Finds faces; small images are scaled up to the proxy size, since YuNet misses faces under
+    /// about 20 px.
+    public func detect(_ request: DetectionRequest) async throws -> [Subject] {
+        let proxy = try await request.pixels(longSide: accuracy.faceLongSide, enlarge: true)
+        return try await NativeWorkPool.shared.run { try self.detectNow(in: proxy) }
+            .map { Subject(kind: .face, box: request.toImage($0.box, from: proxy), confidence: $0.confidence) }
     }
 
-    /// Finds faces in `image` on the calling thread.
+    /// Finds faces in `image` on the calling thread; boxes in its pixels.
     public func detectNow(in image: PixelBuffer) throws(DetectionError) -> [Subject] {
         let capacity = 512
         var boxes = [focal_cv_box](repeating: focal_cv_box(), count: capacity)
@@ -58,11 +57,10 @@ public final class FaceDetector: SubjectDetecting {
             if count < 0 { throw DetectionError(.inferenceFailed, "face detection failed: \(text)") }
             return count
         }
-        return boxes.prefix(Int(count)).map {
-            Subject(
-                kind: .face,
-                box: Box(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height)),
-                confidence: Double($0.score))
-        }
+        return boxes.prefix(Int(count)).map { Subject(kind: .face, box: $0.geometry, confidence: Double($0.score)) }
     }
+}
+
+extension focal_cv_box {
+    var geometry: Box { Box(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
 }

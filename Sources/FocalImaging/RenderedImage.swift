@@ -30,6 +30,14 @@ public final class RenderedImage: @unchecked Sendable {
         return PixelSize(width: Int(width), height: Int(height))
     }
 
+    /// The image resized to exactly `size`.
+    /// - Throws: `ImagingError` when libvips cannot resize it.
+    public func resized(to size: PixelSize) throws(ImagingError) -> RenderedImage {
+        let (image, text) = withErrorText { focal_vips_resize(handle, Int32(size.width), Int32(size.height), $0, $1) }
+        guard let image else { throw ImagingError(.decodeFailed, "cannot resize: \(text)") }
+        return RenderedImage(handle: image)
+    }
+
     /// Computes the pixels as 8-bit RGB, alpha flattened on white.
     /// - Throws: `ImagingError` with `.decodeFailed` for corrupt or truncated input.
     public func pixels() throws(ImagingError) -> PixelBuffer {

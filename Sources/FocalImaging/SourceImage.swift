@@ -117,11 +117,8 @@ public final class SourceImage: @unchecked Sendable {
     ///   - enlarge: Whether a smaller image is scaled up to it; default `false`.
     /// - Throws: `ImagingError` with `.decodeFailed` for corrupt or truncated data.
     public func proxy(longSide: Int, enlarge: Bool = false) throws(ImagingError) -> PixelBuffer {
-        let fit = Double(longSide) / Double(max(size.width, size.height))
-        let scale = enlarge ? fit : min(1, fit)
-        let width = max(1, Int((Double(size.width) * scale).rounded()))
-        let height = max(1, Int((Double(size.height) * scale).rounded()))
-        return try decode(width: width, height: height).pixels()
+        let scaled = size.fitting(longSide: longSide, enlarge: enlarge)
+        return try decode(width: scaled.width, height: scaled.height).pixels()
     }
 
     /// Decodes the whole oriented image scaled to exactly `width` × `height`.

@@ -37,9 +37,6 @@ struct CropCommand: AsyncParsableCommand {
     @Flag(help: "Skip detection: a plain centre crop.")
     var noDetect = false
 
-    @Option(help: "Detection setting: fast or accurate (finds smaller faces, slower).")
-    var accuracy: Accuracy = .fast
-
     @Option(name: .shortAndLong, help: "Output folder, or a file name for a single input. Without it nothing is written.")
     var output: String?
 
@@ -55,8 +52,7 @@ struct CropCommand: AsyncParsableCommand {
     @Flag(help: "Also write <name>.debug.png beside each output, showing subjects, region and crop.")
     var debug = false
 
-    @Option(help: "Folder holding the model files (default: $FOCAL_MODELS, ./models, the install prefix).")
-    var models: String?
+    @OptionGroup var detection: DetectionOptions
 
     func validate() throws {
         guard (size == nil) != (aspect == nil) else {
@@ -89,72 +85,43 @@ struct CropCommand: AsyncParsableCommand {
         let files = InputList.expand(inputs)
         let target = try target()
         let crop = try cropOptions()
-        let pipeline = FocalPipeline(configuration: FocalConfiguration(modelsPath: models))
+        let pipeline = try detection.pipeline()
         let destination = try OutputDestination(output, inputCount: files.count)
-
-        let width = NativeWorkPool.coreCount
         var failures = 0
-        var done = 0
-        // Inputs run side by side up to the core count; lines print in input order.
-        try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
-            var next = 0
-            var finished: [Int: Outcome] = [:]
-            var printed = 0
-            func submit() {
-                guard next < files.count else { return }
-                let index = next
-                next += 1
-                group.addTask {
-                    (index, await self.process(files[index], index: index, target: target, crop: crop,
-                                               pipeline: pipeline, destination: destination))
+        try await InputRunner.run(files) { file in
+            await self.process(file, target: target, crop: crop, pipeline: pipeline, destination: destination)
+        } report: { file, result in
+            switch result {
+            case let .success(done):
+                if json {
+                    Terminal.out(JSONLine.crop(input: file, plan: done.plan, detected: done.detected, output: done.output))
+                } else {
+                    let plan = done.plan, used = plan.subjects.count
+                    Terminal.out("\(file): \(plan.imageSize) -> crop \(plan.crop) (\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s"))\(done.output.map { " -> \($0)" } ?? "")")
                 }
-            }
-            for _ in 0..<width { submit() }
-            while let (index, outcome) = try await group.next() {
-                finished[index] = outcome
-                done += 1
-                if files.count > 10 { Terminal.progress(done, of: files.count) }
-                while let ready = finished.removeValue(forKey: printed) {
-                    if case .failed = ready { failures += 1 }
-                    report(ready)
-                    printed += 1
-                }
-                submit()
+            case let .failure(failure):
+                failures += 1
+                failure.report(json: json)
             }
         }
         if failures > 0 { throw ExitCode(1) }
     }
 
-    enum Outcome {
-        case cropped(input: String, plan: CropPlan, detected: [Subject], output: String?)
-        case failed(input: String, message: String)
-    }
-
-    func report(_ outcome: Outcome) {
-        switch outcome {
-        case let .cropped(input, plan, detected, output):
-            if json {
-                Terminal.out(JSONLine.crop(input: input, plan: plan, detected: detected, output: output))
-            } else {
-                let used = plan.subjects.count
-                Terminal.out("\(input): \(plan.imageSize) -> crop \(plan.crop) (\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s"))\(output.map { " -> \($0)" } ?? "")")
-            }
-        case let .failed(input, message):
-            if json { Terminal.out(JSONLine.error(input: input, message: message)) }
-            Terminal.err("focal: \(message)")
-        }
+    struct Cropped: Sendable {
+        let plan: CropPlan
+        let detected: [Subject]
+        let output: String?
     }
 
     func process(
-        _ input: String, index: Int, target: CropTarget, crop: CropOptions, pipeline: FocalPipeline,
-        destination: OutputDestination
-    ) async -> Outcome {
+        _ input: String, target: CropTarget, crop: CropOptions, pipeline: FocalPipeline, destination: OutputDestination
+    ) async -> Result<Cropped, InputFailure> {
         do {
             let detect = crop.detect && crop.override == nil
-            let analysis = try await pipeline.analyze(.file(input), accuracy: accuracy, detect: detect)
+            let analysis = try await pipeline.analyze(.file(input), accuracy: detection.accuracy, detect: detect)
             let plan = try analysis.plan(target, options: crop)
-            guard let path = destination.path(for: input, index: index) else {
-                return .cropped(input: input, plan: plan, detected: analysis.subjects, output: nil)
+            guard let path = destination.path(for: input) else {
+                return .success(Cropped(plan: plan, detected: analysis.subjects, output: nil))
             }
             let format = self.format ?? ImageFormat(fileExtension: (path as NSString).pathExtension)
                 ?? ImageFormat(rawValue: analysis.image.format) ?? .jpeg
@@ -165,11 +132,9 @@ struct CropCommand: AsyncParsableCommand {
                 let overlay = try await pipeline.debugOverlay(analysis, plan: plan)
                 try AtomicFile.write(overlay, to: (finalPath as NSString).deletingPathExtension + ".debug.png")
             }
-            return .cropped(input: input, plan: plan, detected: analysis.subjects, output: finalPath)
-        } catch let error as ImagingError {
-            return .failed(input: input, message: error.source == nil ? "\(input): \(error)" : "\(error)")
+            return .success(Cropped(plan: plan, detected: analysis.subjects, output: finalPath))
         } catch {
-            return .failed(input: input, message: "\(input): \(error)")
+            return .failure(InputFailure(input: input, error: error))
         }
     }
 }

@@ -4,6 +4,6 @@ import ArgumentParser
 struct FocalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focal",
-        abstract: "Crop photos to any frame so that faces stay in view.",
-        subcommands: [CropCommand.self, EvalCommand.self])
+        abstract: "Crop photos to any frame so that faces, pets, people or salient content stay in view.",
+        subcommands: [CropCommand.self, DetectCommand.self, EvalCommand.self])
 }

@@ -30,7 +30,7 @@ struct OutputDestination: Sendable {
 
     /// The output path for an input: the file itself, or `<folder>/<stem>` (the caller adds the
     /// extension).
-    func path(for input: String, index: Int) -> String? {
+    func path(for input: String) -> String? {
         guard let base else { return nil }
         if isFile { return base }
         let stem = ((input as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -65,6 +65,9 @@ focal_vips_image *focal_vips_render(focal_vips_source *source, int scaled_width,
 /// Wraps a copy of an 8-bit interleaved RGB buffer as an image.
 focal_vips_image *focal_vips_from_rgb(const unsigned char *rgb, int width, int height,
                                       char *err, size_t errlen);
+/// Resizes the image to exactly `width` x `height` (Lanczos 3 when shrinking, bicubic when
+/// enlarging). NULL with `err` filled on failure.
+focal_vips_image *focal_vips_resize(focal_vips_image *image, int width, int height, char *err, size_t errlen);
 /// Releases an image; NULL is ignored.
 void focal_vips_image_free(focal_vips_image *image);
 /// The image's size.
