@@ -33,6 +33,9 @@ static int init_result = -1;
 static char init_error[256];
 
 static void init_vips(void) {
+    // Decode problems are reported as errors to the caller; libvips's own warnings on stderr
+    // would only repeat them. A caller's VIPS_WARNING setting is kept.
+    g_setenv("VIPS_WARNING", "0", FALSE);
     if (VIPS_INIT("focal") != 0) {
         take_error(init_error, sizeof init_error, "libvips failed to start");
         init_result = -1;

@@ -109,7 +109,7 @@ public final class FocalPipeline: Sendable {
     /// - Throws: `ImagingError` when the image turns out corrupt or cannot be encoded.
     public func render(_ image: SourceImage, plan: CropPlan, format: ImageFormat, quality: Int = 85) async throws -> Data {
         try await pool.run { () throws(ImagingError) -> Data in
-            try image.render(crop: plan.crop, to: plan.outputSize).encode(format, quality: quality)
+            try image.encode(crop: plan.crop, to: plan.outputSize, format: format, quality: quality)
         }
     }
 

@@ -38,7 +38,7 @@ final class ProxyCache: Sendable {
             let task = Task {
                 onDecode()
                 return try await pool.run { () throws(ImagingError) -> PixelBuffer in
-                    try image.decode(width: size.width, height: size.height).pixels()
+                    try image.pixels(width: size.width, height: size.height)
                 }
             }
             base = task

@@ -30,11 +30,18 @@ public final class SourceImage: @unchecked Sendable {
         let loader = withUnsafeBytes(of: info.loader) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
-        // "jpegload_source" -> "jpeg"
-        format = loader.components(separatedBy: "load").first ?? loader
+        format = Self.formatName(loader)
     }
 
     deinit { focal_vips_source_free(handle) }
+
+    /// The format a libvips loader reads: "VipsForeignLoadJpegSource" or "jpegload_source" -> "jpeg".
+    static func formatName(_ loader: String) -> String {
+        var name = loader
+        if name.hasPrefix("VipsForeignLoad") { name.removeFirst("VipsForeignLoad".count) }
+        for suffix in ["Source", "_source", "load"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        return name.lowercased()
+    }
 
     /// Opens a file and reads its header.
     /// - Parameters:
@@ -118,7 +125,17 @@ public final class SourceImage: @unchecked Sendable {
     /// - Throws: `ImagingError` with `.decodeFailed` for corrupt or truncated data.
     public func proxy(longSide: Int, enlarge: Bool = false) throws(ImagingError) -> PixelBuffer {
         let scaled = size.fitting(longSide: longSide, enlarge: enlarge)
-        return try decode(width: scaled.width, height: scaled.height).pixels()
+        return try pixels(width: scaled.width, height: scaled.height)
+    }
+
+    /// Decodes the whole oriented image scaled to exactly `width` × `height`, as RGB.
+    /// - Throws: `ImagingError` with `.decodeFailed`, naming this image, for corrupt or truncated data.
+    public func pixels(width: Int, height: Int) throws(ImagingError) -> PixelBuffer {
+        do {
+            return try decode(width: width, height: height).pixels()
+        } catch {
+            throw error.source == nil ? error.naming(name) : error
+        }
     }
 
     /// Decodes the whole oriented image scaled to exactly `width` × `height`.
@@ -153,5 +170,16 @@ public final class SourceImage: @unchecked Sendable {
         }
         guard let image else { throw ImagingError(.decodeFailed, "cannot be decoded: \(text)", source: name) }
         return RenderedImage(handle: image)
+    }
+
+    /// Crops, resizes and encodes in one go; see `render(crop:to:)` and `RenderedImage.encode`.
+    /// - Throws: `ImagingError` naming this image; a corrupt input surfaces here, because pixels
+    ///   are computed while encoding.
+    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85) throws(ImagingError) -> Data {
+        do {
+            return try render(crop: crop, to: output).encode(format, quality: quality)
+        } catch {
+            throw error.source == nil ? error.naming(name) : error
+        }
     }
 }

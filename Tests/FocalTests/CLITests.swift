@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@Suite struct CLITests {
+    @Test("crop --json prints one object per input with the documented fields, and writes nothing without -o")
+    func json() throws {
+        let run = try Run(["crop", Checkout.fixture("astronaut.png"), Checkout.fixture("chelsea.png"), "--aspect", "16:9", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let objects = run.objects
+        #expect(objects.count == 2)
+        let first = try #require(objects.first)
+        #expect(first["input"] as? String == Checkout.fixture("astronaut.png"))
+        #expect(first["width"] as? Int == 512 && first["height"] as? Int == 512)
+        #expect(first["strategy"] as? String == "faces")
+        let crop = try #require(first["crop"] as? [String: Int])
+        #expect(crop["width"] == 512 && crop["height"] == 288)
+        let subjects = try #require(first["subjects"] as? [[String: Any]])
+        #expect(subjects.contains { $0["kind"] as? String == "face" && $0["confidence"] is Double })
+        #expect(first["output"] is NSNull)
+        #expect(objects.last?["strategy"] as? String == "pets")
+    }
+
+    @Test("a bad input reports {input, error}, the others still run, and the exit code is 1")
+    func badInput() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try Data("this is not an image".utf8).write(to: URL(fileURLWithPath: scratch.file("notes.jpg")))
+        let run = try Run([
+            "crop", scratch.file("notes.jpg"), Checkout.fixture("coffee.png"), "--size", "100x100", "--json", "-o", scratch.file("out"),
+        ])
+        #expect(run.status == 1)
+        let objects = run.objects
+        #expect(objects.count == 2)
+        #expect(objects.first?["input"] as? String == scratch.file("notes.jpg"))
+        #expect((objects.first?["error"] as? String)?.contains("not an image") == true)
+        #expect(run.stderr.contains("notes.jpg"))
+        #expect(objects.last?["output"] as? String == scratch.file("out/coffee.png"))
+        #expect(FileManager.default.fileExists(atPath: scratch.file("out/coffee.png")))
+    }
+
+    @Test("a folder expands to its images; -o DIR gets one output and one overlay each, and no temporary files")
+    func folder() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try Run(["crop", Checkout.root.appendingPathComponent("Fixtures").path, "--size", "120x80", "-o", scratch.path, "--debug", "--format", "jpeg"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(scratch.contents == [
+            "astronaut.debug.png", "astronaut.jpg", "chelsea.debug.png", "chelsea.jpg", "coffee.debug.png", "coffee.jpg",
+            "grace_hopper.debug.png", "grace_hopper.jpg",
+        ])
+        let overlay = try Data(contentsOf: URL(fileURLWithPath: scratch.file("astronaut.debug.png")))
+        #expect(Array(overlay.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    @Test("-o FILE writes that file in the format its extension names")
+    func singleFile() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try Run(["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "64x64", "-o", scratch.file("avatar.webp")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: scratch.file("avatar.webp")))
+        #expect(String(decoding: data[8..<12], as: UTF8.self) == "WEBP")
+    }
+
+    @Test("usage mistakes exit non-zero with a message that says what to do", arguments: [
+        (["crop", "x.jpg"], "--size"),
+        (["crop", "x.jpg", "--size", "10x10", "--aspect", "1:1"], "exactly one"),
+        (["crop", "x.jpg", "--size", "0x10"], "positive"),
+        (["crop", "x.jpg", "--aspect", "1:1", "--padding", "lots"], "padding"),
+        (["crop", "x.jpg", "--aspect", "1:1", "--zoom", "subject:2"], "zoom"),
+        (["crop", "x.jpg", "--aspect", "1:1", "--quality", "0"], "quality"),
+        (["crop", "x.jpg", "--aspect", "1:1", "--debug"], "-o"),
+    ])
+    func usage(arguments: [String], mention: String) throws {
+        let run = try Run(arguments)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains(mention), "\(run.stderr)")
+    }
+
+    @Test("detect --json lines feed crop --subjects")
+    func subjectsRoundTrip() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let detect = try Run(["detect", Checkout.fixture("coffee.png"), "--json"])
+        #expect(detect.status == 0)
+        // Replace what was found by a dog in the right third, as a user's own service might.
+        let line = #"{"input": "coffee.png", "subjects": [{"kind": "dog", "x": 450, "y": 100, "width": 140, "height": 140}]}"#
+        try Data(line.utf8).write(to: URL(fileURLWithPath: scratch.file("subjects.jsonl")))
+        let crop = try Run(["crop", Checkout.fixture("coffee.png"), "--aspect", "1:1", "--json", "--subjects", scratch.file("subjects.jsonl")])
+        #expect(crop.status == 0, "\(crop.stderr)")
+        let object = try #require(crop.objects.first)
+        #expect(object["strategy"] as? String == "pets")
+        #expect((object["crop"] as? [String: Int])?["x"] == 200)
+        #expect(detect.objects.first?["subjects"] is [[String: Any]])
+    }
+
+    @Test("eval prints the four scores on a labelled folder")
+    func eval() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let source = Checkout.fixture("astronaut.png")
+        try FileManager.default.copyItem(atPath: source, toPath: scratch.file("astronaut.png"))
+        // The astronaut's face as drawn by hand from the photo: hairline to chin, ear to ear.
+        let labels = #"{"images": {"astronaut.png": {"width": 512, "height": 512, "boxes": [{"kind": "face", "x": 170, "y": 50, "w": 110, "h": 140}]}}}"#
+        try Data(labels.utf8).write(to: URL(fileURLWithPath: scratch.file("labels.json")))
+        let run = try Run(["eval", scratch.path, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let scores = try #require(run.objects.first)
+        #expect(scores["all_kept"] as? Double == 1)
+        #expect(scores["face_kept"] as? Double == 1)
+        #expect(scores["head_cut"] as? Double == 0)
+        #expect(scores["crops"] as? Int == 5)
+        let centre = try Run(["eval", scratch.path, "--json", "--no-detect"])
+        // A centre 16:9 crop of the square photo cuts the top of her head.
+        #expect((centre.objects.first?["head_cut"] as? Double ?? 0) > 0)
+    }
+}

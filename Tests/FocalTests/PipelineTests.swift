@@ -1,0 +1,113 @@
+import Focal
+import Foundation
+import Synchronization
+import Testing
+
+/// A detector of one's own, as a user would write it: it reports the top-left quarter of every
+/// image as a dog, and counts how often it is asked.
+final class QuarterDogDetector: SubjectDetecting {
+    let calls = Mutex(0)
+    var identifier: String { "quarter-dog" }
+    func detect(_ request: DetectionRequest) async throws -> [Subject] {
+        calls.withLock { $0 += 1 }
+        let pixels = try await request.pixels(longSide: 64)
+        let box = Box(x: 0, y: 0, width: Double(pixels.width) / 2, height: Double(pixels.height) / 2)
+        return [Subject(kind: .dog, box: request.toImage(box, from: pixels), confidence: 0.9)]
+    }
+}
+
+@Suite struct PipelineTests {
+    @Test("a 400x400 avatar of the astronaut keeps her face, at exactly 400x400")
+    func avatar() async throws {
+        let pipeline = makePipeline()
+        let result = try await pipeline.crop(.file(Checkout.fixture("astronaut.png")), to: .size(width: 400, height: 400))
+        #expect(result.plan.strategy == .faces)
+        let face = try #require(result.detected.first { $0.kind == .face })
+        #expect(result.plan.crop.box.contains(face.box))
+        let decoded = try SourceImage.open(data: result.data)
+        #expect(decoded.size == PixelSize(width: 400, height: 400))
+        #expect(decoded.format == "jpeg")
+    }
+
+    @Test("the strategy follows what is in the photo", arguments: [
+        ("grace_hopper.jpg", CropStrategy.faces), ("chelsea.png", .pets), ("coffee.png", .saliency),
+    ])
+    func strategies(name: String, expected: CropStrategy) async throws {
+        let result = try await makePipeline().crop(.file(Checkout.fixture(name)), to: .aspect(width: 9, height: 16))
+        #expect(result.plan.strategy == expected)
+    }
+
+    @Test("detection off gives a centre crop and runs no detector")
+    func centre() async throws {
+        let pipeline = makePipeline()
+        var options = FocalOptions()
+        options.crop.detect = false
+        let result = try await pipeline.crop(.file(Checkout.fixture("coffee.png")), to: .aspect(width: 1, height: 1), options: options)
+        #expect(result.plan.strategy == .center)
+        #expect(result.plan.crop == PixelRect(x: 100, y: 0, width: 400, height: 400))
+        #expect(pipeline.statistics.detections == 0)
+    }
+
+    @Test("five aspects of one photo run the detectors once")
+    func detectOnce() async throws {
+        let counter = QuarterDogDetector()
+        let pipeline = makePipeline(detectors: [counter])
+        let data = try Data(contentsOf: URL(fileURLWithPath: Checkout.fixture("grace_hopper.jpg")))
+        for (w, h) in [(1, 1), (16, 9), (9, 16), (4, 5), (3, 2)] {
+            _ = try await pipeline.crop(.data(data, name: "grace"), to: .aspect(width: w, height: h))
+        }
+        #expect(counter.calls.withLock { $0 } == 1)
+        #expect(pipeline.statistics.detections == 1)
+        #expect(pipeline.statistics.detectionCacheHits == 4)
+        // The same bytes under another name are the same content.
+        _ = try await pipeline.crop(.data(data, name: "other name"), to: .aspect(width: 2, height: 1))
+        #expect(counter.calls.withLock { $0 } == 1)
+    }
+
+    @Test("detectors share one decode of the image")
+    func oneDecode() async throws {
+        let pipeline = makePipeline(detectors: [QuarterDogDetector()])
+        _ = try await pipeline.analyze(.file(Checkout.fixture("astronaut.png")))
+        #expect(pipeline.statistics.proxyDecodes == 1)
+    }
+
+    @Test("a custom detector's subjects are planned like built-in ones")
+    func customDetector() async throws {
+        let pipeline = makePipeline(detectors: [QuarterDogDetector()])
+        let result = try await pipeline.crop(.file(Checkout.fixture("coffee.png")), to: .aspect(width: 1, height: 1))
+        #expect(result.plan.strategy == .pets)
+        #expect(result.plan.crop.x == 0)
+    }
+
+    @Test("a manual focus skips detection")
+    func focus() async throws {
+        let pipeline = makePipeline()
+        var options = FocalOptions()
+        options.crop.override = .focus(x: 600, y: 0)
+        let result = try await pipeline.crop(.file(Checkout.fixture("coffee.png")), to: .aspect(width: 1, height: 1), options: options)
+        #expect(result.plan.strategy == .manual)
+        #expect(result.plan.crop == PixelRect(x: 200, y: 0, width: 400, height: 400))
+        #expect(pipeline.statistics.detections == 0)
+    }
+
+    @Test("a truncated JPEG is a decode error naming the input, not a grey picture")
+    func truncated() async throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Checkout.fixture("grace_hopper.jpg")))
+        let cut = data.prefix(data.count * 6 / 10)
+        await #expect {
+            _ = try await makePipeline().crop(.data(Data(cut), name: "cut.jpg"), to: .size(width: 100, height: 100))
+        } throws: { error in
+            guard let error = error as? ImagingError else { return false }
+            return error.code == .decodeFailed && error.description.contains("cut.jpg")
+        }
+    }
+
+    @Test("every output format decodes back at the planned size", arguments: ImageFormat.allCases)
+    func formats(format: ImageFormat) async throws {
+        let options = FocalOptions(format: format, quality: 80)
+        let result = try await makePipeline().crop(.file(Checkout.fixture("chelsea.png")), to: .size(width: 160, height: 90), options: options)
+        let decoded = try SourceImage.open(data: result.data)
+        #expect(decoded.format == format.rawValue)
+        #expect(decoded.size == PixelSize(width: 160, height: 90))
+    }
+}
