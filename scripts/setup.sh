@@ -30,6 +30,26 @@ deps() {
         as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     fi
     command -v swift >/dev/null || die "swift is not on PATH; install Swift 6 from swift.org"
+    lean_opencv
+}
+
+# Debian's opencv4.pc links all of OpenCV's libraries (start-up 0.35 s instead of 0.1 s). The
+# Makefile puts this folder first on PKG_CONFIG_PATH, so its builds link only the three Focal
+# uses; a package that depends on Focal gets the system's opencv4.pc and still works.
+lean_opencv() {
+    local dir=.cache/pkgconfig
+    mkdir -p "$dir"
+    local cflags libdir
+    cflags=$(PKG_CONFIG_PATH= pkg-config --cflags opencv4)
+    libdir=$(PKG_CONFIG_PATH= pkg-config --variable=libdir opencv4)
+    cat > "$dir/opencv4.pc.part" <<PC
+Name: OpenCV (the modules Focal uses)
+Description: opencv_dnn, opencv_imgproc and opencv_core only
+Version: $(PKG_CONFIG_PATH= pkg-config --modversion opencv4)
+Libs: -L$libdir -lopencv_dnn -lopencv_imgproc -lopencv_core
+Cflags: $cflags
+PC
+    mv "$dir/opencv4.pc.part" "$dir/opencv4.pc"
 }
 
 # fetch_wheel SPEC FILE-GLOB [pip options...]: downloads one wheel into the cache once.
