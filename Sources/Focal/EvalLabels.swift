@@ -23,6 +23,8 @@ public struct EvalLabels: Decodable, Sendable {
         public var width, height: Int
         /// Every labelled box.
         public var boxes: [LabeledBox]
+        /// The kinds for which every visible instance is labelled.
+        public var exhaustive_kinds: [String]?
     }
 
     /// Photos by file name.

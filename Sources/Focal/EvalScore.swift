@@ -13,13 +13,15 @@ public struct EvalScore: Sendable {
 
     /// A count of successes out of a total.
     public struct Ratio: Sendable, CustomStringConvertible {
+        /// An empty count.
+        public init() {}
         /// Successes.
         public var hits = 0
         /// Cases.
         public var total = 0
         /// Successes / cases, 0 when there are none.
         public var value: Double { total == 0 ? 0 : Double(hits) / Double(total) }
-        mutating func add(_ hit: Bool) {
+        public mutating func add(_ hit: Bool) {
             total += 1
             if hit { hits += 1 }
         }

@@ -44,6 +44,7 @@ struct EvalCommand: AsyncParsableCommand {
         let labels = try EvalLabels.load(directory: directory)
         let pipeline = FocalPipeline(configuration: FocalConfiguration(modelsPath: models))
         var score = EvalScore()
+        var detection = EvalDetection()
         var errors: [String] = []
         var crops = 0
         let clock = ContinuousClock()
@@ -56,6 +57,7 @@ struct EvalCommand: AsyncParsableCommand {
                 let started = clock.now
                 let analysis = try await pipeline.analyze(.file(path), accuracy: accuracy, detect: !noDetect)
                 detectTime += clock.now - started
+                detection.add(detected: analysis.subjects, labels: labelled.boxes, exhaustive: labelled.exhaustive_kinds ?? [])
                 for aspect in targets {
                     let planStarted = clock.now
                     let plan = try analysis.plan(.aspect(width: aspect.0, height: aspect.1))
@@ -83,12 +85,17 @@ struct EvalCommand: AsyncParsableCommand {
         let msPerImage = Self.milliseconds(detectTime) / Double(max(1, images - errors.count))
         let msPerCrop = (Self.milliseconds(detectTime) + Self.milliseconds(planTime)) / Double(max(1, crops))
         if json {
-            Terminal.out(JSONLine.encode([
+            var object: [String: Any] = [
                 "images": images, "crops": crops, "errors": errors.count, "aspect_errors": score.aspectErrors,
                 "all_kept": score.allKept.value, "face_kept": score.faceKept.value,
                 "head_cut": score.headCut.value, "pet_kept": score.petKept.value,
-                "ms_per_image": msPerImage, "ms_per_crop": msPerCrop,
-            ]))
+                "ms_per_image": msPerImage, "ms_per_crop": msPerCrop, "false_pets": detection.falsePets,
+            ]
+            for kind in EvalDetection.kinds {
+                if let r = detection.recall[kind] { object["\(kind.rawValue)_recall"] = r.value }
+                if let p = detection.precision[kind] { object["\(kind.rawValue)_precision"] = p.value }
+            }
+            Terminal.out(JSONLine.encode(object))
         } else {
             Terminal.out("""
                 images      \(images) (\(errors.count) errors), \(crops) crops, \(score.aspectErrors) off-aspect
@@ -98,6 +105,14 @@ struct EvalCommand: AsyncParsableCommand {
                 pet_kept    \(score.petKept)
                 time        \(String(format1: msPerImage)) ms per image (open + detect), \(String(format1: msPerCrop)) ms per crop amortised
                 """)
+            if !noDetect {
+                for kind in EvalDetection.kinds {
+                    let r = detection.recall[kind].map(\.description) ?? "n/a"
+                    let p = detection.precision[kind].map(\.description) ?? "n/a"
+                    Terminal.out("\(kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) recall \(r), precision \(p)")
+                }
+                Terminal.out("false pets  \(detection.falsePets) cat or dog detections on photos with none")
+            }
         }
         if !errors.isEmpty { throw ExitCode(1) }
     }

@@ -1,0 +1,50 @@
+/// Detection recall and precision per kind against a labelled folder.
+///
+/// A detection matches a label of its kind when their IoU is at least 0.3 or the detection's
+/// centre lies inside the label; each label matches at most one detection. Recall counts labels
+/// (faces marked difficult are left out); precision counts detections on images
+/// whose labels are exhaustive for that kind.
+public struct EvalDetection: Sendable {
+    /// Per kind: labels found out of labels.
+    public private(set) var recall: [SubjectKind: EvalScore.Ratio] = [:]
+    /// Per kind: detections that match a label, out of detections.
+    public private(set) var precision: [SubjectKind: EvalScore.Ratio] = [:]
+    /// Cats and dogs detected on images with no cat or dog labelled.
+    public private(set) var falsePets = 0
+
+    /// The kinds scored.
+    public static let kinds: [SubjectKind] = [.face, .cat, .dog, .person]
+
+    /// Creates empty counts.
+    public init() {}
+
+    /// Adds one image.
+    public mutating func add(detected: [Subject], labels: [EvalLabels.LabeledBox], exhaustive: [String]) {
+        for kind in Self.kinds {
+            let found = detected.filter { $0.kind == kind }
+            let labelled = labels.filter { $0.kind == kind.rawValue }
+            var used = Set<Int>()
+            var matchedDetections = 0
+            for detection in found {
+                let match = labelled.indices.first { i in
+                    !used.contains(i)
+                        && (detection.box.iou(labelled[i].box) >= 0.3
+                            || labelled[i].box.contains(x: detection.box.midX, y: detection.box.midY))
+                }
+                if let match {
+                    used.insert(match)
+                    matchedDetections += 1
+                }
+            }
+            for (i, label) in labelled.enumerated() where label.counts {
+                recall[kind, default: EvalScore.Ratio()].add(used.contains(i))
+            }
+            if exhaustive.contains(kind.rawValue) {
+                for i in 0..<found.count { precision[kind, default: EvalScore.Ratio()].add(i < matchedDetections) }
+            }
+        }
+        if !labels.contains(where: { $0.kind == "cat" || $0.kind == "dog" }) {
+            falsePets += detected.filter { $0.kind == .cat || $0.kind == .dog }.count
+        }
+    }
+}
