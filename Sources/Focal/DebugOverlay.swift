@@ -18,6 +18,10 @@ struct DebugOverlay {
     }
 
     func png(longSide: Int) throws(ImagingError) -> Data {
+        try RenderedImage(pixels: pixels(longSide: longSide)).encode(.png)
+    }
+
+    func pixels(longSide: Int) throws(ImagingError) -> PixelBuffer {
         let proxy = try analysis.image.proxy(longSide: longSide)
         let s = Double(proxy.width) / Double(analysis.size.width)
         let t = Double(proxy.height) / Double(analysis.size.height)
@@ -40,6 +44,6 @@ struct DebugOverlay {
             canvas.stroke(crop, color: RGB(255, 255, 255), thickness: 2)
             canvas.label("\(plan.strategy.rawValue) \(plan.crop)", x: Int(crop.x) + 4, y: Int(crop.maxY) - 22, color: RGB(255, 255, 255), size: 13)
         }
-        return try RenderedImage(pixels: canvas.pixels).encode(.png)
+        return canvas.pixels
     }
 }

@@ -26,6 +26,30 @@ public struct Canvas: Sendable {
         bytes = pixels.bytes
     }
 
+    /// A blank picture of one colour.
+    public init(width: Int, height: Int, color: RGB) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        bytes = [UInt8](repeating: 0, count: self.width * self.height * 3)
+        for i in 0..<(self.width * self.height) {
+            bytes[3 * i] = color.r
+            bytes[3 * i + 1] = color.g
+            bytes[3 * i + 2] = color.b
+        }
+    }
+
+    /// Copies `image` with its top-left corner at (`x`, `y`), clipped to the canvas.
+    public mutating func draw(_ image: PixelBuffer, x: Int, y: Int) {
+        for row in 0..<image.height where y + row >= 0 && y + row < height {
+            for column in 0..<image.width where x + column >= 0 && x + column < width {
+                let from = (row * image.width + column) * 3, to = ((y + row) * width + x + column) * 3
+                bytes[to] = image.bytes[from]
+                bytes[to + 1] = image.bytes[from + 1]
+                bytes[to + 2] = image.bytes[from + 2]
+            }
+        }
+    }
+
     /// The picture as a pixel buffer.
     public var pixels: PixelBuffer {
         PixelBuffer(unchecked: width, height: height, bytes: bytes)

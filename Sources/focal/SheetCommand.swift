@@ -1,0 +1,66 @@
+import ArgumentParser
+import Focal
+import Foundation
+
+struct SheetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sheet",
+        abstract: "Make a contact sheet: per photo, its subjects, then centre and Focal crops for each aspect.",
+        discussion: """
+            Example:
+              focal sheet ../shared/eval/dev -o sheet.png --aspects 1:1,16:9,9:16
+            """)
+
+    @Argument(help: "Image files or folders of images.")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: "The PNG to write.")
+    var output: String
+
+    @Option(help: "Comma-separated aspects.")
+    var aspects: String = "1:1,16:9,9:16,4:5,3:2"
+
+    @Option(help: "Row height in pixels.")
+    var rowHeight: Int = 180
+
+    @OptionGroup var detection: DetectionOptions
+
+    func validate() throws {
+        guard (32...1024).contains(rowHeight) else { throw ValidationError("--row-height must be between 32 and 1024.") }
+        _ = try parsedAspects()
+    }
+
+    func parsedAspects() throws -> [(Int, Int)] {
+        try aspects.split(separator: ",").map { text -> (Int, Int) in
+            guard case let .aspect(w, h) = try CropTarget(parsing: String(text)) else {
+                throw ValidationError("--aspects takes A:B values, e.g. 1:1,16:9")
+            }
+            return (w, h)
+        }
+    }
+
+    func run() async throws {
+        let files = InputList.expand(inputs)
+        let pipeline = try detection.pipeline()
+        var rows: [(name: String, analysis: Analysis)] = []
+        var failures = 0
+        try await InputRunner.run(files) { file in
+            do {
+                return .success(try await pipeline.analyze(.file(file), accuracy: detection.accuracy))
+            } catch {
+                return .failure(InputFailure(input: file, error: error))
+            }
+        } report: { file, result in
+            switch result {
+            case let .success(analysis): rows.append((file, analysis))
+            case let .failure(failure):
+                failures += 1
+                failure.report(json: false)
+            }
+        }
+        let sheet = ContactSheet(aspects: try parsedAspects(), rowHeight: rowHeight)
+        try AtomicFile.write(try sheet.png(rows), to: output)
+        Terminal.out("wrote \(output): \(rows.count) photos")
+        if failures > 0 { throw ExitCode(1) }
+    }
+}
