@@ -5,7 +5,8 @@
 /// whose padded box is inside scores most (weight: √area × confidence). A face at least 90 % inside
 /// scores a little less, and a face cut by the crop loses in proportion to how deep the cut goes,
 /// so a face is never cut through the middle when a placement exists that avoids it. Animals and
-/// bodies score by the share of them that shows, plus a bonus when at least 80 % does. Ties go to
+/// bodies score when at least 80 % of them shows, a little more the more shows (concavely, so
+/// that several small trims beat one deep cut), and lose when cut deeper. Ties go to
 /// the placement nearest the centre of the region.
 struct PlacementSearch {
     let frame: CropFrame
@@ -55,11 +56,18 @@ struct PlacementSearch {
         for (subject, box) in zip(subjects, padded) {
             let weight = subject.box.area.squareRoot() * max(subject.confidence, 0.05)
             let inside = subject.box.fractionInside(c)
-            if c.contains(box, tolerance: 0.5) {
+            let padded = c.contains(box, tolerance: 0.5)
+            if subject.kind != .face {
+                // Animals and bodies count when at least 80 % shows, a little more the more shows
+                // (concavely, so that trimming several a little beats cutting one deeper); one
+                // cut deeper than that loses in proportion to how deep the cut goes.
+                if inside >= 0.8 {
+                    total += weight * (1 + 0.3 * (1 - (1 - inside) * (1 - inside)) + (padded ? 0.1 : 0))
+                } else if inside > 0 {
+                    total -= weight * 0.3 * 2 * min(inside, 1 - inside)
+                }
+            } else if padded {
                 total += 1.6 * weight
-            } else if subject.kind != .face {
-                // Animals and bodies count by how much of them shows, with a bonus when most does.
-                total += weight * (inside + (inside >= 0.8 ? 0.5 : 0))
             } else if inside >= 0.9 {
                 total += 1.3 * weight
             } else if inside > 0 {
