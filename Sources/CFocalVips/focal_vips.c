@@ -182,10 +182,20 @@ static VipsImage *load_scaled(focal_vips_source *source, int width, int height) 
     return out;
 }
 
+
+/// Computes `image` into memory (consuming it), so that the result no longer reads the source:
+/// it can be used many times and from any thread. NULL on failure.
+static VipsImage *materialised(VipsImage *image) {
+    VipsImage *memory = vips_image_copy_memory(image);
+    g_object_unref(image);
+    return memory;
+}
+
 focal_vips_image *focal_vips_thumbnail(focal_vips_source *source, int width, int height,
                                        char *err, size_t errlen) {
     VipsImage *scaled = load_scaled(source, width, height);
     VipsImage *srgb = scaled ? to_srgb8(scaled) : NULL;
+    if (srgb != NULL) srgb = materialised(srgb);
     if (srgb == NULL) {
         take_error(err, errlen, "cannot decode image");
         return NULL;
@@ -220,8 +230,9 @@ focal_vips_image *focal_vips_render(focal_vips_source *source, int scaled_width,
         area = resized;
     }
     VipsImage *srgb = to_srgb8(area);
+    if (srgb != NULL) srgb = materialised(srgb);
     if (srgb == NULL) {
-        take_error(err, errlen, "cannot convert to sRGB");
+        take_error(err, errlen, "cannot decode image");
         return NULL;
     }
     return wrap(srgb);
@@ -322,9 +333,23 @@ int focal_vips_encode(focal_vips_image *image, focal_vips_format format, int qua
     case FOCAL_VIPS_PNG:
         failed = vips_pngsave_buffer(image->image, bytes, length, "compression", 6, "strip", TRUE, NULL);
         break;
-    case FOCAL_VIPS_WEBP:
-        failed = vips_webpsave_buffer(image->image, bytes, length, "Q", quality, "strip", TRUE, NULL);
+    case FOCAL_VIPS_WEBP: {
+        // libvips 8.14's webpsave ignores "strip" and rebuilds EXIF from the exif-* fields:
+        // save a copy without any metadata field.
+        VipsImage *bare = NULL;
+        if (vips_copy(image->image, &bare, NULL) != 0) break;
+        gchar **fields = vips_image_get_fields(bare);
+        for (int i = 0; fields[i] != NULL; i++) {
+            const char *f = fields[i];
+            if (g_str_has_prefix(f, "exif-") || g_str_has_prefix(f, "xmp-") || g_str_has_prefix(f, "iptc-") ||
+                strcmp(f, VIPS_META_ICC_NAME) == 0 || strcmp(f, VIPS_META_ORIENTATION) == 0)
+                vips_image_remove(bare, f);
+        }
+        g_strfreev(fields);
+        failed = vips_webpsave_buffer(bare, bytes, length, "Q", quality, "strip", TRUE, NULL);
+        g_object_unref(bare);
         break;
+    }
     }
     if (failed) {
         take_error(err, errlen, "cannot encode image");
@@ -339,7 +364,11 @@ int focal_vips_text_mask(const char *text, int height, unsigned char **mask, int
     // libvips sizes text in points at a given DPI; 72 dpi makes points pixels.
     char font[32];
     snprintf(font, sizeof font, "sans %d", height > 4 ? height * 3 / 4 : 3);
-    if (vips_text(&rendered, text, "font", font, "dpi", 72, NULL) != 0) {
+    // vips_text reads Pango markup: escape the caller's plain text.
+    char *escaped = g_markup_escape_text(text, -1);
+    int failed = vips_text(&rendered, escaped, "font", font, "dpi", 72, NULL);
+    g_free(escaped);
+    if (failed != 0) {
         take_error(err, errlen, "cannot render text");
         return -1;
     }

@@ -72,7 +72,8 @@ public final class RenderedImage: @unchecked Sendable {
         let (status, text) = withErrorText { focal_vips_encode(handle, code, Int32(quality), &memory, &length, $0, $1) }
         guard status == 0, let memory else {
             // Pixels are computed while encoding, so a truncated input surfaces here.
-            let decodeTrouble = ["truncated", "premature", "corrupt", "read error", "load"].contains { text.contains($0) }
+            let lowered = text.lowercased()
+            let decodeTrouble = ["truncated", "premature", "corrupt", "read error", "load"].contains { lowered.contains($0) }
             throw ImagingError(decodeTrouble ? .decodeFailed : .encodeFailed, "cannot be encoded as \(format.rawValue): \(text)")
         }
         defer { focal_vips_free(memory) }

@@ -40,7 +40,8 @@ public final class SourceImage: @unchecked Sendable {
         var name = loader
         if name.hasPrefix("VipsForeignLoad") { name.removeFirst("VipsForeignLoad".count) }
         for suffix in ["Source", "_source", "load"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
-        return name.lowercased()
+        // libvips's GIF loader is libnsgif's: VipsForeignLoadNsgifSource.
+        return name.lowercased() == "nsgif" ? "gif" : name.lowercased()
     }
 
     /// Opens a file and reads its header.

@@ -1,0 +1,129 @@
+import FocalCore
+import FocalImaging
+import Foundation
+import Testing
+
+extension LibvipsLayer {
+    /// `RenderedImage.encode`: real encoders, checked by magic numbers and by decoding again.
+    @Suite("RenderedImage: encode") struct EncodeTests {
+        static func magicMatches(_ data: Data, _ format: ImageFormat) -> Bool {
+            switch format {
+            case .jpeg: data.starts(with: [0xFF, 0xD8, 0xFF]) && data.suffix(2) == Data([0xFF, 0xD9])
+            case .png: data.starts(with: ImageBytes.pngSignature)
+            case .webp: data.starts(with: Array("RIFF".utf8)) && data.count > 12 && Array(data[8..<12]) == Array("WEBP".utf8)
+            }
+        }
+
+        @Test(arguments: ImageFormat.allCases, [Fixture.chelsea, .graceHopper])
+        func encodedBytesReopenWithTheSameSize(format: ImageFormat, fixture: Fixture) throws {
+            let image = try SourceImage.open(path: fixture.path)
+            let output = PixelSize(width: 120, height: 90)
+            let rendered = try image.render(crop: PixelRect(x: 20, y: 30, width: 400, height: 250), to: output)
+            let data = try rendered.encode(format)
+            #expect(Self.magicMatches(data, format), "\(data.prefix(12).map { String(format: "%02x", $0) })")
+            let reopened = try SourceImage.open(data: data)
+            #expect(reopened.size == output)
+            #expect(reopened.orientation == 1)
+            // The magic numbers of the other formats do not match.
+            for other in ImageFormat.allCases where other != format { #expect(!Self.magicMatches(data, other)) }
+        }
+
+        /// The reopened format reads "jpeg", "png", "webp": the raw values of `ImageFormat`.
+        @Test(arguments: ImageFormat.allCases)
+        func reopenedFormatIsTheOneWritten(format: ImageFormat) throws {
+            let data = try RenderedImage(pixels: .make(width: 8, height: 8) { x, y in RGB(UInt8(x * 30), UInt8(y * 30), 99) })
+                .encode(format)
+            let reopened = try SourceImage.open(data: data)
+            #expect(reopened.format == format.rawValue)
+        }
+
+        /// PNG is lossless: pixels in, the same pixels out.
+        @Test func pngRoundTripIsExact() throws {
+            let pixels = PixelBuffer.make(width: 33, height: 21) { x, y in RGB(UInt8(x * 7), UInt8(y * 12), UInt8((x * y) % 256)) }
+            let data = try RenderedImage(pixels: pixels).encode(.png)
+            let back = try SourceImage.open(data: data).proxy(longSide: 33)
+            #expect(back.size == pixels.size)
+            #expect(back.bytes == pixels.bytes)
+        }
+
+        /// Lossy formats keep the picture: the same mean colour and layout as the input.
+        @Test(arguments: [ImageFormat.jpeg, .webp])
+        func lossyRoundTripKeepsThePicture(format: ImageFormat) throws {
+            let image = try SourceImage.open(path: Fixture.astronaut.path)
+            let original = try image.proxy(longSide: 256)
+            let data = try image.decode(width: 256, height: 256).encode(format, quality: 90)
+            let back = try SourceImage.open(data: data).proxy(longSide: 256)
+            #expect(back.mean().distance(to: original.mean()) < 3)
+            for q in [PixelRect(x: 0, y: 0, width: 128, height: 128), PixelRect(x: 128, y: 128, width: 128, height: 128)] {
+                #expect(back.mean(q).distance(to: original.mean(q)) < 4)
+            }
+        }
+
+        @Test(arguments: [ImageFormat.jpeg, .webp])
+        func higherQualityMeansMoreBytes(format: ImageFormat) throws {
+            let image = try SourceImage.open(path: Fixture.chelsea.path)
+            func size(_ quality: Int) throws -> Int { try image.decode(width: 451, height: 300).encode(format, quality: quality).count }
+            let (low, middle, high) = (try size(10), try size(50), try size(95))
+            #expect(low < middle, "\(low) < \(middle)")
+            #expect(middle < high, "\(middle) < \(high)")
+        }
+
+        /// Quality outside 1...100 is clamped, not an error: 0 encodes like 1, 500 like 100.
+        @Test func qualityIsClamped() throws {
+            let image = try SourceImage.open(path: Fixture.chelsea.path)
+            func encode(_ quality: Int) throws -> Data { try image.decode(width: 200, height: 133).encode(.jpeg, quality: quality) }
+            #expect(try encode(0) == encode(1))
+            #expect(try encode(500) == encode(100))
+            #expect(try encode(1) != encode(100))
+        }
+
+        /// An image with alpha encodes to JPEG flattened on white, and `pixels()` flattens the
+        /// same way; PNG and WebP accept it as it is.
+        @Test func alphaIsFlattenedOnWhiteForJPEG() throws {
+            // Left half: transparent red. Right half: opaque blue.
+            let png = ImageBytes.png(width: 40, height: 20, channels: 4) { x, _ in x < 20 ? [255, 0, 0, 0] : [0, 0, 255, 255] }
+            let image = try SourceImage.open(data: png)
+            let jpeg = try image.decode(width: 40, height: 20).encode(.jpeg, quality: 95)
+            #expect(Self.magicMatches(jpeg, .jpeg))
+            let back = try SourceImage.open(data: jpeg).proxy(longSide: 40)
+            let left = back.mean(PixelRect(x: 2, y: 2, width: 14, height: 16))
+            let right = back.mean(PixelRect(x: 24, y: 2, width: 14, height: 16))
+            #expect(left.r > 245 && left.g > 245 && left.b > 245, "transparent became \(left), not white")
+            #expect(right.b > 230 && right.r < 25 && right.g < 25, "opaque blue became \(right)")
+
+            let pixels = try image.proxy(longSide: 40)
+            #expect(pixels.pixel(5, 5) == RGB(255, 255, 255))
+            #expect(pixels.pixel(30, 5) == RGB(0, 0, 255))
+            for format in [ImageFormat.png, .webp] {
+                let data = try image.decode(width: 40, height: 20).encode(format)
+                #expect(Self.magicMatches(data, format))
+                #expect(try SourceImage.open(data: data).size == PixelSize(width: 40, height: 20))
+            }
+        }
+
+        /// Metadata is stripped: an input whose EXIF names the camera and says "rotate" encodes to
+        /// upright pixels without its EXIF, so reopening reports orientation 1 and the upright size.
+        /// WebP: libvips 8.14's webpsave ignores `strip` and rebuilds EXIF from the image's
+        /// exif-* fields, so without care the input's EXIF (camera maker; on phone photos, the GPS
+        /// position) would be copied into every WebP output. It also always adds a small EXIF block of its own
+        /// (resolution, orientation 1), even for inputs without any, so for WebP the test looks for
+        /// the input's data rather than for any "Exif" at all.
+        @Test(arguments: ImageFormat.allCases)
+        func metadataIsStripped(format: ImageFormat) throws {
+            let stored = PixelBuffer.make(width: 60, height: 30) { x, _ in x < 30 ? RGB(250, 250, 250) : RGB(10, 10, 10) }
+            let plain = try RenderedImage(pixels: stored).encode(.jpeg)
+            let tagged = ImageBytes.inserting(ImageBytes.exifOrientationSegment(6, make: "SecretCam 3000"), intoJPEG: plain)
+            let source = try SourceImage.open(data: tagged)
+            try #require(source.orientation == 6)
+            try #require(tagged.range(of: Data("SecretCam".utf8)) != nil)
+            let data = try source.decode(width: 30, height: 60).encode(format)
+            let reopened = try SourceImage.open(data: data)
+            #expect(reopened.orientation == 1)
+            #expect(reopened.size == PixelSize(width: 30, height: 60))
+            let top = try reopened.proxy(longSide: 60).mean(PixelRect(x: 0, y: 0, width: 30, height: 25))
+            #expect(top.brightness > 200, "the rotation is in the pixels now: the bright half is on top")
+            #expect(data.range(of: Data("SecretCam".utf8)) == nil, "the camera maker leaked into \(format)")
+            if format != .webp { #expect(data.range(of: Data("Exif".utf8)) == nil) }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import FocalCore
+import FocalImaging
+import Foundation
+import Testing
+
+extension LibvipsLayer {
+    /// `ImageLimits`: byte and pixel limits, enforced before any pixel is decoded.
+    @Suite("SourceImage: limits") struct LimitsTests {
+        /// A PNG claiming 100 000 x 100 000 pixels (10 gigapixels) with 4 bytes of pixel data. If
+        /// it were decoded it would fail on missing data; it must be refused for its size.
+        static var hugePNG: Data {
+            Data(ImageBytes.pngSignature + ImageBytes.ihdr(width: 100_000, height: 100_000, bitDepth: 8, colorType: 2)
+                + ImageBytes.pngChunk("IDAT", ImageBytes.zlibStored([0, 1, 2, 3])) + ImageBytes.pngChunk("IEND", []))
+        }
+
+        @Test func pngClaimingTenGigapixelsIsRefusedAtOpen() {
+            let error = imagingError { try SourceImage.open(data: Self.hugePNG, name: "bomb.png") }
+            #expect(error?.code == .tooManyPixels)
+            #expect(error?.description.contains("bomb.png") == true)
+            #expect(error?.description.contains("100000x100000") == true)
+        }
+
+        /// The same header without pixel data: libpng cannot finish reading the header (it looks
+        /// for the first IDAT), so the error is about reading, but the input is still refused.
+        @Test func pngHeaderAloneIsRefused() {
+            let error = imagingError { try SourceImage.open(data: ImageBytes.pngHeaderOnly(width: 100_000, height: 100_000)) }
+            #expect(error.map { [.tooManyPixels, .decodeFailed].contains($0.code) } == true, "\(String(describing: error))")
+        }
+
+        @Test func pngHugeHeaderFileIsRefusedAtOpen() throws {
+            let folder = try ScratchFolder()
+            defer { folder.remove() }
+            let path = folder.path("bomb.png")
+            try Self.hugePNG.write(to: URL(fileURLWithPath: path))
+            let error = imagingError { try SourceImage.open(path: path) }
+            #expect(error?.code == .tooManyPixels)
+            #expect(error?.source == path)
+        }
+
+        /// A real JPEG whose frame header is patched to claim 60 000 x 60 000 pixels.
+        @Test func jpegClaimingTooManyPixelsIsRefusedAtOpen() throws {
+            let patched = try #require(ImageBytes.patchingFrameSize(ofJPEG: try Fixture.graceHopper.data, width: 60_000, height: 60_000))
+            let error = imagingError { try SourceImage.open(data: patched, name: "lie.jpg") }
+            #expect(error?.code == .tooManyPixels)
+            #expect(error?.description.contains("lie.jpg") == true)
+            // The patch itself is sound: a modest lie is accepted and reported.
+            let modest = try #require(ImageBytes.patchingFrameSize(ofJPEG: try Fixture.graceHopper.data, width: 500, height: 400))
+            #expect(try SourceImage.open(data: modest).size == PixelSize(width: 500, height: 400))
+        }
+
+        /// width × height may equal the limit, not exceed it (astronaut.png is 512 x 512).
+        @Test func pixelLimitBoundary() throws {
+            let exact = 512 * 512
+            #expect(try SourceImage.open(path: Fixture.astronaut.path, limits: ImageLimits(maxPixels: exact)).size.area == exact)
+            let error = imagingError { try SourceImage.open(path: Fixture.astronaut.path, limits: ImageLimits(maxPixels: exact - 1)) }
+            #expect(error?.code == .tooManyPixels)
+            let fromData = imagingError { try SourceImage.open(data: try Fixture.astronaut.data, limits: ImageLimits(maxPixels: exact - 1)) }
+            #expect(fromData?.code == .tooManyPixels)
+        }
+
+        /// The pixel limit is checked on the oriented size; for a rotated JPEG that is the same
+        /// area, and the limit is not fooled by the swap.
+        @Test func pixelLimitOnRotatedJPEG() throws {
+            let plain = try RenderedImage(pixels: .make(width: 60, height: 20) { _, _ in RGB(9, 9, 9) }).encode(.jpeg)
+            let rotated = ImageBytes.inserting(ImageBytes.exifOrientationSegment(6), intoJPEG: plain)
+            #expect(try SourceImage.open(data: rotated, limits: ImageLimits(maxPixels: 1200)).size == PixelSize(width: 20, height: 60))
+            #expect(imagingError { try SourceImage.open(data: rotated, limits: ImageLimits(maxPixels: 1199)) }?.code == .tooManyPixels)
+        }
+
+        @Test func byteLimitBoundaryForData() throws {
+            let data = try Fixture.graceHopper.data
+            #expect(try SourceImage.open(data: data, limits: ImageLimits(maxInputBytes: data.count)).size.width == 512)
+            let error = imagingError { try SourceImage.open(data: data, name: "big.jpg", limits: ImageLimits(maxInputBytes: data.count - 1)) }
+            #expect(error?.code == .tooManyBytes)
+            #expect(error?.description.contains("big.jpg") == true)
+        }
+
+        @Test func byteLimitBoundaryForFiles() throws {
+            let path = Fixture.graceHopper.path
+            let count = try Fixture.graceHopper.data.count
+            #expect(try SourceImage.open(path: path, limits: ImageLimits(maxInputBytes: count)).size.width == 512)
+            let error = imagingError { try SourceImage.open(path: path, limits: ImageLimits(maxInputBytes: count - 1)) }
+            #expect(error?.code == .tooManyBytes)
+            #expect(error?.source == path)
+        }
+
+        @Test func defaultsAreSixtyFourMebibytesAndOneHundredMegapixels() {
+            #expect(ImageLimits.default.maxInputBytes == 64 * 1024 * 1024)
+            #expect(ImageLimits.default.maxPixels == 100_000_000)
+        }
+    }
+}
