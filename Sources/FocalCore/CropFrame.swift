@@ -14,7 +14,18 @@ struct CropFrame {
         if w * b >= h * a {
             fill = PixelSize(width: min(w, max(1, Int((Double(h) * ratio).rounded()))), height: h)
         } else {
-            fill = PixelSize(width: w, height: min(h, max(1, Int((Double(w) / ratio).rounded()))))
+            // Width-limited: round the height, then take the width from it so that the aspect
+            // holds within a pixel even for wide targets (1002x300 at 5:1 is 1000x200).
+            var height = min(h, max(1, Int((Double(w) / ratio).rounded())))
+            var width = w
+            if abs(Double(w) - Double(height) * ratio) > 1 {
+                width = Int((Double(height) * ratio).rounded())
+                if width > w && height > 1 {
+                    height -= 1
+                    width = Int((Double(height) * ratio).rounded())
+                }
+            }
+            fill = PixelSize(width: min(w, max(1, width)), height: height)
         }
     }
 

@@ -24,6 +24,8 @@ public enum CropPlanner {
         let frame = CropFrame(imageSize: imageSize, target: target)
         let outputSize: PixelSize
         if case let .size(w, h) = target { outputSize = PixelSize(width: w, height: h) } else { outputSize = frame.fill }
+        // The smallest crop zoom may reach: the output size, or a single pixel for an aspect.
+        let minimum = target.isAspect ? PixelSize(width: 1, height: 1) : outputSize
 
         func make(_ crop: PixelRect, _ region: Box?, _ used: [Subject], _ strategy: CropStrategy) -> CropPlan {
             CropPlan(
@@ -42,7 +44,7 @@ public enum CropPlanner {
             case let .region(rect):
                 (region, zoom) = (rect.box.clamped(to: imageSize), .subject(1))
             }
-            let size = frame.size(toHold: region, zoom: zoom, minimum: outputSize)
+            let size = frame.size(toHold: region, zoom: zoom, minimum: minimum)
             return make(frame.place(size: size, centredOn: region), region, [], .manual)
         }
 
@@ -55,7 +57,7 @@ public enum CropPlanner {
         guard let region = union(padded) else {
             return make(frame.place(size: frame.fill, centredOn: frame.imageBox), nil, [], .center)
         }
-        let size = frame.size(toHold: region, zoom: options.zoom, minimum: outputSize)
+        let size = frame.size(toHold: region, zoom: options.zoom, minimum: minimum)
         // When the padded region does not fit, shrink the padding (each axis on its own) before
         // giving up any subject: the subjects matter more than the room around them.
         var fitted = region
@@ -92,7 +94,8 @@ public enum CropPlanner {
         var x = region.midX - width / 2, y = region.midY - height / 2
         if subject.kind == .face {
             if height < box.height {
-                y = height >= 0.85 * box.height ? box.y + 0.25 * (box.height - height) : box.y - 0.05 * box.height
+                y = height >= 0.85 * box.height
+                    ? box.y + 0.25 * (box.height - height) : box.y - min(0.05 * box.height, 0.1 * height)
             }
         } else if let focus = focus(inside: box, among: others) {
             // Centre on the focus, but do not leave the subject's box on an axis where it is larger.

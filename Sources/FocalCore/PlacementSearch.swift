@@ -2,9 +2,10 @@
 ///
 /// Candidate positions line the crop's edges up with each subject's padded box (and centre it on
 /// each subject and on the whole region); each candidate is scored and the best kept. A subject
-/// whose padded box is inside scores most (weight: √area × confidence). A face at least 90 % inside
-/// scores a little less, and a face cut by the crop loses in proportion to how deep the cut goes,
-/// so a face is never cut through the middle when a placement exists that avoids it. Animals and
+/// with its whole box inside scores most (weight: √area × confidence), a little more with its
+/// padding; a face at least 90 % inside scores less, and a face cut deeper loses in proportion to
+/// how deep the cut goes. Placements that cut fewer faces through the middle (25–75 % inside)
+/// always win, so a face is never cut through the middle when a placement exists that avoids it. Animals and
 /// bodies score when at least 80 % of them shows, a little more the more shows (concavely, so
 /// that several small trims beat one deep cut), and lose when cut deeper. Ties go to
 /// the placement nearest the centre of the region.
@@ -38,16 +39,25 @@ struct PlacementSearch {
         xs.insert(centred.x)
         ys.insert(centred.y)
 
-        var best = centred, bestScore = score(centred)
-        // Sorted so that equal scores resolve the same way on every run.
+        // Fewest faces cut through the middle first, then the best score. Sorted so that equal
+        // scores resolve the same way on every run.
+        var best = centred, bestCuts = middleCuts(centred), bestScore = score(centred)
         for x in xs.sorted() {
             for y in ys.sorted() {
                 let crop = PixelRect(x: x, y: y, width: size.width, height: size.height)
+                let cuts = middleCuts(crop)
+                guard cuts <= bestCuts else { continue }
                 let s = score(crop)
-                if s > bestScore + 1e-9 { (best, bestScore) = (crop, s) }
+                if cuts < bestCuts || s > bestScore + 1e-9 { (best, bestCuts, bestScore) = (crop, cuts, s) }
             }
         }
         return best
+    }
+
+    /// The faces the crop cuts through the middle: 25–75 % of the box inside.
+    func middleCuts(_ crop: PixelRect) -> Int {
+        let c = crop.box
+        return subjects.filter { $0.kind == .face && (0.25...0.75).contains($0.box.fractionInside(c)) }.count
     }
 
     func score(_ crop: PixelRect) -> Double {
@@ -66,10 +76,11 @@ struct PlacementSearch {
                 } else if inside > 0 {
                     total -= weight * 0.3 * 2 * min(inside, 1 - inside)
                 }
-            } else if padded {
-                total += 1.6 * weight
+            } else if inside >= 1 - 1e-9 {
+                // A whole face beats padding around another one.
+                total += weight * (1.4 + (padded ? 0.2 : 0))
             } else if inside >= 0.9 {
-                total += 1.3 * weight
+                total += weight
             } else if inside > 0 {
                 // 0 for a sliver, 1 for a cut through the middle of the face.
                 total -= 4 * weight * 2 * min(inside, 1 - inside)
