@@ -55,8 +55,9 @@ public struct Canvas: Sendable {
         PixelBuffer(unchecked: width, height: height, bytes: bytes)
     }
 
-    /// Darkens everything outside `rect` to `factor` of its brightness.
+    /// Darkens everything outside `rect` to `factor` (clamped to 0...1) of its brightness.
     public mutating func shadeOutside(_ rect: Box, factor: Double = 0.35) {
+        let factor = min(max(factor.isFinite ? factor : 0, 0), 1)
         let x0 = Int(rect.x.rounded()), y0 = Int(rect.y.rounded())
         let x1 = Int(rect.maxX.rounded()), y1 = Int(rect.maxY.rounded())
         for y in 0..<height {
