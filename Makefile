@@ -39,7 +39,7 @@ demo: models fixtures build
 
 test: models fixtures
 	$(SWIFT) build --build-tests $(LINK)
-	$(SWIFT) test --skip-build
+	VIPS_LEAK=1 $(SWIFT) test --skip-build
 
 eval: models build
 	.build/debug/focal eval $(EVAL)

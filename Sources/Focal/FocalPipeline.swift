@@ -51,7 +51,8 @@ public final class FocalPipeline: Sendable {
         let image = try await pool.run { () throws(ImagingError) -> SourceImage in try input.open(limits: limits) }
         guard detect else { return Analysis(image: image, subjects: []) }
         let detectors = try builtInDetectors(accuracy) + extraDetectors
-        let content: String? = try await pool.run {
+        // The digest reads the whole input once more: skip it when nothing is cached.
+        let content: String? = configuration.detectionCacheEntries <= 0 ? nil : try await pool.run {
             switch input {
             case let .file(path): ContentDigest.of(file: path)
             case let .data(data, _): ContentDigest.of(data)

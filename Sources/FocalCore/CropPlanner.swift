@@ -22,14 +22,14 @@ public enum CropPlanner {
         try target.validate()
         try options.validate()
         let frame = CropFrame(imageSize: imageSize, target: target)
-        let outputSize: PixelSize
-        if case let .size(w, h) = target { outputSize = PixelSize(width: w, height: h) } else { outputSize = frame.fill }
-        // The smallest crop zoom may reach: the output size, or a single pixel for an aspect.
-        let minimum = target.isAspect ? PixelSize(width: 1, height: 1) : outputSize
+        // The smallest crop zoom may reach: the output size, or a single pixel for an aspect
+        // (whose crop is its own output).
+        let minimum: PixelSize
+        if case let .size(w, h) = target { minimum = PixelSize(width: w, height: h) } else { minimum = PixelSize(width: 1, height: 1) }
 
         func make(_ crop: PixelRect, _ region: Box?, _ used: [Subject], _ strategy: CropStrategy) -> CropPlan {
             CropPlan(
-                imageSize: imageSize, crop: crop, outputSize: target.isAspect ? crop.size : outputSize,
+                imageSize: imageSize, crop: crop, outputSize: target.isAspect ? crop.size : minimum,
                 region: region, subjects: used, strategy: strategy)
         }
 

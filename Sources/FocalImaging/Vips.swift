@@ -23,7 +23,9 @@ public enum Vips {
         focal_vips_set_cache_max(Int32(clamping: cachedOperations))
     }
 
-    /// Turns libvips's leak tracking on or off (for tests).
+    /// Turns libvips's leak tracking on or off (for tests). Turn it on before any image exists,
+    /// or start the process with `VIPS_LEAK=1`: libvips aborts when an image made before tracking
+    /// began is freed while tracking is on.
     public static func setLeakTracking(_ on: Bool) { focal_vips_leak_set(on ? 1 : 0) }
     /// The number of libvips objects alive now.
     public static var objectsAlive: Int { Int(focal_vips_objects_alive()) }
