@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
     ],
     targets: [
         // libvips, found through pkg-config; wrapped by a C shim with an opaque, non-variadic header.
@@ -35,6 +37,7 @@ let package = Package(
             name: "Focal",
             dependencies: [
                 "FocalCore", "FocalImaging", "FocalDetection", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict),
         .executableTarget(
@@ -48,7 +51,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "FocalImagingTests", dependencies: ["FocalImaging"], swiftSettings: strict),
         .testTarget(name: "FocalDetectionTests", dependencies: ["Focal"], swiftSettings: strict),
-        .testTarget(name: "FocalTests", dependencies: ["Focal"], swiftSettings: strict),
+        .testTarget(
+            name: "FocalTests",
+            dependencies: ["Focal", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strict),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,7 +1,32 @@
 import Foundation
 
-/// A finished crop: the encoded bytes and the plan behind them.
+/// A finished crop: the encoded bytes, the plan behind them, and where they came from.
 public struct CropResult: Sendable {
+    /// Where a result came from.
+    public enum Origin: Hashable, Sendable {
+        /// Computed for this request (possibly shared with identical requests running at once).
+        case fresh
+        /// The pipeline's memory cache.
+        case memoryCache
+        /// The disk cache folder.
+        case diskCache
+        /// A centre crop, because detection failed; `reason` is the detection error. Not cached.
+        case centerCropFallback(reason: String)
+        /// The caller's placeholder, because the image failed; `reason` is the error. Not cached.
+        case placeholder(reason: String)
+
+        /// A short name: `fresh`, `memory`, `disk`, `center-fallback` or `placeholder`.
+        public var name: String {
+            switch self {
+            case .fresh: "fresh"
+            case .memoryCache: "memory"
+            case .diskCache: "disk"
+            case .centerCropFallback: "center-fallback"
+            case .placeholder: "placeholder"
+            }
+        }
+    }
+
     /// The encoded output.
     public var data: Data
     /// The output's encoding.
@@ -10,4 +35,25 @@ public struct CropResult: Sendable {
     public var plan: CropPlan
     /// Every subject detected, used or not.
     public var detected: [Subject]
+    /// Where this result came from; default `.fresh`.
+    public var origin: Origin
+
+    /// Creates a result.
+    public init(data: Data, format: ImageFormat, plan: CropPlan, detected: [Subject], origin: Origin = .fresh) {
+        self.data = data
+        self.format = format
+        self.plan = plan
+        self.detected = detected
+        self.origin = origin
+    }
+
+    /// The same result from another origin.
+    func from(_ origin: Origin) -> CropResult {
+        var copy = self
+        copy.origin = origin
+        return copy
+    }
+
+    /// Bytes this result holds in memory, roughly: the encoded data plus its description.
+    var cost: Int { data.count + 256 + 64 * (plan.subjects.count + detected.count) }
 }

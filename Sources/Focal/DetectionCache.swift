@@ -1,39 +1,22 @@
 import Synchronization
 
-/// Subjects found per image content and detector settings, least recently used dropped first.
+/// Subjects found per image identity and detector settings, least recently used dropped first.
+/// Kept apart from the result caches: one detection serves every target and option.
 final class DetectionCache: Sendable {
     struct Key: Hashable, Sendable {
-        let content: String
+        let identity: String
         let detectors: String
     }
 
-    private struct State {
-        var entries: [Key: (subjects: [Subject], stamp: UInt64)] = [:]
-        var clock: UInt64 = 0
-    }
+    private let store: Mutex<LRUCache<Key, [Subject]>>
 
-    let capacity: Int
-    private let state = Mutex(State())
-
-    init(capacity: Int) { self.capacity = max(0, capacity) }
+    init(capacity: Int) { store = Mutex(LRUCache(capacity: capacity)) }
 
     func subjects(for key: Key) -> [Subject]? {
-        state.withLock { state in
-            guard let entry = state.entries[key] else { return nil }
-            state.clock += 1
-            state.entries[key] = (entry.subjects, state.clock)
-            return entry.subjects
-        }
+        store.withLock { $0.value(for: key) }
     }
 
     func store(_ subjects: [Subject], for key: Key) {
-        guard capacity > 0 else { return }
-        state.withLock { state in
-            state.clock += 1
-            state.entries[key] = (subjects, state.clock)
-            if state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.stamp < $1.value.stamp }) {
-                state.entries.removeValue(forKey: oldest.key)
-            }
-        }
+        store.withLock { _ = $0.insert(subjects, for: key, cost: 1) }
     }
 }

@@ -1,8 +1,13 @@
-/// Process-wide settings of a pipeline: where models are, limits, detection and caching.
+import FocalCore
+
+/// Settings of a pipeline: models, limits, detection, caches, concurrency and networking.
+///
+/// The defaults suit a server on the machine it runs on: native work as wide as the cores, at
+/// most 16 jobs per core admitted at once, 64 MiB of results in memory, no disk cache.
 public struct FocalConfiguration: Sendable {
     /// The model folder; nil searches `$FOCAL_MODELS`, `./models` and the install prefix.
     public var modelsPath: String?
-    /// Byte and pixel limits on inputs; default `ImageLimits.default`.
+    /// Byte and pixel limits on inputs, downloads included; default `ImageLimits.default`.
     public var limits: ImageLimits
     /// Minimum face score 0...1; default 0.75.
     public var faceThreshold: Double
@@ -13,14 +18,32 @@ public struct FocalConfiguration: Sendable {
     public var detectObjects: Bool
     /// Whether the saliency fallback runs; default `true`.
     public var detectSaliency: Bool
-    /// Images whose subjects are remembered (by content digest and detector settings); default 512.
+    /// Images whose subjects are remembered (by identity and detector settings); default 512.
     public var detectionCacheEntries: Int
+    /// Bytes of finished results kept in memory; default 64 MiB; 0 turns it off.
+    public var memoryCacheBytes: Int
+    /// A folder of finished results that survives restarts; default nil (none).
+    public var diskCache: DiskCacheSettings?
+    /// Whether an input without a cache name is identified by its content's SHA-256 (one more
+    /// read of its bytes) so that its results can be cached; default `true`. When false, only
+    /// inputs with a cache name are cached.
+    public var identifyByContent: Bool
+    /// Native jobs (decode, detect, encode) at once; default the number of cores.
+    public var workers: Int
+    /// Distinct requests in progress at once, queued ones included; one more is refused with
+    /// `NativeWorkPool.Overloaded`. Identical requests share a job and count once. Default
+    /// 16 per worker.
+    public var maxJobs: Int
+    /// Timeouts, redirects and the User-Agent for URL inputs.
+    public var network: NetworkSettings
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(
         modelsPath: String? = nil, limits: ImageLimits = .default, faceThreshold: Double = 0.75,
         objectThresholds: [SubjectKind: Double] = ObjectDetector.defaultThresholds, detectObjects: Bool = true,
-        detectSaliency: Bool = true, detectionCacheEntries: Int = 512
+        detectSaliency: Bool = true, detectionCacheEntries: Int = 512, memoryCacheBytes: Int = 64 << 20,
+        diskCache: DiskCacheSettings? = nil, identifyByContent: Bool = true, workers: Int = NativeWorkPool.coreCount,
+        maxJobs: Int? = nil, network: NetworkSettings = NetworkSettings()
     ) {
         self.modelsPath = modelsPath
         self.limits = limits
@@ -29,5 +52,11 @@ public struct FocalConfiguration: Sendable {
         self.detectObjects = detectObjects
         self.detectSaliency = detectSaliency
         self.detectionCacheEntries = detectionCacheEntries
+        self.memoryCacheBytes = memoryCacheBytes
+        self.diskCache = diskCache
+        self.identifyByContent = identifyByContent
+        self.workers = max(1, workers)
+        self.maxJobs = maxJobs ?? 16 * max(1, workers)
+        self.network = network
     }
 }

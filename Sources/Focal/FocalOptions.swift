@@ -4,19 +4,39 @@ public struct FocalOptions: Hashable, Sendable {
     public var crop: CropOptions
     /// Detection speed/accuracy; default `.fast`.
     public var accuracy: Accuracy
-    /// Output encoding; default JPEG.
-    public var format: ImageFormat
+    /// Output encoding; default nil: the input's own when it is JPEG, PNG or WebP, else JPEG.
+    public var format: ImageFormat?
     /// JPEG and WebP quality 1...100; default 85.
     public var quality: Int
+    /// What a failure returns; default `.error`.
+    public var fallback: Fallback
 
     /// The defaults listed on each property.
     public static let `default` = FocalOptions()
 
     /// Creates options; every parameter defaults to the value documented on its property.
-    public init(crop: CropOptions = .default, accuracy: Accuracy = .fast, format: ImageFormat = .jpeg, quality: Int = 85) {
+    public init(
+        crop: CropOptions = .default, accuracy: Accuracy = .fast, format: ImageFormat? = nil, quality: Int = 85,
+        fallback: Fallback = .error
+    ) {
         self.crop = crop
         self.accuracy = accuracy
         self.format = format
         self.quality = quality
+        self.fallback = fallback
+    }
+
+    /// Checks every option.
+    /// - Throws: `PlanningError.invalidOption` naming the bad value.
+    public func validate() throws(PlanningError) {
+        try crop.validate()
+        guard (1...100).contains(quality) else {
+            throw PlanningError.invalidOption("quality \(quality) must be between 1 and 100")
+        }
+    }
+
+    /// The format to encode an input of `inputFormat` (as libvips names it) in.
+    func outputFormat(for inputFormat: String) -> ImageFormat {
+        format ?? ImageFormat(rawValue: inputFormat) ?? .jpeg
     }
 }

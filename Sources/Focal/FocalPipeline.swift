@@ -1,17 +1,29 @@
+import FocalCore
+import FocalDetection
+import FocalImaging
 import Foundation
 import Synchronization
 
-/// Crops images so that their subjects stay in view: open, detect, plan, render, encode.
+/// Crops images so that their subjects stay in view: fetch, open, detect, plan, render, encode,
+/// with caches, shared jobs and bounded native work.
 ///
 /// ```swift
 /// let pipeline = FocalPipeline()
-/// let result = try await pipeline.crop(.file("team.jpg"), to: .size(width: 400, height: 400))
-/// try result.data.write(to: URL(fileURLWithPath: "avatar.jpg"))
+/// let avatar = try await pipeline.crop(.url(photoURL), to: .size(width: 400, height: 400))
+/// // avatar.data: JPEG bytes; avatar.plan: crop, subjects, strategy; avatar.origin: .fresh
 /// ```
 ///
-/// Blocking native work (decode, detect, encode) runs on a `NativeWorkPool`, never on Swift's
-/// cooperative pool. Subjects are cached by image content and detector settings, so several
-/// crops of one image run the detectors once. A pipeline is safe to share between tasks.
+/// - Results are cached in memory (bounded in bytes) and, when configured, on disk, under the
+///   input's identity (its cache name, or the SHA-256 of its content) and every option that
+///   changes the output. Subjects are cached apart from results, so one detection serves every
+///   target and option.
+/// - Identical requests running at once share one job. A cancelled caller leaves the job to the
+///   others; when all have cancelled, the job stops at its next stage and caches nothing.
+/// - Native work runs on a pool as wide as `configuration.workers`, never on Swift's cooperative
+///   pool; beyond `configuration.maxJobs` distinct jobs, requests are refused with
+///   `NativeWorkPool.Overloaded`.
+///
+/// A pipeline is safe to share between tasks; make one per process and keep it.
 public final class FocalPipeline: Sendable {
     /// The settings it was made with.
     public let configuration: FocalConfiguration
@@ -20,53 +32,202 @@ public final class FocalPipeline: Sendable {
     private let builtIn = Mutex<[Accuracy: [any SubjectDetecting]]>([:])
     private let pool: NativeWorkPool
     private let detectionCache: DetectionCache
+    private let results: ResultCache
+    private let disk: DiskCache?
+    private let jobs: SharedJobs<CropResult>
+    private let loader: URLLoader
     private let counters = Mutex(PipelineStatistics())
 
     /// Creates a pipeline.
     /// - Parameters:
-    ///   - configuration: Models, limits, thresholds, caching; default `FocalConfiguration()`.
+    ///   - configuration: Models, limits, thresholds, caches, concurrency, networking; default
+    ///     `FocalConfiguration()`.
     ///   - detectors: Your own detectors, run beside the built-in ones; default none.
-    ///   - pool: Where native work runs; default `NativeWorkPool.shared`.
-    public init(
-        configuration: FocalConfiguration = FocalConfiguration(), detectors: [any SubjectDetecting] = [],
-        pool: NativeWorkPool = .shared
-    ) {
+    public init(configuration: FocalConfiguration = FocalConfiguration(), detectors: [any SubjectDetecting] = []) {
         self.configuration = configuration
         self.extraDetectors = detectors
-        self.pool = pool
+        // Each job has at most a few native pieces in flight (the detectors run side by side).
+        pool = NativeWorkPool(width: configuration.workers, queueLimit: max(64, 4 * configuration.maxJobs))
         detectionCache = DetectionCache(capacity: configuration.detectionCacheEntries)
+        results = ResultCache(capacity: configuration.memoryCacheBytes)
+        disk = configuration.diskCache.map(DiskCache.init)
+        jobs = SharedJobs(limit: configuration.maxJobs)
+        loader = URLLoader(settings: configuration.network, maxBytes: configuration.limits.maxInputBytes)
     }
 
-    /// What the pipeline has done so far.
-    public var statistics: PipelineStatistics { counters.withLock { $0 } }
+    /// What the pipeline has done so far, and what its caches hold now.
+    public var statistics: PipelineStatistics {
+        var statistics = counters.withLock { $0 }
+        (statistics.memoryEntries, statistics.memoryBytes) = results.usage
+        if let disk {
+            let usage = disk.usage
+            (statistics.diskEntries, statistics.diskBytes, statistics.diskDiscarded) = (usage.entries, usage.bytes, usage.discarded)
+        }
+        return statistics
+    }
 
-    /// Opens an image and finds its subjects (from the cache when this content was seen before).
+    // MARK: - Cropping
+
+    /// Crops an image to a target, keeping its subjects in view, and encodes the result.
+    ///
     /// - Parameters:
-    ///   - input: A file or bytes.
-    ///   - accuracy: Detection speed/accuracy; default `.fast`.
-    ///   - detect: Whether to run detectors at all; default `true`.
-    /// - Throws: `ImagingError` for unreadable input, `DetectionError` for missing models.
-    public func analyze(_ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true) async throws -> Analysis {
-        let limits = configuration.limits
-        let image = try await pool.run { () throws(ImagingError) -> SourceImage in try input.open(limits: limits) }
-        guard detect else { return Analysis(image: image, subjects: []) }
-        let detectors = try builtInDetectors(accuracy) + extraDetectors
-        // The digest reads the whole input once more: skip it when nothing is cached.
-        let content: String? = configuration.detectionCacheEntries <= 0 ? nil : try await pool.run {
-            switch input {
-            case let .file(path): ContentDigest.of(file: path)
-            case let .data(data, _): ContentDigest.of(data)
+    ///   - input: A file, bytes or an http(s) URL, optionally with a cache name.
+    ///   - target: An exact output size or an aspect ratio.
+    ///   - options: Crop, detection, encoding and fallback options; default `.default`.
+    /// - Returns: The encoded bytes, the plan, every subject found, and where the result came from.
+    /// - Throws: `PlanningError` for invalid options; `FetchError`, `ImagingError` or
+    ///   `DetectionError` naming the input (unless `options.fallback` turns them into a result);
+    ///   `NativeWorkPool.Overloaded`; `CancellationError`.
+    public func crop(_ input: ImageInput, to target: CropTarget, options: FocalOptions = .default) async throws -> CropResult {
+        try target.validate()
+        try options.validate()
+        counters.withLock { $0.requests += 1 }
+        do {
+            return try await cropOrShare(input, to: target, options: options)
+        } catch {
+            if error is NativeWorkPool.Overloaded { counters.withLock { $0.refused += 1 } }
+            guard case let .placeholder(image) = options.fallback, !(error is CancellationError), !(error is PlanningError)
+            else { throw error }
+            return try await placeholder(image, to: target, options: options, reason: error)
+        }
+    }
+
+    /// Answers from a cache, or joins or starts the job for this request.
+    private func cropOrShare(_ input: ImageInput, to target: CropTarget, options: FocalOptions) async throws -> CropResult {
+        let detectors = detectorSignature(options.accuracy)
+        // The identity is known before any work for a cache name, a file or bytes; a URL without a
+        // cache name is identified by its content once it has been fetched.
+        var identity = input.cacheName.map { "name:" + $0 }
+        if identity == nil, configuration.identifyByContent, !input.isRemote {
+            identity = try await contentIdentity(input.location)
+        }
+        if let identity, let hit = await cached(ResultKey(identity: identity, target: target, options: options, detectors: detectors)) {
+            return hit
+        }
+        let known = identity
+        var jobKey = ResultKey(
+            identity: identity ?? Self.locationIdentity(input.location), target: target, options: options, detectors: detectors
+        ).text
+        if options.fallback == .centerCrop { jobKey += "|center-fallback" }
+        return try await jobs.value(for: jobKey) { [self] admission in
+            counters.withLock { admission == .joined ? ($0.jobsJoined += 1) : ($0.jobsStarted += 1) }
+        } work: { [self] in
+            do {
+                return try await produce(input, identity: known, target: target, options: options, detectors: detectors)
+            } catch is CancellationError {
+                counters.withLock { $0.jobsCancelled += 1 }
+                throw CancellationError()
             }
         }
-        let key = content.map { DetectionCache.Key(content: $0, detectors: detectors.map(\.identifier).joined(separator: "+")) }
+    }
+
+    /// One job: fetch, open, detect, plan, encode, cache; it stops between stages once cancelled.
+    private func produce(
+        _ input: ImageInput, identity known: String?, target: CropTarget, options: FocalOptions, detectors: String
+    ) async throws -> CropResult {
+        let (location, identity) = try await fetched(input, identity: known)
+        if known == nil, let identity,
+            let hit = await cached(ResultKey(identity: identity, target: target, options: options, detectors: detectors))
+        {
+            return hit
+        }
+        try Task.checkCancellation()
+        let image = try await open(location)
+        try Task.checkCancellation()
+        let detects = options.crop.detect && options.crop.override == nil
+        let subjects: [Subject]
+        do {
+            subjects = detects ? try await self.subjects(of: image, identity: identity, accuracy: options.accuracy) : []
+        } catch let error as DetectionError where options.fallback == .centerCrop {
+            return try await centerFallback(image, to: target, options: options, reason: error)
+        }
+        try Task.checkCancellation()
+        let plan = try Analysis(image: image, subjects: subjects).plan(target, options: options.crop)
+        let format = options.outputFormat(for: image.format)
+        let data = try await render(image, plan: plan, format: format, quality: options.quality)
+        try Task.checkCancellation()
+        let result = CropResult(data: data, format: format, plan: plan, detected: subjects)
+        if let identity { await store(result, for: ResultKey(identity: identity, target: target, options: options, detectors: detectors)) }
+        return result
+    }
+
+    // MARK: - Analysis
+
+    /// Opens an image and finds its subjects (from the cache when this image was seen before).
+    /// - Parameters:
+    ///   - input: A file, bytes or an http(s) URL.
+    ///   - accuracy: Detection speed/accuracy; default `.fast`.
+    ///   - detect: Whether to run detectors at all; default `true`.
+    /// - Throws: `FetchError`, `ImagingError` for unreadable input, `DetectionError` for missing
+    ///   models, `NativeWorkPool.Overloaded`, `CancellationError`.
+    public func analyze(_ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true) async throws -> Analysis {
+        var identity = input.cacheName.map { "name:" + $0 }
+        if identity == nil, detect, configuration.detectionCacheEntries > 0, configuration.identifyByContent, !input.isRemote {
+            identity = try await contentIdentity(input.location)
+        }
+        let (location, known) = try await fetched(input, identity: identity)
+        let image = try await open(location)
+        guard detect else { return Analysis(image: image, subjects: []) }
+        return Analysis(image: image, subjects: try await subjects(of: image, identity: known, accuracy: accuracy))
+    }
+
+    /// Fetches a URL input (other inputs pass through) and identifies it by content when it has no
+    /// identity yet.
+    private func fetched(_ input: ImageInput, identity: String?) async throws -> (ImageInput.Location, String?) {
+        guard case let .url(url) = input.location else { return (input.location, identity) }
+        counters.withLock { $0.downloads += 1 }
+        let data = try await loader.fetch(url)
+        try Task.checkCancellation()
+        let location = ImageInput.Location.data(data, name: url.absoluteString)
+        guard identity == nil, configuration.identifyByContent else { return (location, identity) }
+        return (location, try await contentIdentity(location))
+    }
+
+    /// `sha256:<hex>` of a file's or bytes' content.
+    private func contentIdentity(_ location: ImageInput.Location) async throws -> String? {
+        try await pool.run { () -> String? in
+            switch location {
+            case let .file(path): ContentDigest.of(file: path).map { "sha256:" + $0 }
+            case let .data(data, _): "sha256:" + ContentDigest.of(data)
+            case .url: nil
+            }
+        }
+    }
+
+    /// An identity for sharing jobs (never for caching) when the content is not identified.
+    private static func locationIdentity(_ location: ImageInput.Location) -> String {
+        switch location {
+        case let .file(path): "file:" + path
+        case let .url(url): "url:" + url.absoluteString
+        case .data: "unshared:" + UUID().uuidString
+        }
+    }
+
+    private func open(_ location: ImageInput.Location) async throws -> SourceImage {
+        let limits = configuration.limits
+        return try await pool.run { () throws(ImagingError) -> SourceImage in
+            switch location {
+            case let .file(path): try SourceImage.open(path: path, limits: limits)
+            case let .data(data, name): try SourceImage.open(data: data, name: name, limits: limits)
+            case let .url(url): throw ImagingError(.io, "a URL must be fetched before it is opened", source: url.absoluteString)
+            }
+        }
+    }
+
+    /// The subjects of an image, from the detection cache when its identity was seen with the
+    /// same detector settings.
+    private func subjects(of image: SourceImage, identity: String?, accuracy: Accuracy) async throws -> [Subject] {
+        let key = identity.map { DetectionCache.Key(identity: $0, detectors: detectorSignature(accuracy)) }
         if let key, let cached = detectionCache.subjects(for: key) {
             counters.withLock { $0.detectionCacheHits += 1 }
-            return Analysis(image: image, subjects: cached)
+            return cached
         }
+        let detectors = try builtInDetectors(accuracy) + extraDetectors
         counters.withLock { $0.detections += 1 }
-        let subjects = try await runDetectors(detectors, on: image, name: input.description, accuracy: accuracy)
+        let subjects = try await runDetectors(detectors, on: image, name: image.name, accuracy: accuracy)
+        try Task.checkCancellation()
         if let key { detectionCache.store(subjects, for: key) }
-        return Analysis(image: image, subjects: subjects)
+        return subjects
     }
 
     /// Runs every detector side by side on shared proxies.
@@ -74,7 +235,7 @@ public final class FocalPipeline: Sendable {
         _ detectors: [any SubjectDetecting], on image: SourceImage, name: String, accuracy: Accuracy
     ) async throws -> [Subject] {
         let proxies = ProxyCache(image: image, baseLongSide: accuracy.faceLongSide, pool: pool) { [self] in
-            self.counters.withLock { $0.proxyDecodes += 1 }
+            counters.withLock { $0.proxyDecodes += 1 }
         }
         let request = DetectionRequest(name: name, imageSize: image.size) { side, enlarge in
             try await proxies.pixels(longSide: side, enlarge: enlarge)
@@ -90,42 +251,17 @@ public final class FocalPipeline: Sendable {
         }
     }
 
-    /// Crops an image to a target, keeping its subjects in view, and encodes the result.
-    /// - Parameters:
-    ///   - input: A file or bytes.
-    ///   - target: An exact output size or an aspect ratio.
-    ///   - options: Crop, detection and encoding options; default `.default`.
-    /// - Throws: `ImagingError`, `DetectionError` or `PlanningError`, each naming the problem.
-    public func crop(_ input: ImageInput, to target: CropTarget, options: FocalOptions = .default) async throws -> CropResult {
-        try target.validate()
-        try options.crop.validate()
-        let needsDetection = options.crop.detect && options.crop.override == nil
-        let analysis = try await analyze(input, accuracy: options.accuracy, detect: needsDetection)
-        let plan = try analysis.plan(target, options: options.crop)
-        let data = try await render(analysis.image, plan: plan, format: options.format, quality: options.quality)
-        return CropResult(data: data, format: options.format, plan: plan, detected: analysis.subjects)
-    }
-
-    /// Renders and encodes a planned crop.
-    /// - Throws: `ImagingError` when the image turns out corrupt or cannot be encoded.
-    public func render(_ image: SourceImage, plan: CropPlan, format: ImageFormat, quality: Int = 85) async throws -> Data {
-        try await pool.run { () throws(ImagingError) -> Data in
-            try image.encode(crop: plan.crop, to: plan.outputSize, format: format, quality: quality)
+    /// Identifies the detectors that run for `accuracy` and their settings, without loading them.
+    private func detectorSignature(_ accuracy: Accuracy) -> String {
+        var identifiers = [FaceDetector.identifier(accuracy: accuracy, threshold: configuration.faceThreshold)]
+        if configuration.detectObjects {
+            identifiers.append(ObjectDetector.identifier(accuracy: accuracy, thresholds: configuration.objectThresholds))
         }
+        if configuration.detectSaliency { identifiers.append(SaliencyDetector().identifier) }
+        return (identifiers + extraDetectors.map(\.identifier)).joined(separator: "+")
     }
 
-    /// Draws the subjects, the padded region and the crop on a copy of the image, as PNG.
-    /// - Parameters:
-    ///   - analysis: The image and everything detected.
-    ///   - plan: The crop to show; nil draws the subjects alone.
-    ///   - longSide: The overlay's long side in pixels; default 1024.
-    public func debugOverlay(_ analysis: Analysis, plan: CropPlan?, longSide: Int = 1024) async throws -> Data {
-        try await pool.run { () throws(ImagingError) -> Data in
-            try DebugOverlay(analysis: analysis, plan: plan).png(longSide: longSide)
-        }
-    }
-
-    /// The built-in detectors for `accuracy`, loaded once.
+    /// The built-in detectors for `accuracy`, made once (models load on first use).
     private func builtInDetectors(_ accuracy: Accuracy) throws -> [any SubjectDetecting] {
         if let detectors = builtIn.withLock({ $0[accuracy] }) { return detectors }
         let explicit = configuration.modelsPath
@@ -143,5 +279,81 @@ public final class FocalPipeline: Sendable {
             cache[accuracy] = detectors
             return detectors
         }
+    }
+
+    // MARK: - Rendering
+
+    /// Renders and encodes a planned crop.
+    /// - Parameters:
+    ///   - image: The opened image the plan is for.
+    ///   - plan: The crop and output size.
+    ///   - format: The output encoding.
+    ///   - quality: JPEG and WebP quality 1...100; default 85.
+    /// - Throws: `ImagingError` when the image turns out corrupt or cannot be encoded.
+    public func render(_ image: SourceImage, plan: CropPlan, format: ImageFormat, quality: Int = 85) async throws -> Data {
+        counters.withLock { $0.renders += 1 }
+        return try await pool.run { () throws(ImagingError) -> Data in
+            try image.encode(crop: plan.crop, to: plan.outputSize, format: format, quality: quality)
+        }
+    }
+
+    /// Draws the subjects, the padded region and the crop on a copy of the image, as PNG.
+    /// - Parameters:
+    ///   - analysis: The image and everything detected.
+    ///   - plan: The crop to show; nil draws the subjects alone.
+    ///   - longSide: The overlay's long side in pixels; default 1024.
+    public func debugOverlay(_ analysis: Analysis, plan: CropPlan?, longSide: Int = 1024) async throws -> Data {
+        try await pool.run { () throws(ImagingError) -> Data in
+            try DebugOverlay(analysis: analysis, plan: plan).png(longSide: longSide)
+        }
+    }
+
+    /// A centre crop of an image whose detection failed; not cached, so a later request retries.
+    private func centerFallback(
+        _ image: SourceImage, to target: CropTarget, options: FocalOptions, reason: any Error
+    ) async throws -> CropResult {
+        var crop = options.crop
+        crop.detect = false
+        let plan = try Analysis(image: image, subjects: []).plan(target, options: crop)
+        let format = options.outputFormat(for: image.format)
+        let data = try await render(image, plan: plan, format: format, quality: options.quality)
+        counters.withLock { $0.fallbacks += 1 }
+        return CropResult(data: data, format: format, plan: plan, detected: [], origin: .centerCropFallback(reason: "\(reason)"))
+    }
+
+    /// The caller's placeholder, centre-cropped to the target.
+    private func placeholder(_ bytes: Data, to target: CropTarget, options: FocalOptions, reason: any Error) async throws -> CropResult {
+        let image = try await open(.data(bytes, name: "placeholder"))
+        let plan = try Analysis(image: image, subjects: []).plan(target, options: CropOptions(detect: false))
+        let format = options.outputFormat(for: image.format)
+        let data = try await render(image, plan: plan, format: format, quality: options.quality)
+        counters.withLock { $0.fallbacks += 1 }
+        return CropResult(data: data, format: format, plan: plan, detected: [], origin: .placeholder(reason: "\(reason)"))
+    }
+
+    // MARK: - Caches
+
+    /// A cached result from memory, else from disk (then kept in memory too).
+    private func cached(_ key: ResultKey) async -> CropResult? {
+        if let hit = results.result(for: key) {
+            counters.withLock { $0.memoryHits += 1 }
+            return hit.from(.memoryCache)
+        }
+        counters.withLock { $0.memoryMisses += 1 }
+        guard let disk else { return nil }
+        let found = try? await pool.run { disk.read(key) }
+        guard let found else {
+            counters.withLock { $0.diskMisses += 1 }
+            return nil
+        }
+        counters.withLock { $0.diskHits += 1 }
+        results.store(found.from(.fresh), for: key)
+        return found
+    }
+
+    private func store(_ result: CropResult, for key: ResultKey) async {
+        results.store(result, for: key)
+        guard let disk else { return }
+        _ = try? await pool.run { disk.write(result, for: key) }
     }
 }

@@ -1,24 +1,72 @@
 import Foundation
 
-/// Where an image comes from.
-public enum ImageInput: Hashable, Sendable, CustomStringConvertible {
-    /// A file on disk.
-    case file(String)
-    /// Encoded bytes; `name` labels messages (a file name or URL).
-    case data(Data, name: String)
-
-    public var description: String {
-        switch self {
-        case let .file(path): path
-        case let .data(_, name): name
-        }
+/// Where an image comes from, and optionally the name its results are cached under.
+///
+/// ```swift
+/// .file("team.jpg")
+/// .data(upload, name: "upload.jpg")
+/// .url(URL(string: "https://example.com/cat.jpg")!, cacheName: "user-42-avatar-v3")
+/// ```
+public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of source.
+    public enum Location: Hashable, Sendable {
+        /// A file on disk.
+        case file(String)
+        /// Encoded bytes; `name` labels messages (a file name or URL).
+        case data(Data, name: String)
+        /// An http or https URL, fetched with the pipeline's `NetworkSettings`.
+        case url(URL)
     }
 
-    /// Opens the header, checking the limits.
-    func open(limits: ImageLimits) throws(ImagingError) -> SourceImage {
-        switch self {
-        case let .file(path): try SourceImage.open(path: path, limits: limits)
-        case let .data(data, name): try SourceImage.open(data: data, name: name, limits: limits)
+    /// Where the image is.
+    public var location: Location
+    /// The identity results are cached under. When nil the content's SHA-256 is used, so a URL
+    /// is fetched before its cache entry can be found; give a name to skip the fetch on a hit.
+    public var cacheName: String?
+
+    /// Creates an input.
+    /// - Parameters:
+    ///   - location: Where the image is.
+    ///   - cacheName: Your name for this exact image; default nil (identified by content).
+    public init(_ location: Location, cacheName: String? = nil) {
+        self.location = location
+        self.cacheName = cacheName
+    }
+
+    /// A file on disk.
+    public static func file(_ path: String, cacheName: String? = nil) -> ImageInput {
+        ImageInput(.file(path), cacheName: cacheName)
+    }
+
+    /// Encoded bytes; `name` labels error messages.
+    public static func data(_ data: Data, name: String = "bytes", cacheName: String? = nil) -> ImageInput {
+        ImageInput(.data(data, name: name), cacheName: cacheName)
+    }
+
+    /// An http or https URL.
+    public static func url(_ url: URL, cacheName: String? = nil) -> ImageInput {
+        ImageInput(.url(url), cacheName: cacheName)
+    }
+
+    /// A command-line argument: an http(s) URL or a file path.
+    public static func argument(_ text: String) -> ImageInput {
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let url = URL(string: text) {
+            return .url(url)
+        }
+        return .file(text)
+    }
+
+    /// Whether the image must be fetched over the network.
+    public var isRemote: Bool {
+        if case .url = location { true } else { false }
+    }
+
+    public var description: String {
+        switch location {
+        case let .file(path): path
+        case let .data(_, name): name
+        case let .url(url): url.absoluteString
         }
     }
 }

@@ -25,7 +25,7 @@ public enum CropStrategy: String, Hashable, Sendable, Codable, CaseIterable {
 }
 
 /// The planner's answer: where to crop and why.
-public struct CropPlan: Hashable, Sendable {
+public struct CropPlan: Hashable, Sendable, Codable {
     /// The oriented image size the plan is for.
     public var imageSize: PixelSize
     /// The crop, inside the image, at the target aspect within one pixel.

@@ -8,8 +8,13 @@ public final class NativeWorkPool: Sendable {
     public struct Overloaded: Error, Hashable, Sendable, CustomStringConvertible {
         /// Jobs waiting when this one was refused.
         public let waiting: Int
+
+        /// Creates the error.
+        /// - Parameter waiting: Jobs already waiting or running.
+        public init(waiting: Int) { self.waiting = waiting }
+
         public var description: String {
-            "overloaded: \(waiting) jobs are already waiting; try again later or raise the queue limit"
+            "overloaded: \(waiting) jobs are already waiting; try again later or raise the limit"
         }
     }
 
@@ -41,24 +46,97 @@ public final class NativeWorkPool: Sendable {
     public static var coreCount: Int { max(1, sysconfCores()) }
 
     /// Runs `work` on the pool and returns its result.
-    /// - Throws: `Overloaded` when the queue is full, or what `work` throws.
+    ///
+    /// A caller cancelled while its job waits gets `CancellationError` at once and the job never
+    /// runs; a job already running finishes (native work cannot be interrupted halfway).
+    /// - Throws: `Overloaded` when the queue is full, `CancellationError`, or what `work` throws.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let job: @Sendable () -> Void = { continuation.resume(with: Result { try work() }) }
-            let start: Bool? = state.withLock { state in
-                if state.running < width {
-                    state.running += 1
-                    return true
+        try Task.checkCancellation()
+        let ticket = Ticket<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                guard ticket.attach(continuation) else { return }
+                let job: @Sendable () -> Void = {
+                    guard ticket.begin() else { return }
+                    ticket.finish(Result { try work() })
                 }
-                guard state.waiting.count < queueLimit else { return nil }
-                state.waiting.append(job)
+                let start: Bool? = state.withLock { state in
+                    if state.running < width {
+                        state.running += 1
+                        return true
+                    }
+                    guard state.waiting.count < queueLimit else { return nil }
+                    state.waiting.append(job)
+                    return false
+                }
+                switch start {
+                case nil: ticket.finish(.failure(Overloaded(waiting: queueLimit)))
+                case true?: queue.async { self.drain(first: job) }
+                case false?: break
+                }
+            }
+        } onCancel: {
+            ticket.cancel()
+        }
+    }
+
+    /// One job's continuation, resumed exactly once: by the job, or by cancellation before the job
+    /// began.
+    private final class Ticket<T: Sendable>: Sendable {
+        private enum Phase {
+            case idle
+            case waiting(CheckedContinuation<T, any Error>)
+            case running(CheckedContinuation<T, any Error>)
+            case cancelled
+            case done
+        }
+        private let phase = Mutex(Phase.idle)
+
+        /// Stores the continuation; false (having resumed it) when cancellation came first.
+        func attach(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+            let cancelled = phase.withLock { phase -> Bool in
+                if case .cancelled = phase { return true }
+                phase = .waiting(continuation)
                 return false
             }
-            switch start {
-            case nil: continuation.resume(throwing: Overloaded(waiting: queueLimit))
-            case true?: queue.async { self.drain(first: job) }
-            case false?: break
+            if cancelled { continuation.resume(throwing: CancellationError()) }
+            return !cancelled
+        }
+
+        /// Marks the job as started; false when it was cancelled while it waited.
+        func begin() -> Bool {
+            phase.withLock { phase in
+                guard case let .waiting(continuation) = phase else { return false }
+                phase = .running(continuation)
+                return true
             }
+        }
+
+        func finish(_ result: Result<T, any Error>) {
+            let continuation = phase.withLock { phase -> CheckedContinuation<T, any Error>? in
+                switch phase {
+                case let .waiting(c), let .running(c):
+                    phase = .done
+                    return c
+                default: return nil
+                }
+            }
+            continuation?.resume(with: result)
+        }
+
+        func cancel() {
+            let continuation = phase.withLock { phase -> CheckedContinuation<T, any Error>? in
+                switch phase {
+                case .idle:
+                    phase = .cancelled
+                    return nil
+                case let .waiting(c):
+                    phase = .cancelled
+                    return c
+                default: return nil
+                }
+            }
+            continuation?.resume(throwing: CancellationError())
         }
     }
 

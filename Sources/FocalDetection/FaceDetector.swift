@@ -12,7 +12,12 @@ public final class FaceDetector: SubjectDetecting {
     public let accuracy: Accuracy
     private let nets: NetPool
 
-    public var identifier: String { "yunet-2023mar/\(accuracy.rawValue)/\(threshold)" }
+    public var identifier: String { Self.identifier(accuracy: accuracy, threshold: threshold) }
+
+    /// The identifier a detector with these settings has, without loading anything.
+    public static func identifier(accuracy: Accuracy, threshold: Double) -> String {
+        "yunet-2023mar/\(accuracy.rawValue)/\(threshold)"
+    }
 
     /// Loads the model lazily from `models`.
     /// - Parameters:

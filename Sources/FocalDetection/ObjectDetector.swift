@@ -21,8 +21,11 @@ public final class ObjectDetector: SubjectDetecting {
     /// photos, and a cat was once taken for a dog at 0.40).
     public static let defaultThresholds: [SubjectKind: Double] = [.person: 0.3, .cat: 0.3, .dog: 0.45]
 
-    public var identifier: String {
-        let t = Self.classes.map { "\($0.kind.rawValue)=\(thresholds[$0.kind] ?? 1)" }.joined(separator: ",")
+    public var identifier: String { Self.identifier(accuracy: accuracy, thresholds: thresholds) }
+
+    /// The identifier a detector with these settings has, without loading anything.
+    public static func identifier(accuracy: Accuracy, thresholds: [SubjectKind: Double]) -> String {
+        let t = classes.map { "\($0.kind.rawValue)=\(thresholds[$0.kind] ?? 1)" }.joined(separator: ",")
         return "yolov4-tiny/\(accuracy.rawValue)/\(t)"
     }
 

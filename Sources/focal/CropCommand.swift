@@ -11,9 +11,11 @@ struct CropCommand: AsyncParsableCommand {
               focal crop photo.jpg --size 400x400 -o avatar.jpg
               focal crop photos/ --aspect 16:9 -o out/ --debug
               focal crop photo.jpg --aspect 4:5 --json
+              focal crop https://example.com/team.jpg --size 400x400 -o avatar.jpg
+              focal crop photos/ --size 400x400 -o out/ --cache-dir ~/.cache/focal
             """)
 
-    @Argument(help: "Image files or folders of images.")
+    @Argument(help: "Image files, folders of images, or http(s) URLs.")
     var inputs: [String]
 
     @Option(help: "Output size WxH, e.g. 400x400 (the crop is resized to exactly this).")
@@ -52,6 +54,15 @@ struct CropCommand: AsyncParsableCommand {
     @Flag(help: "Also write <name>.debug.png beside each output, showing subjects, region and crop.")
     var debug = false
 
+    @Option(help: "Keep finished crops in this folder and reuse them on later runs (created if missing).")
+    var cacheDir: String?
+
+    @Option(help: "The most the --cache-dir folder may hold, in MiB; the least recently used go first.")
+    var cacheSize: Int = 1024
+
+    @Option(help: "Seconds a URL may take to download, redirects included.")
+    var timeout: Double = 30
+
     @OptionGroup var detection: DetectionOptions
 
     func validate() throws {
@@ -60,6 +71,9 @@ struct CropCommand: AsyncParsableCommand {
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
         if debug && output == nil { throw ValidationError("--debug writes beside the outputs: give -o DIR as well.") }
+        guard cacheSize > 0 else { throw ValidationError("--cache-size must be a positive number of MiB.") }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        if let cacheDir { try Self.checkWritable(cacheDir) }
         _ = try cropOptions()
         _ = try target()
     }
@@ -81,11 +95,26 @@ struct CropCommand: AsyncParsableCommand {
             override: try focus.map { try ManualOverride(parsingFocus: $0) }, detect: !noDetect)
     }
 
+    /// Creates the cache folder if needed and checks that files can be written in it.
+    static func checkWritable(_ folder: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("--cache-dir \(folder) cannot be created: \(error.localizedDescription)")
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw ValidationError("--cache-dir \(folder) is not writable; choose another folder.")
+        }
+    }
+
     func run() async throws {
         let files = InputList.expand(inputs)
         let target = try target()
         let crop = try cropOptions()
-        let pipeline = try detection.pipeline()
+        let pipeline = try detection.pipeline { configuration in
+            configuration.diskCache = cacheDir.map { DiskCacheSettings(folder: $0, maxBytes: cacheSize << 20) }
+            configuration.network.totalTimeout = .milliseconds(Int(timeout * 1000))
+        }
         let destination = try OutputDestination(output, inputCount: files.count)
         var failures = 0
         try await InputRunner.run(files) { file in
@@ -94,10 +123,11 @@ struct CropCommand: AsyncParsableCommand {
             switch result {
             case let .success(done):
                 if json {
-                    Terminal.out(JSONLine.crop(input: file, plan: done.plan, detected: done.detected, output: done.output))
+                    Terminal.out(JSONLine.crop(input: file, plan: done.plan, detected: done.detected, output: done.output, origin: done.origin))
                 } else {
                     let plan = done.plan, used = plan.subjects.count
-                    Terminal.out("\(file): \(plan.imageSize) -> crop \(plan.crop) (\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s"))\(done.output.map { " -> \($0)" } ?? "")")
+                    let cached = done.origin == "fresh" ? "" : ", \(done.origin)"
+                    Terminal.out("\(file): \(plan.imageSize) -> crop \(plan.crop) (\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s")\(cached))\(done.output.map { " -> \($0)" } ?? "")")
                 }
             case let .failure(failure):
                 failures += 1
@@ -111,30 +141,37 @@ struct CropCommand: AsyncParsableCommand {
         let plan: CropPlan
         let detected: [Subject]
         let output: String?
+        let origin: String
     }
 
     func process(
-        _ input: String, target: CropTarget, crop: CropOptions, pipeline: FocalPipeline, destination: OutputDestination
+        _ argument: String, target: CropTarget, crop: CropOptions, pipeline: FocalPipeline, destination: OutputDestination
     ) async -> Result<Cropped, InputFailure> {
         do {
-            let detect = crop.detect && crop.override == nil
-            let analysis = try await pipeline.analyze(.file(input), accuracy: detection.accuracy, detect: detect)
-            let plan = try analysis.plan(target, options: crop)
-            guard let path = destination.path(for: input) else {
-                return .success(Cropped(plan: plan, detected: analysis.subjects, output: nil))
+            let input = ImageInput.argument(argument)
+            let path = destination.path(for: argument)
+            // A named output file decides the format by its extension; else --format, else the input's own.
+            let named = destination.isFile ? path.flatMap { ImageFormat(fileExtension: ($0 as NSString).pathExtension) } : nil
+            let options = FocalOptions(crop: crop, accuracy: detection.accuracy, format: named ?? format, quality: quality)
+            guard let path else {
+                // Nothing is written: plan only, so no pixels are rendered.
+                let detect = crop.detect && crop.override == nil
+                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: detect)
+                let plan = try analysis.plan(target, options: crop)
+                return .success(Cropped(plan: plan, detected: analysis.subjects, output: nil, origin: "fresh"))
             }
-            let format = self.format ?? ImageFormat(fileExtension: (path as NSString).pathExtension)
-                ?? ImageFormat(rawValue: analysis.image.format) ?? .jpeg
-            let finalPath = destination.isFile ? path : path + "." + format.fileExtension
-            let data = try await pipeline.render(analysis.image, plan: plan, format: format, quality: quality)
-            try AtomicFile.write(data, to: finalPath)
+            let result = try await pipeline.crop(input, to: target, options: options)
+            let finalPath = destination.isFile ? path : path + "." + result.format.fileExtension
+            try AtomicFile.write(result.data, to: finalPath)
             if debug {
-                let overlay = try await pipeline.debugOverlay(analysis, plan: plan)
+                let detect = crop.detect && crop.override == nil
+                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: detect)
+                let overlay = try await pipeline.debugOverlay(analysis, plan: result.plan)
                 try AtomicFile.write(overlay, to: (finalPath as NSString).deletingPathExtension + ".debug.png")
             }
-            return .success(Cropped(plan: plan, detected: analysis.subjects, output: finalPath))
+            return .success(Cropped(plan: result.plan, detected: result.detected, output: finalPath, origin: result.origin.name))
         } catch {
-            return .failure(InputFailure(input: input, error: error))
+            return .failure(InputFailure(input: argument, error: error))
         }
     }
 }

@@ -13,7 +13,7 @@ struct DetectCommand: AsyncParsableCommand {
               focal detect photo.jpg --debug -o overlays/
             """)
 
-    @Argument(help: "Image files or folders of images.")
+    @Argument(help: "Image files, folders of images, or http(s) URLs.")
     var inputs: [String]
 
     @OptionGroup var detection: DetectionOptions
@@ -35,9 +35,9 @@ struct DetectCommand: AsyncParsableCommand {
         var failures = 0
         try await InputRunner.run(files) { file in
             do {
-                let analysis = try await pipeline.analyze(.file(file), accuracy: detection.accuracy)
+                let analysis = try await pipeline.analyze(.argument(file), accuracy: detection.accuracy)
                 if debug {
-                    let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+                    let stem = InputList.stem(of: file)
                     try AtomicFile.write(try await pipeline.debugOverlay(analysis, plan: nil), to: folder + "/" + stem + ".debug.png")
                 }
                 return .success(analysis)

@@ -12,8 +12,12 @@ struct DetectionOptions: ParsableArguments {
     @Option(help: "A JSON file of subjects you already know, used beside the detectors (see README).")
     var subjects: String?
 
-    func pipeline() throws -> FocalPipeline {
+    /// A pipeline on these options.
+    /// - Parameter configure: Changes to the configuration the command needs (a disk cache).
+    func pipeline(_ configure: (inout FocalConfiguration) -> Void = { _ in }) throws -> FocalPipeline {
         let extra: [any SubjectDetecting] = try subjects.map { [try SubjectFile(path: $0)] } ?? []
-        return FocalPipeline(configuration: FocalConfiguration(modelsPath: models), detectors: extra)
+        var configuration = FocalConfiguration(modelsPath: models)
+        configure(&configuration)
+        return FocalPipeline(configuration: configuration, detectors: extra)
     }
 }

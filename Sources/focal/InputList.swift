@@ -1,10 +1,23 @@
+import Focal
 import Foundation
 
-/// Expands the inputs a user named: a folder becomes the images in it, sorted by name.
+/// Expands the inputs a user named: a folder becomes the images in it, sorted by name; files
+/// and URLs stay as they are.
 enum InputList {
     static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif", "jxl",
     ]
+
+    /// The name an output takes from an input: a file's name, or a URL's last path part,
+    /// without the extension ("image" when a URL has no path).
+    static func stem(of input: String) -> String {
+        if case let .url(url) = ImageInput.argument(input).location {
+            let last = url.lastPathComponent
+            let stem = (last as NSString).deletingPathExtension
+            return stem.isEmpty || stem == "/" ? (url.host ?? "image") : stem
+        }
+        return ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
 
     static func expand(_ inputs: [String]) -> [String] {
         inputs.flatMap { input -> [String] in

@@ -9,6 +9,8 @@ struct InputFailure: Error {
         self.input = input
         if let error = error as? ImagingError, error.source != nil {
             message = "\(error)"
+        } else if error is FetchError {
+            message = "\(error)"
         } else {
             message = "\(input): \(error)"
         }

@@ -33,7 +33,7 @@ struct OutputDestination: Sendable {
     func path(for input: String) -> String? {
         guard let base else { return nil }
         if isFile { return base }
-        let stem = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = InputList.stem(of: input)
         let folder = base.hasSuffix("/") ? String(base.dropLast()) : base
         return folder + "/" + stem
     }

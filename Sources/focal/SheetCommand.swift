@@ -11,7 +11,7 @@ struct SheetCommand: AsyncParsableCommand {
               focal sheet ../shared/eval/dev -o sheet.png --aspects 1:1,16:9,9:16
             """)
 
-    @Argument(help: "Image files or folders of images.")
+    @Argument(help: "Image files, folders of images, or http(s) URLs.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "The PNG to write.")
@@ -46,7 +46,7 @@ struct SheetCommand: AsyncParsableCommand {
         var failures = 0
         try await InputRunner.run(files) { file in
             do {
-                return .success(try await pipeline.analyze(.file(file), accuracy: detection.accuracy))
+                return .success(try await pipeline.analyze(.argument(file), accuracy: detection.accuracy))
             } catch {
                 return .failure(InputFailure(input: file, error: error))
             }

@@ -1,0 +1,125 @@
+import Synchronization
+
+/// Runs one job per key however many callers ask for it at once.
+///
+/// Callers of a running job wait for its result. A caller that is cancelled gets
+/// `CancellationError` at once and leaves the job to the others; when the last caller has gone,
+/// the job's task is cancelled (the job checks between its stages) and forgotten, so a later
+/// caller starts afresh.
+final class SharedJobs<Value: Sendable>: Sendable {
+    /// Whether a caller started a job or joined one.
+    enum Admission {
+        case started
+        case joined
+    }
+
+    private enum Outcome {
+        case waiting(Admission)
+        case refused(Int)
+        case cancelled
+    }
+
+    private struct Job {
+        let id: UInt64
+        var task: Task<Void, Never>?
+        var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
+    }
+
+    private struct State {
+        var jobs: [String: Job] = [:]
+        var waiterJob: [UInt64: String] = [:]
+        var cancelledEarly: Set<UInt64> = []
+        var nextID: UInt64 = 0
+    }
+
+    /// The most jobs running at once; a caller that would start one more is refused.
+    let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Jobs running now.
+    var running: Int { state.withLock { $0.jobs.count } }
+
+    /// The value of the job for `key`, starting it with `work` when none runs.
+    /// - Parameters:
+    ///   - key: Equal keys share one job.
+    ///   - admitted: Called once, before waiting, with whether this caller started or joined a job.
+    ///   - work: The job; it runs in a task of its own and should check for cancellation between
+    ///     stages.
+    /// - Throws: `NativeWorkPool.Overloaded` when `limit` jobs already run, `CancellationError`,
+    ///   or what the job throws.
+    func value(
+        for key: String, admitted: @Sendable (Admission) -> Void, work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let waiter = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                let outcome = state.withLock { state -> Outcome in
+                    if state.cancelledEarly.remove(waiter) != nil { return .cancelled }
+                    if var job = state.jobs[key] {
+                        job.waiters[waiter] = continuation
+                        state.jobs[key] = job
+                        state.waiterJob[waiter] = key
+                        return .waiting(.joined)
+                    }
+                    guard state.jobs.count < limit else { return .refused(state.jobs.count) }
+                    state.nextID += 1
+                    let id = state.nextID
+                    var job = Job(id: id)
+                    job.waiters[waiter] = continuation
+                    // Creating a task does not run it, so it cannot finish before it is recorded.
+                    job.task = Task { [self] in
+                        do {
+                            finish(key: key, id: id, result: .success(try await work()))
+                        } catch {
+                            finish(key: key, id: id, result: .failure(error))
+                        }
+                    }
+                    state.jobs[key] = job
+                    state.waiterJob[waiter] = key
+                    return .waiting(.started)
+                }
+                switch outcome {
+                case let .waiting(admission): admitted(admission)
+                case let .refused(running): continuation.resume(throwing: NativeWorkPool.Overloaded(waiting: running))
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            leave(waiter)
+        }
+    }
+
+    private func finish(key: String, id: UInt64, result: Result<Value, any Error>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+            guard let job = state.jobs[key], job.id == id else { return [] }
+            state.jobs[key] = nil
+            for waiter in job.waiters.keys { state.waiterJob[waiter] = nil }
+            return Array(job.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+
+    private func leave(_ waiter: UInt64) {
+        let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
+            guard let key = state.waiterJob.removeValue(forKey: waiter), var job = state.jobs[key] else {
+                // Not registered yet: refuse it when it arrives.
+                state.cancelledEarly.insert(waiter)
+                return nil
+            }
+            let continuation = job.waiters.removeValue(forKey: waiter)
+            if job.waiters.isEmpty {
+                job.task?.cancel()
+                state.jobs[key] = nil
+            } else {
+                state.jobs[key] = job
+            }
+            return continuation
+        }
+        continuation?.resume(throwing: CancellationError())
+    }
+}
