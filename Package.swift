@@ -44,6 +44,8 @@ let package = Package(
             name: "focal",
             dependencies: ["Focal", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
+        // `make bench`: crops per second in one process, cold and cached.
+        .executableTarget(name: "focal-bench", dependencies: ["Focal"], path: "Benchmarks/focal-bench", swiftSettings: strict),
 
         .testTarget(
             name: "FocalCoreTests",

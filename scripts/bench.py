@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Side-by-side timings for `make bench`: one crop of a 12 MP JPEG to 400x400.
+"""Side-by-side timings for `make bench`: one crop of a 12 MP JPEG to 400x400, then throughput.
 
 Runs each command in turn, interleaved, so that the machine's load falls on all of them alike,
 and prints the median wall time and the peak memory (max RSS) of each. Commands:
   focal crop (faces, pets, people, saliency), focal crop --no-detect (centre crop, the
   decode/resize/encode floor), vipsthumbnail --smartcrop attention, vipsthumbnail (centre).
+Then focal-bench: crops per second in one process on all cores, cold and cached, with peak memory.
 """
 import os, resource, statistics, subprocess, sys, time
 
@@ -28,6 +29,18 @@ def make_input():
         sh("vips", "crop", os.path.join(WORK, "big.v"), path + "[Q=90]", "48", "900", "4000", "3000")
         os.remove(os.path.join(WORK, "big.v"))
     return path
+
+
+def make_variants(image, count=16):
+    """`count` copies of the 12 MP JPEG at different qualities: the same picture, distinct bytes,
+    so that no cache can serve one from another."""
+    folder = os.path.join(WORK, "variants")
+    os.makedirs(folder, exist_ok=True)
+    for i in range(count):
+        path = os.path.join(folder, f"v{i:02}.jpg")
+        if not os.path.exists(path):
+            sh("vips", "copy", image, f"{path}[Q={80 + i}]")
+    return folder
 
 
 def run_one(cmd):
@@ -68,6 +81,11 @@ def main():
         m = statistics.median(times[name])
         print(f"{name:42} {m * 1000:10.1f} {m / base:12.2f}x {rss[name]:8.1f}")
     print(f"(a full 12 MP decode would hold {4000 * 3000 * 3 / 1e6:.0f} MB of pixels)")
+    print()
+    sys.stdout.flush()
+    bench = os.path.join(ROOT, ".build", "release", "focal-bench")
+    env = dict(os.environ, FOCAL_MODELS=os.path.join(ROOT, "models"))
+    subprocess.run([bench, make_variants(image), os.environ.get("BENCH_ROUNDS", "3")], check=True, env=env)
 
 
 if __name__ == "__main__":

@@ -42,14 +42,14 @@ final class DiskCache: Sendable {
     func read(_ key: ResultKey) -> CropResult? {
         let name = key.fileName + Self.suffix
         guard prepared(), state.withLock({ $0.index?.contains(name) ?? false }) || exists(name) else { return nil }
-        guard let result = decode(path(name), key: key) else {
+        guard let (result, fileSize) = decode(path(name), key: key) else {
             discard(name)
             return nil
         }
         // Touch: the entry becomes the most recently used, here and for the next process.
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path(name))
         state.withLock { state in
-            if state.index?.value(for: name) == nil { state.index?.insert((), for: name, cost: result.data.count) }
+            if state.index?.value(for: name) == nil { state.index?.insert((), for: name, cost: fileSize) }
         }
         return result
     }
@@ -57,7 +57,7 @@ final class DiskCache: Sendable {
     /// Stores `result` under `key`, deleting the least recently used entries beyond the bound.
     /// A failure to write is counted, never thrown: the cache is an optimisation.
     func write(_ result: CropResult, for key: ResultKey) {
-        guard prepared(), result.data.count < capacity else { return }
+        guard prepared() else { return }
         let name = key.fileName + Self.suffix
         let header = Header(
             key: key.text, format: result.format, plan: result.plan, detected: result.detected,
@@ -67,6 +67,8 @@ final class DiskCache: Sendable {
         file.append(json)
         file.append(0x0A)
         file.append(result.data)
+        // An entry larger than the whole cache is not kept (the index would not track it).
+        guard file.count <= capacity else { return }
         do {
             try AtomicFile.write(file, to: path(name))
         } catch {
@@ -95,7 +97,8 @@ final class DiskCache: Sendable {
         }
     }
 
-    private func decode(_ path: String, key: ResultKey) -> CropResult? {
+    /// The entry at `path` and its file size, when it is whole and filed under `key`.
+    private func decode(_ path: String, key: ResultKey) -> (CropResult, Int)? {
         guard let file = FileManager.default.contents(atPath: path), file.starts(with: Self.signature),
             let newline = file[Self.signature.count...].firstIndex(of: 0x0A),
             let header = try? JSONDecoder().decode(Header.self, from: file[Self.signature.count..<newline]),
@@ -103,7 +106,7 @@ final class DiskCache: Sendable {
         else { return nil }
         let payload = Data(file[(newline + 1)...])
         guard payload.count == header.length, ContentDigest.of(payload) == header.sha256 else { return nil }
-        return CropResult(data: payload, format: header.format, plan: header.plan, detected: header.detected, origin: .diskCache)
+        return (CropResult(data: payload, format: header.format, plan: header.plan, detected: header.detected, origin: .diskCache), file.count)
     }
 
     /// Creates the folder and reads its entries into the recency index, once.

@@ -28,6 +28,9 @@ final class SharedJobs<Value: Sendable>: Sendable {
     private struct State {
         var jobs: [String: Job] = [:]
         var waiterJob: [UInt64: String] = [:]
+        /// Callers between their arrival and their registration with a job.
+        var arriving: Set<UInt64> = []
+        /// Arriving callers that were cancelled before they registered.
         var cancelledEarly: Set<UInt64> = []
         var nextID: UInt64 = 0
     }
@@ -54,11 +57,13 @@ final class SharedJobs<Value: Sendable>: Sendable {
     ) async throws -> Value {
         let waiter = state.withLock { state -> UInt64 in
             state.nextID += 1
+            state.arriving.insert(state.nextID)
             return state.nextID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 let outcome = state.withLock { state -> Outcome in
+                    state.arriving.remove(waiter)
                     if state.cancelledEarly.remove(waiter) != nil { return .cancelled }
                     if var job = state.jobs[key] {
                         job.waiters[waiter] = continuation
@@ -107,8 +112,8 @@ final class SharedJobs<Value: Sendable>: Sendable {
     private func leave(_ waiter: UInt64) {
         let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
             guard let key = state.waiterJob.removeValue(forKey: waiter), var job = state.jobs[key] else {
-                // Not registered yet: refuse it when it arrives.
-                state.cancelledEarly.insert(waiter)
+                // Not registered yet: refuse it when it arrives. (Otherwise it has its answer.)
+                if state.arriving.contains(waiter) { state.cancelledEarly.insert(waiter) }
                 return nil
             }
             let continuation = job.waiters.removeValue(forKey: waiter)

@@ -20,7 +20,8 @@ public final class NativeWorkPool: Sendable {
 
     private struct State {
         var running = 0
-        var waiting: [@Sendable () -> Void] = []
+        var waiting: [(id: UInt64, job: @Sendable () -> Void)] = []
+        var nextID: UInt64 = 0
     }
 
     /// The most jobs that run at once.
@@ -53,6 +54,10 @@ public final class NativeWorkPool: Sendable {
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try Task.checkCancellation()
         let ticket = Ticket<T>()
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 guard ticket.attach(continuation) else { return }
@@ -66,7 +71,7 @@ public final class NativeWorkPool: Sendable {
                         return true
                     }
                     guard state.waiting.count < queueLimit else { return nil }
-                    state.waiting.append(job)
+                    state.waiting.append((id, job))
                     return false
                 }
                 switch start {
@@ -77,6 +82,8 @@ public final class NativeWorkPool: Sendable {
             }
         } onCancel: {
             ticket.cancel()
+            // A cancelled job gives up its place in the queue at once.
+            state.withLock { $0.waiting.removeAll { $0.id == id } }
         }
     }
 
@@ -150,7 +157,7 @@ public final class NativeWorkPool: Sendable {
                     state.running -= 1
                     return nil
                 }
-                return state.waiting.removeFirst()
+                return state.waiting.removeFirst().job
             }
         }
     }

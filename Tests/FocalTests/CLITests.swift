@@ -114,4 +114,49 @@ import Testing
         // A centre 16:9 crop of the square photo cuts the top of her head.
         #expect((centre.objects.first?["head_cut"] as? Double ?? 0) > 0)
     }
+
+    @Test("--cache-dir: a second run answers from the folder with the same bytes, and a new padding misses it")
+    func cacheDir() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let base = ["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "200x200", "--json", "--cache-dir", scratch.file("cache")]
+        let first = try Run(base + ["-o", scratch.file("a.jpg")])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.objects.first?["origin"] as? String == "fresh")
+        #expect(scratch.contents.contains("cache"))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: scratch.file("cache")).filter { $0.hasSuffix(".focal") }
+        #expect(entries.count == 1)
+        let second = try Run(base + ["-o", scratch.file("b.jpg")])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.objects.first?["origin"] as? String == "disk")
+        #expect(second.objects.first?["crop"] as? [String: Int] == first.objects.first?["crop"] as? [String: Int])
+        let a = try Data(contentsOf: URL(fileURLWithPath: scratch.file("a.jpg")))
+        let b = try Data(contentsOf: URL(fileURLWithPath: scratch.file("b.jpg")))
+        #expect(a == b)
+        let padded = try Run(base + ["-o", scratch.file("c.jpg"), "--padding", "0.3"])
+        #expect(padded.objects.first?["origin"] as? String == "fresh")
+    }
+
+    @Test("--cache-dir that cannot be created is refused before any work, naming the folder")
+    func cacheDirUnusable() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: scratch.file("plain")))
+        let run = try Run(["crop", Checkout.fixture("coffee.png"), "--size", "100x100", "--cache-dir", scratch.file("plain/cache")])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("plain/cache"))
+    }
+
+    @Test("a URL that cannot be fetched fails with an error naming it, and nothing is written")
+    func urlOutputName() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // Nothing listens on port 9 of loopback: the fetch fails, and the error names the URL.
+        let run = try Run(["crop", "http://127.0.0.1:9/photos/cat.jpg?w=1", "--size", "100x100", "--json", "-o", scratch.path])
+        #expect(run.status == 1)
+        let object = try #require(run.objects.first)
+        #expect(object["input"] as? String == "http://127.0.0.1:9/photos/cat.jpg?w=1")
+        #expect((object["error"] as? String)?.hasPrefix("http://127.0.0.1:9/photos/cat.jpg?w=1: ") == true)
+        #expect(scratch.contents.isEmpty)
+    }
 }

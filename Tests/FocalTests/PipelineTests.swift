@@ -26,7 +26,7 @@ final class QuarterDogDetector: SubjectDetecting {
         #expect(result.plan.crop.box.contains(face.box))
         let decoded = try SourceImage.open(data: result.data)
         #expect(decoded.size == PixelSize(width: 400, height: 400))
-        #expect(decoded.format == "jpeg")
+        #expect(decoded.format == "png", "the default output format is the input's own")
     }
 
     @Test("the strategy follows what is in the photo", arguments: [
