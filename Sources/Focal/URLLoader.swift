@@ -130,13 +130,16 @@ struct URLLoader: Sendable {
         return Self.clients.withLock { clients in
             if let client = clients[key] { return client }
             var configuration = HTTPClient.Configuration(
-                redirectConfiguration: settings.maxRedirects > 0
-                    ? .follow(max: settings.maxRedirects, allowCycles: false) : .disallow,
+                // With max 0 a redirect is an error of its own, not a 3xx "image".
+                redirectConfiguration: .follow(max: max(0, settings.maxRedirects), allowCycles: false),
                 timeout: .init(
                     connect: .nanoseconds(Self.nanoseconds(settings.connectTimeout)),
                     read: .nanoseconds(Self.nanoseconds(settings.readTimeout))),
                 decompression: .disabled)
             configuration.httpVersion = .automatic
+            // A refused connection is an answer: report it at once instead of retrying until the
+            // connect timeout.
+            configuration.connectionPool.retryConnectionEstablishment = false
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             clients[key] = client
             return client

@@ -3,8 +3,8 @@ import Testing
 
 @Suite struct CLITests {
     @Test("crop --json prints one object per input with the documented fields, and writes nothing without -o")
-    func json() throws {
-        let run = try Run(["crop", Checkout.fixture("astronaut.png"), Checkout.fixture("chelsea.png"), "--aspect", "16:9", "--json"])
+    func json() async throws {
+        let run = try await Run(["crop", Checkout.fixture("astronaut.png"), Checkout.fixture("chelsea.png"), "--aspect", "16:9", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let objects = run.objects
         #expect(objects.count == 2)
@@ -21,11 +21,11 @@ import Testing
     }
 
     @Test("a bad input reports {input, error}, the others still run, and the exit code is 1")
-    func badInput() throws {
+    func badInput() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try Data("this is not an image".utf8).write(to: URL(fileURLWithPath: scratch.file("notes.jpg")))
-        let run = try Run([
+        let run = try await Run([
             "crop", scratch.file("notes.jpg"), Checkout.fixture("coffee.png"), "--size", "100x100", "--json", "-o", scratch.file("out"),
         ])
         #expect(run.status == 1)
@@ -39,10 +39,10 @@ import Testing
     }
 
     @Test("a folder expands to its images; -o DIR gets one output and one overlay each, and no temporary files")
-    func folder() throws {
+    func folder() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let run = try Run(["crop", Checkout.root.appendingPathComponent("Fixtures").path, "--size", "120x80", "-o", scratch.path, "--debug", "--format", "jpeg"])
+        let run = try await Run(["crop", Checkout.root.appendingPathComponent("Fixtures").path, "--size", "120x80", "-o", scratch.path, "--debug", "--format", "jpeg"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(scratch.contents == [
             "astronaut.debug.png", "astronaut.jpg", "chelsea.debug.png", "chelsea.jpg", "coffee.debug.png", "coffee.jpg",
@@ -53,10 +53,10 @@ import Testing
     }
 
     @Test("-o FILE writes that file in the format its extension names")
-    func singleFile() throws {
+    func singleFile() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let run = try Run(["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "64x64", "-o", scratch.file("avatar.webp")])
+        let run = try await Run(["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "64x64", "-o", scratch.file("avatar.webp")])
         #expect(run.status == 0, "\(run.stderr)")
         let data = try Data(contentsOf: URL(fileURLWithPath: scratch.file("avatar.webp")))
         #expect(String(decoding: data[8..<12], as: UTF8.self) == "WEBP")
@@ -71,22 +71,22 @@ import Testing
         (["crop", "x.jpg", "--aspect", "1:1", "--quality", "0"], "quality"),
         (["crop", "x.jpg", "--aspect", "1:1", "--debug"], "-o"),
     ])
-    func usage(arguments: [String], mention: String) throws {
-        let run = try Run(arguments)
+    func usage(arguments: [String], mention: String) async throws {
+        let run = try await Run(arguments)
         #expect(run.status != 0)
         #expect(run.stderr.contains(mention), "\(run.stderr)")
     }
 
     @Test("detect --json lines feed crop --subjects")
-    func subjectsRoundTrip() throws {
+    func subjectsRoundTrip() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let detect = try Run(["detect", Checkout.fixture("coffee.png"), "--json"])
+        let detect = try await Run(["detect", Checkout.fixture("coffee.png"), "--json"])
         #expect(detect.status == 0)
         // Replace what was found by a dog in the right third, as a user's own service might.
         let line = #"{"input": "coffee.png", "subjects": [{"kind": "dog", "x": 450, "y": 100, "width": 140, "height": 140}]}"#
         try Data(line.utf8).write(to: URL(fileURLWithPath: scratch.file("subjects.jsonl")))
-        let crop = try Run(["crop", Checkout.fixture("coffee.png"), "--aspect", "1:1", "--json", "--subjects", scratch.file("subjects.jsonl")])
+        let crop = try await Run(["crop", Checkout.fixture("coffee.png"), "--aspect", "1:1", "--json", "--subjects", scratch.file("subjects.jsonl")])
         #expect(crop.status == 0, "\(crop.stderr)")
         let object = try #require(crop.objects.first)
         #expect(object["strategy"] as? String == "pets")
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test("eval prints the four scores on a labelled folder")
-    func eval() throws {
+    func eval() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let source = Checkout.fixture("astronaut.png")
@@ -103,56 +103,56 @@ import Testing
         // The astronaut's face as drawn by hand from the photo: hairline to chin, ear to ear.
         let labels = #"{"images": {"astronaut.png": {"width": 512, "height": 512, "boxes": [{"kind": "face", "x": 170, "y": 50, "w": 110, "h": 140}]}}}"#
         try Data(labels.utf8).write(to: URL(fileURLWithPath: scratch.file("labels.json")))
-        let run = try Run(["eval", scratch.path, "--json"])
+        let run = try await Run(["eval", scratch.path, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let scores = try #require(run.objects.first)
         #expect(scores["all_kept"] as? Double == 1)
         #expect(scores["face_kept"] as? Double == 1)
         #expect(scores["head_cut"] as? Double == 0)
         #expect(scores["crops"] as? Int == 5)
-        let centre = try Run(["eval", scratch.path, "--json", "--no-detect"])
+        let centre = try await Run(["eval", scratch.path, "--json", "--no-detect"])
         // A centre 16:9 crop of the square photo cuts the top of her head.
         #expect((centre.objects.first?["head_cut"] as? Double ?? 0) > 0)
     }
 
     @Test("--cache-dir: a second run answers from the folder with the same bytes, and a new padding misses it")
-    func cacheDir() throws {
+    func cacheDir() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let base = ["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "200x200", "--json", "--cache-dir", scratch.file("cache")]
-        let first = try Run(base + ["-o", scratch.file("a.jpg")])
+        let first = try await Run(base + ["-o", scratch.file("a.jpg")])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.objects.first?["origin"] as? String == "fresh")
         #expect(scratch.contents.contains("cache"))
         let entries = try FileManager.default.contentsOfDirectory(atPath: scratch.file("cache")).filter { $0.hasSuffix(".focal") }
         #expect(entries.count == 1)
-        let second = try Run(base + ["-o", scratch.file("b.jpg")])
+        let second = try await Run(base + ["-o", scratch.file("b.jpg")])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.objects.first?["origin"] as? String == "disk")
         #expect(second.objects.first?["crop"] as? [String: Int] == first.objects.first?["crop"] as? [String: Int])
         let a = try Data(contentsOf: URL(fileURLWithPath: scratch.file("a.jpg")))
         let b = try Data(contentsOf: URL(fileURLWithPath: scratch.file("b.jpg")))
         #expect(a == b)
-        let padded = try Run(base + ["-o", scratch.file("c.jpg"), "--padding", "0.3"])
+        let padded = try await Run(base + ["-o", scratch.file("c.jpg"), "--padding", "0.3"])
         #expect(padded.objects.first?["origin"] as? String == "fresh")
     }
 
     @Test("--cache-dir that cannot be created is refused before any work, naming the folder")
-    func cacheDirUnusable() throws {
+    func cacheDirUnusable() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try Data("a file".utf8).write(to: URL(fileURLWithPath: scratch.file("plain")))
-        let run = try Run(["crop", Checkout.fixture("coffee.png"), "--size", "100x100", "--cache-dir", scratch.file("plain/cache")])
+        let run = try await Run(["crop", Checkout.fixture("coffee.png"), "--size", "100x100", "--cache-dir", scratch.file("plain/cache")])
         #expect(run.status == 64)
         #expect(run.stderr.contains("plain/cache"))
     }
 
     @Test("a URL that cannot be fetched fails with an error naming it, and nothing is written")
-    func urlOutputName() throws {
+    func urlOutputName() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         // Nothing listens on port 9 of loopback: the fetch fails, and the error names the URL.
-        let run = try Run(["crop", "http://127.0.0.1:9/photos/cat.jpg?w=1", "--size", "100x100", "--json", "-o", scratch.path])
+        let run = try await Run(["crop", "http://127.0.0.1:9/photos/cat.jpg?w=1", "--size", "100x100", "--json", "-o", scratch.path])
         #expect(run.status == 1)
         let object = try #require(run.objects.first)
         #expect(object["input"] as? String == "http://127.0.0.1:9/photos/cat.jpg?w=1")

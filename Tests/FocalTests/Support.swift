@@ -43,7 +43,16 @@ struct Run {
     }
 
     /// Runs `focal` with `arguments` from the checkout's root, so that `./models` is found.
-    init(_ arguments: [String]) throws {
+    /// The wait happens on a thread of its own: blocking one of Swift's few cooperative threads
+    /// for seconds would stall every other test's async work in the process.
+    init(_ arguments: [String]) async throws {
+        self = try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try Run(blocking: arguments) }) }.start()
+        }
+    }
+
+    /// Runs `focal` and waits on the calling thread.
+    private init(blocking arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Checkout.focal)
         process.arguments = arguments
