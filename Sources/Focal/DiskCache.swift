@@ -48,9 +48,12 @@ final class DiskCache: Sendable {
         }
         // Touch: the entry becomes the most recently used, here and for the next process.
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path(name))
-        state.withLock { state in
-            if state.index?.value(for: name) == nil { state.index?.insert((), for: name, cost: fileSize) }
+        let dropped = state.withLock { state -> [(String, Void)] in
+            guard state.index?.value(for: name) == nil else { return [] }
+            // Written by another process sharing the folder: track it from now on.
+            return state.index?.insert((), for: name, cost: fileSize) ?? []
         }
+        for (victim, _) in dropped { try? FileManager.default.removeItem(atPath: path(victim)) }
         return result
     }
 

@@ -1,6 +1,7 @@
 /// Where and how large the disk cache of results is.
 public struct DiskCacheSettings: Hashable, Sendable {
-    /// The folder; created when missing. Several processes may share it.
+    /// The folder; created when missing. Several processes may share it; each keeps the bound
+    /// for what it knows (what was there when it started, and what it read or wrote since).
     public var folder: String
     /// The most bytes kept; the least recently used entries are deleted beyond it. Default 1 GiB.
     public var maxBytes: Int

@@ -97,7 +97,7 @@ public final class FocalPipeline: Sendable {
         let detectors = detectorSignature(options.accuracy)
         // The identity is known before any work for a cache name, a file or bytes; a URL without a
         // cache name is identified by its content once it has been fetched.
-        var identity = input.cacheName.map { "name:" + $0 }
+        var identity = input.cacheName.map(Self.nameIdentity)
         if identity == nil, configuration.identifyByContent, !input.isRemote {
             identity = try await contentIdentity(input.location)
         }
@@ -161,7 +161,7 @@ public final class FocalPipeline: Sendable {
     /// - Throws: `FetchError`, `ImagingError` for unreadable input, `DetectionError` for missing
     ///   models, `NativeWorkPool.Overloaded`, `CancellationError`.
     public func analyze(_ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true) async throws -> Analysis {
-        var identity = input.cacheName.map { "name:" + $0 }
+        var identity = input.cacheName.map(Self.nameIdentity)
         if identity == nil, detect, configuration.detectionCacheEntries > 0, configuration.identifyByContent, !input.isRemote {
             identity = try await contentIdentity(input.location)
         }
@@ -192,6 +192,11 @@ public final class FocalPipeline: Sendable {
             case .url: nil
             }
         }
+    }
+
+    /// `name:<SHA-256 of the cache name>`: a name cannot spell out another key's fields.
+    private static func nameIdentity(_ name: String) -> String {
+        "name:" + ContentDigest.of(Data(name.utf8))
     }
 
     /// An identity for sharing jobs (never for caching) when the content is not identified.
@@ -237,7 +242,7 @@ public final class FocalPipeline: Sendable {
         let proxies = ProxyCache(image: image, baseLongSide: accuracy.faceLongSide, pool: pool) { [self] in
             counters.withLock { $0.proxyDecodes += 1 }
         }
-        let request = DetectionRequest(name: name, imageSize: image.size) { side, enlarge in
+        let request = DetectionRequest(name: name, imageSize: image.size, pool: pool) { side, enlarge in
             try await proxies.pixels(longSide: side, enlarge: enlarge)
         }
         return try await withThrowingTaskGroup(of: (Int, [Subject]).self) { group in

@@ -17,6 +17,11 @@ public final class LatestCrop: Sendable {
     private struct State {
         var generation: UInt64 = 0
         var task: Task<CropResult, any Error>?
+        var request: Request?
+    }
+    private struct Request: Equatable {
+        let target: CropTarget
+        let options: FocalOptions
     }
     private let state = Mutex(State())
 
@@ -29,7 +34,9 @@ public final class LatestCrop: Sendable {
         self.input = input
     }
 
-    /// Crops to `target`, cancelling the request in progress, if any.
+    /// Crops to `target`, cancelling the request in progress, if any. A request equal to the one
+    /// in progress (a layout pass repeating the same frame) joins its work instead of restarting
+    /// it; the earlier call then throws `CancellationError` when that work finishes.
     /// - Parameters:
     ///   - target: The frame.
     ///   - options: Crop, detection, encoding and fallback options; default `.default`.
@@ -37,25 +44,33 @@ public final class LatestCrop: Sendable {
     ///   what the pipeline throws.
     public func crop(to target: CropTarget, options: FocalOptions = .default) async throws -> CropResult {
         let (pipeline, input) = (self.pipeline, self.input)
+        let request = Request(target: target, options: options)
         let (generation, task) = state.withLock { state in
-            state.task?.cancel()
             state.generation += 1
+            if let task = state.task, state.request == request { return (state.generation, task) }
+            state.task?.cancel()
             let task = Task { try await pipeline.crop(input, to: target, options: options) }
             state.task = task
+            state.request = request
             return (state.generation, task)
         }
         let result = try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
-            task.cancel()
+            // Stop the work only when no newer request shares it.
+            if state.withLock({ $0.generation == generation }) { task.cancel() }
         }
         // Only the newest request may deliver: an older one finishing late is dropped.
         try state.withLock { state in
             guard state.generation == generation else { throw CancellationError() }
             state.task = nil
+            state.request = nil
         }
         return result
     }
+
+    /// Requests and cancellations so far (for tests).
+    var requestCount: UInt64 { state.withLock { $0.generation } }
 
     /// Cancels the request in progress, if any; it throws `CancellationError`.
     public func cancel() {
@@ -63,6 +78,7 @@ public final class LatestCrop: Sendable {
             state.task?.cancel()
             state.generation += 1
             state.task = nil
+            state.request = nil
         }
     }
 }

@@ -16,7 +16,7 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var jobsJoined = 0
     /// Jobs abandoned by every caller and stopped.
     public var jobsCancelled = 0
-    /// Requests refused because too many jobs were running.
+    /// Requests refused as overloaded (too many jobs, or the native queue full).
     public var refused = 0
     /// URLs fetched.
     public var downloads = 0

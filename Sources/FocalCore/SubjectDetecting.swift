@@ -16,20 +16,24 @@ public struct DetectionRequest: Sendable {
     public let name: String
     /// The oriented full-size image size.
     public let imageSize: PixelSize
+    /// Where blocking work (inference) should run: the pipeline's pool.
+    public let pool: NativeWorkPool
     private let provider: @Sendable (_ longSide: Int, _ enlarge: Bool) async throws -> PixelBuffer
 
     /// Creates a request.
     /// - Parameters:
     ///   - name: The input's name.
     ///   - imageSize: The oriented full-size image size.
+    ///   - pool: Where detectors run blocking work; default `NativeWorkPool.shared`.
     ///   - pixels: Returns a copy of the image whose long side is `longSide` (scaled up only when
     ///     `enlarge` is true).
     public init(
-        name: String, imageSize: PixelSize,
+        name: String, imageSize: PixelSize, pool: NativeWorkPool = .shared,
         pixels: @escaping @Sendable (_ longSide: Int, _ enlarge: Bool) async throws -> PixelBuffer
     ) {
         self.name = name
         self.imageSize = imageSize
+        self.pool = pool
         provider = pixels
     }
 

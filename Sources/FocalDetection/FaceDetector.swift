@@ -40,7 +40,7 @@ public final class FaceDetector: SubjectDetecting {
     /// about 20 px.
     public func detect(_ request: DetectionRequest) async throws -> [Subject] {
         let proxy = try await request.pixels(longSide: accuracy.faceLongSide, enlarge: true)
-        return try await NativeWorkPool.shared.run { try self.detectNow(in: proxy) }
+        return try await request.pool.run { try self.detectNow(in: proxy) }
             .map { Subject(kind: .face, box: request.toImage($0.box, from: proxy), confidence: $0.confidence) }
     }
 

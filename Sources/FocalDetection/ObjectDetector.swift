@@ -55,7 +55,7 @@ public final class ObjectDetector: SubjectDetecting {
     /// Finds cats, dogs and people.
     public func detect(_ request: DetectionRequest) async throws -> [Subject] {
         let proxy = try await request.pixels(longSide: accuracy.faceLongSide)
-        return try await NativeWorkPool.shared.run { try self.detectNow(in: proxy) }
+        return try await request.pool.run { try self.detectNow(in: proxy) }
             .map { Subject(kind: $0.kind, box: request.toImage($0.box, from: proxy), confidence: $0.confidence) }
     }
 

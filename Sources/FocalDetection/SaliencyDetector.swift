@@ -18,7 +18,7 @@ public struct SaliencyDetector: SubjectDetecting {
 
     public func detect(_ request: DetectionRequest) async throws -> [Subject] {
         let proxy = try await request.pixels(longSide: 256)
-        guard let region = try await NativeWorkPool.shared.run({ try self.region(in: proxy) }) else { return [] }
+        guard let region = try await request.pool.run({ try self.region(in: proxy) }) else { return [] }
         return [Subject(kind: .saliency, box: request.toImage(region.box, from: proxy), confidence: region.confidence)]
     }
 

@@ -72,7 +72,8 @@ struct CropCommand: AsyncParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
         if debug && output == nil { throw ValidationError("--debug writes beside the outputs: give -o DIR as well.") }
         guard cacheSize > 0 else { throw ValidationError("--cache-size must be a positive number of MiB.") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
+        guard cacheSize <= 1 << 20 else { throw ValidationError("--cache-size is in MiB and at most 1048576 (1 TiB).") }
         if let cacheDir { try Self.checkWritable(cacheDir) }
         _ = try cropOptions()
         _ = try target()
@@ -115,7 +116,7 @@ struct CropCommand: AsyncParsableCommand {
             configuration.diskCache = cacheDir.map { DiskCacheSettings(folder: $0, maxBytes: cacheSize << 20) }
             configuration.network.totalTimeout = .milliseconds(Int(timeout * 1000))
         }
-        let destination = try OutputDestination(output, inputCount: files.count)
+        let destination = try OutputDestination(output, inputs: files)
         var failures = 0
         try await InputRunner.run(files) { file in
             await self.process(file, target: target, crop: crop, pipeline: pipeline, destination: destination)

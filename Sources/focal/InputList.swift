@@ -12,11 +12,23 @@ enum InputList {
     /// without the extension ("image" when a URL has no path).
     static func stem(of input: String) -> String {
         if case let .url(url) = ImageInput.argument(input).location {
-            let last = url.lastPathComponent
-            let stem = (last as NSString).deletingPathExtension
-            return stem.isEmpty || stem == "/" ? (url.host ?? "image") : stem
+            // The last part of the path as sent (still percent-encoded), so that an encoded
+            // "%2F.." can never lead out of the output folder.
+            let encoded = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+            let last = encoded.split(separator: "/").last.map(String.init) ?? ""
+            let decoded = last.removingPercentEncoding ?? last
+            let stem = safe((decoded as NSString).deletingPathExtension)
+            if !stem.isEmpty { return stem }
+            let host = safe(url.host ?? "")
+            return host.isEmpty ? "image" : host
         }
         return ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// A file name with no path separators and no leading dots.
+    private static func safe(_ name: String) -> String {
+        let replaced = String(name.map { $0 == "/" || $0 == "\\" || $0 == "\0" ? "_" : $0 })
+        return String(replaced.drop { $0 == "." })
     }
 
     static func expand(_ inputs: [String]) -> [String] {

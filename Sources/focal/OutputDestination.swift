@@ -5,13 +5,17 @@ import Foundation
 struct OutputDestination: Sendable {
     let base: String?
     let isFile: Bool
+    /// The output path (without extension in a folder) of each input.
+    private let assigned: [String: String]
 
-    init(_ output: String?, inputCount: Int) throws {
+    init(_ output: String?, inputs: [String]) throws {
         base = output
         guard let output else {
             isFile = false
+            assigned = [:]
             return
         }
+        let inputCount = Set(inputs).count
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
         let named = !(output as NSString).pathExtension.isEmpty && !output.hasSuffix("/")
@@ -26,15 +30,28 @@ struct OutputDestination: Sendable {
                 throw ValidationError("cannot create the output folder \(output): \(error.localizedDescription)")
             }
         }
+        // Inputs with the same stem (photos from two folders, URLs ending alike) get -2, -3, ...
+        var assigned: [String: String] = [:]
+        var taken: Set<String> = []
+        let folder = output.hasSuffix("/") ? String(output.dropLast()) : output
+        for input in inputs where assigned[input] == nil {
+            if isFile {
+                assigned[input] = output
+                continue
+            }
+            let stem = InputList.stem(of: input)
+            var candidate = stem, n = 1
+            while taken.contains(candidate.lowercased()) {
+                n += 1
+                candidate = "\(stem)-\(n)"
+            }
+            taken.insert(candidate.lowercased())
+            assigned[input] = folder + "/" + candidate
+        }
+        self.assigned = assigned
     }
 
     /// The output path for an input: the file itself, or `<folder>/<stem>` (the caller adds the
-    /// extension).
-    func path(for input: String) -> String? {
-        guard let base else { return nil }
-        if isFile { return base }
-        let stem = InputList.stem(of: input)
-        let folder = base.hasSuffix("/") ? String(base.dropLast()) : base
-        return folder + "/" + stem
-    }
+    /// extension), unique among the inputs.
+    func path(for input: String) -> String? { assigned[input] }
 }

@@ -159,4 +159,24 @@ import Testing
         #expect((object["error"] as? String)?.hasPrefix("http://127.0.0.1:9/photos/cat.jpg?w=1: ") == true)
         #expect(scratch.contents.isEmpty)
     }
+
+    @Test("inputs with the same name from different folders get distinct outputs")
+    func sameStems() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: scratch.file(folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Checkout.fixture("astronaut.png"), toPath: scratch.file("\(folder)/photo.png"))
+        }
+        try FileManager.default.copyItem(atPath: Checkout.fixture("coffee.png"), toPath: scratch.file("b/photo.PNG"))
+        let run = try await Run([
+            "crop", scratch.file("a/photo.png"), scratch.file("b/photo.png"), scratch.file("b/photo.PNG"),
+            "--size", "64x64", "--json", "-o", scratch.file("out"),
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let outputs = run.objects.compactMap { $0["output"] as? String }
+        #expect(outputs == [scratch.file("out/photo.png"), scratch.file("out/photo-2.png"), scratch.file("out/photo-3.png")])
+        #expect(Set(outputs).count == 3)
+        #expect(outputs.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+    }
 }

@@ -1,4 +1,4 @@
-import Focal
+@testable import Focal
 import Foundation
 import Testing
 
@@ -179,6 +179,31 @@ private func gatedPipeline(_ gate: GateDetector, maxJobs: Int? = nil) -> FocalPi
         try await pollUntil("A's job stops") { pipeline.statistics.jobsCancelled == 1 }
         #expect(pipeline.statistics.renders == 1)
         #expect(pipeline.statistics.memoryEntries == 1)
+    }
+
+    @Test("LatestCrop: a repeat of the request in progress joins its work instead of restarting it")
+    func latestRepeatJoins() async throws {
+        let gate = GateDetector()
+        defer { gate.open() }
+        let pipeline = gatedPipeline(gate)
+        let holder = LatestCrop(pipeline: pipeline, input: astronaut)
+        let frame = CropTarget.size(width: 100, height: 100)
+        let a = Tracked { try await holder.crop(to: frame) }
+        try await pollUntil("A's job is at the gate") { gate.waiting == 1 }
+        let b = Tracked { try await holder.crop(to: frame) }
+        try await pollUntil("B has joined") { holder.requestCount == 2 }
+        #expect(pipeline.statistics.requests == 1, "B shares A's call into the pipeline")
+
+        gate.open()
+        let result = try await b.value()
+        // A shares B's work, and is still superseded by it: it gets no result.
+        try await pollUntil("A finishes") { a.isDone }
+        #expect(a.threwCancellation)
+        #expect(result.plan.outputSize == PixelSize(width: 100, height: 100))
+        let statistics = pipeline.statistics
+        #expect(statistics.jobsStarted == 1, "the repeat must not restart the work")
+        #expect(statistics.jobsCancelled == 0)
+        #expect(gate.calls == 1)
     }
 
     @Test("LatestCrop: of several successive requests only the last returns; every earlier one is cancelled")
