@@ -41,8 +41,8 @@ final class DiskCache: Sendable {
     /// The result stored under `key`, or nil. Blocking: call from the native pool.
     func read(_ key: ResultKey) -> CropResult? {
         let name = key.fileName + Self.suffix
-        guard prepared(), state.withLock({ $0.index?.contains(name) ?? false }) || exists(name) else { return nil }
-        guard let (result, fileSize) = decode(path(name), key: key) else {
+        guard prepared(), let file = FileManager.default.contents(atPath: path(name)) else { return nil }
+        guard let (result, fileSize) = decode(file, key: key) else {
             discard(name)
             return nil
         }
@@ -90,8 +90,6 @@ final class DiskCache: Sendable {
 
     private func path(_ name: String) -> String { folder + "/" + name }
 
-    private func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
-
     private func discard(_ name: String) {
         try? FileManager.default.removeItem(atPath: path(name))
         state.withLock { state in
@@ -100,9 +98,9 @@ final class DiskCache: Sendable {
         }
     }
 
-    /// The entry at `path` and its file size, when it is whole and filed under `key`.
-    private func decode(_ path: String, key: ResultKey) -> (CropResult, Int)? {
-        guard let file = FileManager.default.contents(atPath: path), file.starts(with: Self.signature),
+    /// The entry in `file` and its size, when it is whole and filed under `key`.
+    private func decode(_ file: Data, key: ResultKey) -> (CropResult, Int)? {
+        guard file.starts(with: Self.signature),
             let newline = file[Self.signature.count...].firstIndex(of: 0x0A),
             let header = try? JSONDecoder().decode(Header.self, from: file[Self.signature.count..<newline]),
             header.key == key.text

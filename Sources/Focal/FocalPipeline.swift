@@ -134,10 +134,9 @@ public final class FocalPipeline: Sendable {
         try Task.checkCancellation()
         let image = try await open(location)
         try Task.checkCancellation()
-        let detects = options.crop.detect && options.crop.override == nil
         let subjects: [Subject]
         do {
-            subjects = detects ? try await self.subjects(of: image, identity: identity, accuracy: options.accuracy) : []
+            subjects = options.crop.needsDetection ? try await self.subjects(of: image, identity: identity, accuracy: options.accuracy) : []
         } catch let error as DetectionError where options.fallback == .centerCrop {
             return try await centerFallback(image, to: target, options: options, reason: error)
         }

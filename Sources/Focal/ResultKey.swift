@@ -22,7 +22,7 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
             }
         let confidence = crop.minimumConfidence.sorted { $0.key.rawValue < $1.key.rawValue }
             .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
-        let detects = crop.detect && crop.override == nil
+        let detects = crop.needsDetection
         text = [
             "focal-result-1", identity, "target=\(target)", "scheme=\(crop.scheme.rawValue)", "padding=\(crop.padding)",
             "headroom=\(crop.faceHeadroom)", "zoom=\(crop.zoom)", "override=\(override)", "min=\(confidence)",

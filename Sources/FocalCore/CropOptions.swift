@@ -13,6 +13,9 @@ public struct CropOptions: Hashable, Sendable {
     public var override: ManualOverride? = nil
     /// Whether to use detected subjects at all; `false` gives a plain centre crop. Default `true`.
     public var detect: Bool = true
+
+    /// Whether a crop with these options needs detected subjects: detection on and no override.
+    public var needsDetection: Bool { detect && override == nil }
     /// Subjects below this confidence are ignored, per kind; kinds not listed use 0.
     public var minimumConfidence: [SubjectKind: Double] = [:]
 

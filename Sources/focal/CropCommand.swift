@@ -156,8 +156,7 @@ struct CropCommand: AsyncParsableCommand {
             let options = FocalOptions(crop: crop, accuracy: detection.accuracy, format: named ?? format, quality: quality)
             guard let path else {
                 // Nothing is written: plan only, so no pixels are rendered.
-                let detect = crop.detect && crop.override == nil
-                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: detect)
+                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection)
                 let plan = try analysis.plan(target, options: crop)
                 return .success(Cropped(plan: plan, detected: analysis.subjects, output: nil, origin: "fresh"))
             }
@@ -165,8 +164,7 @@ struct CropCommand: AsyncParsableCommand {
             let finalPath = destination.isFile ? path : path + "." + result.format.fileExtension
             try AtomicFile.write(result.data, to: finalPath)
             if debug {
-                let detect = crop.detect && crop.override == nil
-                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: detect)
+                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection)
                 let overlay = try await pipeline.debugOverlay(analysis, plan: result.plan)
                 try AtomicFile.write(overlay, to: (finalPath as NSString).deletingPathExtension + ".debug.png")
             }
