@@ -1,7 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+// Every Swift target: existentials spelled `any`, imports internal unless marked `public`, and
+// members visible only from modules a file imports itself.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+// Test targets: existentials spelled `any`; imports as usual.
+let testing: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "Focal",
@@ -15,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
     ],
@@ -30,33 +40,54 @@ let package = Package(
             providers: [.apt(["libopencv-dev"]), .brew(["opencv"])]),
         .target(name: "CFocalOpenCV", dependencies: ["COpenCV"]),
 
+        // Pure Swift: geometry, subjects, the planner, the detector protocol, the error protocol.
         .target(name: "FocalCore", swiftSettings: strict),
-        .target(name: "FocalImaging", dependencies: ["FocalCore", "CFocalVips"], swiftSettings: strict),
-        .target(name: "FocalDetection", dependencies: ["FocalCore", "CFocalOpenCV"], swiftSettings: strict),
+        // Package-internal plumbing: the bounded native work pool, checked conversions, C buffers.
+        .target(name: "FocalRuntime", dependencies: ["FocalCore"], swiftSettings: strict),
+        .target(name: "FocalImaging", dependencies: ["FocalCore", "FocalRuntime", "CFocalVips"], swiftSettings: strict),
+        .target(name: "FocalDetection", dependencies: ["FocalCore", "FocalRuntime", "CFocalOpenCV"], swiftSettings: strict),
+        // The library: sources, caches, shared jobs, one async API.
         .target(
             name: "Focal",
             dependencies: [
-                "FocalCore", "FocalImaging", "FocalDetection", .product(name: "Crypto", package: "swift-crypto"),
+                "FocalCore", "FocalRuntime", "FocalImaging", "FocalDetection",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict),
+        // What only the command line needs: evaluation, contact sheets, debug overlays, drawing.
+        .target(name: "FocalTools", dependencies: ["Focal", "FocalImaging", "FocalRuntime"], swiftSettings: strict),
         .executableTarget(
             name: "focal",
-            dependencies: ["Focal", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "Focal", "FocalTools", "FocalImaging", "FocalRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict),
         // `make bench`: crops per second in one process, cold and cached.
-        .executableTarget(name: "focal-bench", dependencies: ["Focal"], path: "Benchmarks/focal-bench", swiftSettings: strict),
+        .executableTarget(
+            name: "focal-bench", dependencies: ["Focal", "FocalRuntime"], path: "Benchmarks/focal-bench", swiftSettings: strict),
 
+        // Helpers shared by the test targets: checkout paths, scratch folders, running `focal`,
+        // a loopback HTTP server, a gate detector, pixel statistics.
+        .target(
+            name: "FocalTestSupport",
+            dependencies: ["Focal", "FocalTools", "FocalImaging", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Tests/FocalTestSupport", swiftSettings: strict),
         .testTarget(
             name: "FocalCoreTests",
             dependencies: ["FocalCore", .product(name: "PropertyBased", package: "swift-property-based")],
-            swiftSettings: strict),
-        .testTarget(name: "FocalImagingTests", dependencies: ["FocalImaging"], swiftSettings: strict),
-        .testTarget(name: "FocalDetectionTests", dependencies: ["Focal"], swiftSettings: strict),
+            swiftSettings: testing),
+        .testTarget(
+            name: "FocalImagingTests", dependencies: ["FocalImaging", "FocalRuntime", "FocalTools", "FocalTestSupport"],
+            swiftSettings: testing),
+        .testTarget(name: "FocalDetectionTests", dependencies: ["Focal", "FocalTestSupport"], swiftSettings: testing),
+        .testTarget(name: "FocalToolsTests", dependencies: ["FocalTools", "FocalImaging", "FocalTestSupport"], swiftSettings: testing),
         .testTarget(
             name: "FocalTests",
-            dependencies: ["Focal", .product(name: "Hummingbird", package: "hummingbird")],
-            swiftSettings: strict),
+            dependencies: ["Focal", "FocalRuntime", "FocalImaging", "FocalTestSupport"],
+            swiftSettings: testing),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -24,6 +24,8 @@ deps() {
     pkg-config --exists opencv4 2>/dev/null || missing+=(libopencv-dev)
     command -v vips >/dev/null || missing+=(libvips-tools)
     command -v python3 >/dev/null || missing+=(python3 python3-pip)
+    # A font, so that debug overlays and contact sheets can label what they draw.
+    [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
     if [ ${#missing[@]} -gt 0 ]; then
         say "installing ${missing[*]}"
         as_root apt-get update -qq

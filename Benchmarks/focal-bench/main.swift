@@ -3,6 +3,7 @@
 // scripts/bench.py has made the inputs; prints a table. Phases run in rounds, interleaved, so that
 // the machine's load falls on all of them alike; each figure is the median of its rounds.
 import Focal
+import FocalRuntime
 import Foundation
 
 let arguments = CommandLine.arguments

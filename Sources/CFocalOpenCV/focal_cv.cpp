@@ -56,11 +56,16 @@ void require(bool condition, const char *message) {
     if (!condition) throw std::invalid_argument(message);
 }
 
-/// Wraps the caller's RGB buffer without copying; checks the geometry first.
-cv::Mat wrap_rgb(const unsigned char *rgb, int width, int height, int stride) {
+/// Wraps the caller's RGB buffer without copying; checks the geometry against its length first.
+cv::Mat wrap_rgb(const unsigned char *rgb, size_t length, int width, int height, int stride) {
     require(rgb != nullptr, "image buffer is NULL");
     require(width > 0 && height > 0, "image width and height must be positive");
+    require(width <= 1 << 20 && height <= 1 << 20, "image width or height is beyond 1048576");
     require(static_cast<long long>(stride) >= 3LL * width, "row stride is smaller than width * 3");
+    const unsigned long long needed =
+        static_cast<unsigned long long>(stride) * static_cast<unsigned long long>(height - 1) +
+        3ULL * static_cast<unsigned long long>(width);
+    require(needed <= static_cast<unsigned long long>(length), "image buffer is shorter than its geometry");
     return cv::Mat(height, width, CV_8UC3, const_cast<unsigned char *>(rgb),
                    static_cast<size_t>(stride));
 }
@@ -203,8 +208,11 @@ int yolo_detect(focal_cv_net &net, const cv::Mat &rgb, int input_size, const int
     require(!outputs.empty(), "YOLO network has no outputs");
     for (const cv::Mat &m : outputs)
         require(m.dims == 2 && m.cols > 5 && m.type() == CV_32F, "unexpected YOLO output shape");
-    for (int k = 0; k < class_count; ++k)
+    for (int k = 0; k < class_count; ++k) {
         require(classes[k] >= 0 && classes[k] < outputs.front().cols - 5, "class id out of range");
+        require(std::isfinite(thresholds[k]) && thresholds[k] >= 0 && thresholds[k] <= 1,
+                "class threshold must be between 0 and 1");
+    }
 
     // One candidate list per requested class, so NMS never lets a dog suppress a person.
     std::vector<std::vector<Detection>> per_class(static_cast<size_t>(class_count));
@@ -321,41 +329,50 @@ focal_cv_net *focal_cv_yolo_load(const char *cfg_path, const char *weights_path,
 
 void focal_cv_net_free(focal_cv_net *net) { delete net; }
 
-int focal_cv_yunet_detect(focal_cv_net *net, const unsigned char *rgb, int width, int height,
+int focal_cv_yunet_detect(focal_cv_net *net, const unsigned char *rgb, size_t length, int width, int height,
                           int stride, float score_threshold, float nms_iou, focal_cv_box *out,
                           int capacity, char *err, size_t errlen) {
     return guarded<int>(err, errlen, -1, [&] {
         check_net(net, NetKind::yunet);
         check_output(out, capacity);
-        return yunet_detect(*net, wrap_rgb(rgb, width, height, stride), score_threshold, nms_iou,
+        require(std::isfinite(score_threshold) && score_threshold >= 0 && score_threshold <= 1 &&
+                    std::isfinite(nms_iou) && nms_iou >= 0 && nms_iou <= 1,
+                "score threshold and NMS IoU must be between 0 and 1");
+        return yunet_detect(*net, wrap_rgb(rgb, length, width, height, stride), score_threshold, nms_iou,
                             out, capacity);
     });
 }
 
-int focal_cv_yolo_detect(focal_cv_net *net, const unsigned char *rgb, int width, int height,
+int focal_cv_yolo_detect(focal_cv_net *net, const unsigned char *rgb, size_t length, int width, int height,
                          int stride, int input_size, const int *classes, const float *thresholds,
                          int class_count, float nms_iou, focal_cv_box *out, int capacity,
                          char *err, size_t errlen) {
     return guarded<int>(err, errlen, -1, [&] {
         check_net(net, NetKind::yolo);
         check_output(out, capacity);
-        require(input_size >= 32 && input_size % 32 == 0,
-                "input size must be a positive multiple of 32");
-        require(class_count >= 0, "class count is negative");
+        require(input_size >= 32 && input_size <= 2048 && input_size % 32 == 0,
+                "input size must be a multiple of 32 between 32 and 2048");
+        require(class_count >= 0 && class_count <= 1000, "class count must be between 0 and 1000");
+        require(std::isfinite(nms_iou) && nms_iou >= 0 && nms_iou <= 1, "NMS IoU must be between 0 and 1");
         require(class_count == 0 || (classes != nullptr && thresholds != nullptr),
                 "class or threshold array is NULL");
         if (class_count == 0) return 0;
-        return yolo_detect(*net, wrap_rgb(rgb, width, height, stride), input_size, classes,
+        return yolo_detect(*net, wrap_rgb(rgb, length, width, height, stride), input_size, classes,
                            thresholds, class_count, nms_iou, out, capacity);
     });
 }
 
-int focal_cv_saliency(const unsigned char *rgb, int width, int height, int stride,
-                      int map_width, int map_height, float *out_map, char *err, size_t errlen) {
+int focal_cv_saliency(const unsigned char *rgb, size_t length, int width, int height, int stride,
+                      int map_width, int map_height, float *out_map, size_t map_length, char *err,
+                      size_t errlen) {
     return guarded<int>(err, errlen, -1, [&] {
-        require(map_width > 0 && map_height > 0, "map width and height must be positive");
+        require(map_width > 0 && map_height > 0 && map_width <= 4096 && map_height <= 4096,
+                "map width and height must be between 1 and 4096");
         require(out_map != nullptr, "output map is NULL");
-        saliency(wrap_rgb(rgb, width, height, stride), map_width, map_height, out_map);
+        require(static_cast<unsigned long long>(map_width) * static_cast<unsigned long long>(map_height) <=
+                    static_cast<unsigned long long>(map_length),
+                "output map is shorter than map_width * map_height");
+        saliency(wrap_rgb(rgb, length, width, height, stride), map_width, map_height, out_map);
         return 0;
     });
 }

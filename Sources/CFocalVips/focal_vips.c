@@ -1,62 +1,108 @@
 #include "focal_vips.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <vips/vips.h>
 
 struct focal_vips_source {
     VipsSource *source;
+    /// fail_on level for this loader: any warning for JPEG (libjpeg reports a cut or garbled
+    /// scan only as a warning, then fills in grey), errors for the rest.
+    const char *options;
 };
 
 struct focal_vips_image {
     VipsImage *image;
 };
 
-/// Copies libvips's pending error text (or `fallback`) into err and clears it.
-static void take_error(char *err, size_t errlen, const char *fallback) {
-    const char *text = vips_error_buffer();
-    if (err != NULL && errlen > 0) {
-        const char *message = (text != NULL && text[0] != '\0') ? text : fallback;
-        size_t n = strlen(message);
-        // libvips ends each message with a newline; drop the last one.
-        while (n > 0 && message[n - 1] == '\n') n--;
-        if (n >= errlen) n = errlen - 1;
-        memcpy(err, message, n);
-        err[n] = '\0';
-    }
-    vips_error_clear();
+// MARK: - Error text and the call lock
+
+/// Every call into libvips holds this lock for reading, so calls run side by side. A call that
+/// failed runs again holding it for writing (alone), so that the text it leaves in libvips's
+/// process-wide error buffer is its own. Writers are preferred, so a retry is not starved.
+static pthread_rwlock_t calls;
+
+/// Copies `text` into err, dropping trailing newlines and truncating to errlen.
+static void put_text(char *err, size_t errlen, const char *text) {
+    if (err == NULL || errlen == 0) return;
+    size_t n = strlen(text);
+    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' ')) n--;
+    if (n >= errlen) n = errlen - 1;
+    memcpy(err, text, n);
+    err[n] = '\0';
 }
 
+/// One call's body. It returns a status; for a failure it knows itself (a bad argument, a
+/// deadline) it points `own` at its fixed text, and the call is not retried.
+typedef focal_vips_status (*body_fn)(void *args, const char **own);
+
+static void init_vips(void);
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static int init_result = -1;
+
+static focal_vips_status guarded(body_fn body, void *args, char *err, size_t errlen, const char *fallback) {
+    // The lock is made by the one-time start-up.
+    pthread_once(&init_once, init_vips);
+    const char *own = NULL;
+    pthread_rwlock_rdlock(&calls);
+    focal_vips_status status = body(args, &own);
+    pthread_rwlock_unlock(&calls);
+    if (status == FOCAL_VIPS_OK) return status;
+    if (own != NULL) {
+        put_text(err, errlen, own);
+        return status;
+    }
+    // Run it again alone: the buffer then holds this call's text and nobody else's.
+    pthread_rwlock_wrlock(&calls);
+    vips_error_clear();
+    own = NULL;
+    status = body(args, &own);
+    if (status != FOCAL_VIPS_OK) {
+        const char *text = vips_error_buffer();
+        put_text(err, errlen, own != NULL ? own : (text != NULL && text[0] != '\0') ? text : fallback);
+    }
+    vips_error_clear();
+    pthread_rwlock_unlock(&calls);
+    return status;
+}
+
+// MARK: - Start-up
+
+static focal_vips_status init_result = FOCAL_VIPS_ERR_INTERNAL;
 static char init_error[256];
 
 static void init_vips(void) {
+    pthread_rwlockattr_t attributes;
+    pthread_rwlockattr_init(&attributes);
+#ifdef __GLIBC__
+    pthread_rwlockattr_setkind_np(&attributes, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+    pthread_rwlock_init(&calls, &attributes);
+    pthread_rwlockattr_destroy(&attributes);
     // Decode problems are reported as errors to the caller; libvips's own warnings on stderr
     // would only repeat them. A caller's VIPS_WARNING setting is kept.
     g_setenv("VIPS_WARNING", "0", FALSE);
     if (VIPS_INIT("focal") != 0) {
-        take_error(init_error, sizeof init_error, "libvips failed to start");
-        init_result = -1;
+        const char *text = vips_error_buffer();
+        put_text(init_error, sizeof init_error, text && text[0] ? text : "libvips failed to start");
+        vips_error_clear();
+        init_result = FOCAL_VIPS_ERR_INTERNAL;
         return;
     }
     // Loaders that libvips marks as unsafe for untrusted input (ImageMagick, MATLAB, ...) stay off.
     vips_block_untrusted_set(TRUE);
-    init_result = 0;
+    init_result = FOCAL_VIPS_OK;
 }
 
-int focal_vips_init(char *err, size_t errlen) {
+focal_vips_status focal_vips_init(char *err, size_t errlen) {
     pthread_once(&init_once, init_vips);
-    if (init_result != 0 && err != NULL && errlen > 0) {
-        strncpy(err, init_error, errlen - 1);
-        err[errlen - 1] = '\0';
-    }
+    if (init_result != FOCAL_VIPS_OK) put_text(err, errlen, init_error);
     return init_result;
 }
 
-void focal_vips_set_concurrency(int threads) { vips_concurrency_set(threads); }
-void focal_vips_set_cache_max(int operations) { vips_cache_set_max(operations); }
+void focal_vips_set_concurrency(int threads) { vips_concurrency_set(threads < 1 ? 1 : threads); }
+void focal_vips_set_cache_max(int operations) { vips_cache_set_max(operations < 0 ? 0 : operations); }
 void focal_vips_leak_set(int on) { vips_leak_set(on ? TRUE : FALSE); }
 
 static void *count_object(void *object, void *a, void *b) {
@@ -74,19 +120,58 @@ int focal_vips_objects_alive(void) {
 
 int focal_vips_tracked_allocs(void) { return vips_tracked_get_allocs(); }
 
-/// Reads the header behind `source` into info; 0 or -1.
-static int read_header(VipsSource *source, focal_vips_info *info, char *err, size_t errlen) {
-    const char *loader = vips_foreign_find_load_source(source);
+// MARK: - Checks
+
+static int side_ok(int value) { return value > 0 && value <= FOCAL_VIPS_MAX_SIDE; }
+
+/// Whether a `width` x `height` area at (`left`, `top`) lies inside a `w` x `h` image. Computed
+/// in 64 bits so that nothing overflows.
+static int area_inside(int left, int top, int width, int height, int w, int h) {
+    return left >= 0 && top >= 0 && side_ok(width) && side_ok(height) &&
+           (int64_t)left + width <= (int64_t)w && (int64_t)top + height <= (int64_t)h;
+}
+
+// MARK: - Opening
+
+/// The loaders Focal accepts, by the name libvips gives their source loader.
+static const char *const allowed_loaders[] = {
+    "jpegload_source", "pngload_source", "webpload_source", "gifload_source",
+    "tiffload_source", "heifload_source", "jxlload_source", NULL,
+};
+
+/// Whether a loader (named by its class, "VipsForeignLoadPngSource", or its nickname) is allowed.
+static int loader_allowed(const char *loader) {
+    GType type = g_type_from_name(loader);
+    const char *nickname = type != 0 ? vips_nickname_find(type) : NULL;
+    if (nickname == NULL) nickname = loader;
+    for (int i = 0; allowed_loaders[i] != NULL; i++)
+        if (strcmp(nickname, allowed_loaders[i]) == 0) return 1;
+    return 0;
+}
+
+struct open_args {
+    VipsSource *source;
+    const char *options;
+    focal_vips_info *info;
+};
+
+static focal_vips_status open_body(void *raw, const char **own) {
+    struct open_args *a = raw;
+    if (vips_source_rewind(a->source) != 0) return FOCAL_VIPS_ERR_INTERNAL;
+    const char *loader = vips_foreign_find_load_source(a->source);
     if (loader == NULL) {
-        vips_error_clear();
-        take_error(err, errlen, "not a known image format");
-        return -1;
+        *own = "no image loader recognises these bytes";
+        return FOCAL_VIPS_ERR_NOT_IMAGE;
     }
-    VipsImage *header = vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    if (header == NULL) {
-        take_error(err, errlen, "unreadable image header");
-        return -1;
+    if (!loader_allowed(loader)) {
+        *own = "a format Focal does not accept";
+        strncpy(a->info->loader, loader, sizeof a->info->loader - 1);
+        return FOCAL_VIPS_ERR_UNSUPPORTED;
     }
+    a->options = strstr(loader, "Jpeg") != NULL || strstr(loader, "jpeg") != NULL ? "fail_on=warning" : "fail_on=error";
+    VipsImage *header = vips_image_new_from_source(a->source, a->options, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (header == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    focal_vips_info *info = a->info;
     int orientation = 1;
     if (vips_image_get_typeof(header, VIPS_META_ORIENTATION) != 0 &&
         vips_image_get_int(header, VIPS_META_ORIENTATION, &orientation) != 0) {
@@ -97,51 +182,63 @@ static int read_header(VipsSource *source, focal_vips_info *info, char *err, siz
     // libvips reports the height of all pages for some multi-page loaders; use one page.
     int page_height = vips_image_get_page_height(header);
     if (page_height > 0 && page_height < height) height = page_height;
+    int pages = 1, interlaced = 0;
+    if (vips_image_get_typeof(header, VIPS_META_N_PAGES) != 0 &&
+        vips_image_get_int(header, VIPS_META_N_PAGES, &pages) != 0)
+        pages = 1;
+    if (vips_image_get_typeof(header, "interlaced") != 0 && vips_image_get_int(header, "interlaced", &interlaced) != 0)
+        interlaced = 0;
     info->orientation = orientation;
     info->width = orientation >= 5 ? height : width;
     info->height = orientation >= 5 ? width : height;
     info->bands = vips_image_get_bands(header);
+    info->bits = (int)vips_format_sizeof(vips_image_get_format(header)) * 8;
     info->has_alpha = vips_image_hasalpha(header) ? 1 : 0;
+    info->interlaced = interlaced ? 1 : 0;
+    info->pages = pages > 0 ? pages : 1;
+    info->cmyk = vips_image_get_interpretation(header) == VIPS_INTERPRETATION_CMYK ? 1 : 0;
     strncpy(info->loader, loader, sizeof info->loader - 1);
     info->loader[sizeof info->loader - 1] = '\0';
     g_object_unref(header);
-    return 0;
-}
-
-static focal_vips_source *open_source(VipsSource *source, focal_vips_info *info, char *err, size_t errlen) {
-    if (read_header(source, info, err, errlen) != 0) {
-        g_object_unref(source);
-        return NULL;
+    if (!side_ok(width) || !side_ok(height)) {
+        *own = "the header claims a width or height beyond 10000000 pixels";
+        return FOCAL_VIPS_ERR_CORRUPT;
     }
-    focal_vips_source *handle = g_new0(focal_vips_source, 1);
-    handle->source = source;
-    return handle;
+    return FOCAL_VIPS_OK;
 }
 
-focal_vips_source *focal_vips_open_file(const char *path, focal_vips_info *info, char *err, size_t errlen) {
-    VipsSource *source = vips_source_new_from_file(path);
-    if (source == NULL) {
-        take_error(err, errlen, "cannot open file");
-        return NULL;
+focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_source **out,
+                                  focal_vips_info *info, char *err, size_t errlen) {
+    if (out == NULL || info == NULL) {
+        put_text(err, errlen, "output pointers are NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    return open_source(source, info, err, errlen);
-}
-
-focal_vips_source *focal_vips_open_buffer(const void *bytes, size_t length, focal_vips_info *info,
-                                          char *err, size_t errlen) {
-    if (length == 0) {
-        take_error(err, errlen, "no bytes");
-        return NULL;
+    *out = NULL;
+    memset(info, 0, sizeof *info);
+    if (bytes == NULL || length == 0) {
+        put_text(err, errlen, "no bytes");
+        return FOCAL_VIPS_ERR_ARGUMENT;
     }
     // libvips keeps reading the memory it is given, so it gets a copy that it owns.
     VipsBlob *blob = vips_blob_copy(bytes, length);
     VipsSource *source = vips_source_new_from_blob(blob);
     vips_area_unref(VIPS_AREA(blob));
     if (source == NULL) {
-        take_error(err, errlen, "cannot read bytes");
-        return NULL;
+        put_text(err, errlen, "cannot wrap the bytes");
+        vips_error_clear();
+        return FOCAL_VIPS_ERR_INTERNAL;
     }
-    return open_source(source, info, err, errlen);
+    struct open_args a = {source, NULL, info};
+    focal_vips_status status = guarded(open_body, &a, err, errlen, "unreadable image header");
+    if (status != FOCAL_VIPS_OK) {
+        g_object_unref(source);
+        return status;
+    }
+    focal_vips_source *handle = g_new0(focal_vips_source, 1);
+    handle->source = source;
+    handle->options = a.options;
+    *out = handle;
+    return FOCAL_VIPS_OK;
 }
 
 void focal_vips_source_free(focal_vips_source *source) {
@@ -150,25 +247,60 @@ void focal_vips_source_free(focal_vips_source *source) {
     g_free(source);
 }
 
+// MARK: - Decoding
+
 static focal_vips_image *wrap(VipsImage *image) {
     focal_vips_image *handle = g_new0(focal_vips_image, 1);
     handle->image = image;
     return handle;
 }
 
-/// Converts to 8-bit sRGB (keeping alpha), consuming `in`.
+/// Converts to 8-bit sRGB (keeping alpha), consuming `in`. NULL on failure.
 static VipsImage *to_srgb8(VipsImage *in) {
     VipsImage *srgb = NULL;
-    if (vips_colourspace(in, &srgb, VIPS_INTERPRETATION_sRGB, NULL) != 0) {
-        g_object_unref(in);
-        return NULL;
-    }
+    int failed = vips_colourspace(in, &srgb, VIPS_INTERPRETATION_sRGB, NULL);
     g_object_unref(in);
+    if (failed) return NULL;
     if (vips_image_get_format(srgb) == VIPS_FORMAT_UCHAR) return srgb;
     VipsImage *cast = NULL;
-    int failed = vips_cast(srgb, &cast, VIPS_FORMAT_UCHAR, NULL);
+    failed = vips_cast(srgb, &cast, VIPS_FORMAT_UCHAR, NULL);
     g_object_unref(srgb);
     return failed ? NULL : cast;
+}
+
+/// A deadline for one computation, checked as libvips reports progress.
+typedef struct deadline {
+    gint64 at;        ///< g_get_monotonic_time() microseconds; 0 for none.
+    int expired;
+} deadline;
+
+static deadline deadline_in(int timeout_ms) {
+    deadline d = {0, 0};
+    if (timeout_ms > 0) d.at = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+    return d;
+}
+
+static void on_eval(VipsImage *image, VipsProgress *progress, void *user) {
+    (void)progress;
+    deadline *d = user;
+    if (d->at != 0 && g_get_monotonic_time() > d->at) {
+        d->expired = 1;
+        vips_image_set_kill(image, TRUE);
+    }
+}
+
+/// Computes `image` into memory (consuming it), so that the result no longer reads the source:
+/// it can be used many times and from any thread. Stops when the deadline passes. NULL on failure.
+static VipsImage *materialised(VipsImage *image, deadline *d) {
+    gulong handler = 0;
+    if (d != NULL && d->at != 0) {
+        vips_image_set_progress(image, TRUE);
+        handler = g_signal_connect(image, "eval", G_CALLBACK(on_eval), d);
+    }
+    VipsImage *memory = vips_image_copy_memory(image);
+    if (handler != 0) g_signal_handler_disconnect(image, handler);
+    g_object_unref(image);
+    return memory;
 }
 
 /// Loads and scales the oriented image to exactly width x height; NULL on failure.
@@ -176,89 +308,219 @@ static VipsImage *load_scaled(focal_vips_source *source, int width, int height) 
     VipsImage *out = NULL;
     if (vips_source_rewind(source->source) != 0) return NULL;
     if (vips_thumbnail_source(source->source, &out, width, "height", height, "size", VIPS_SIZE_FORCE,
-                              "option_string", "fail_on=truncated", NULL) != 0) {
+                              "option_string", source->options, NULL) != 0) {
         return NULL;
     }
     return out;
 }
 
+struct thumbnail_args {
+    focal_vips_source *source;
+    int width, height, timeout_ms;
+    focal_vips_image **out;
+};
 
-/// Computes `image` into memory (consuming it), so that the result no longer reads the source:
-/// it can be used many times and from any thread. NULL on failure.
-static VipsImage *materialised(VipsImage *image) {
-    VipsImage *memory = vips_image_copy_memory(image);
-    g_object_unref(image);
-    return memory;
-}
-
-focal_vips_image *focal_vips_thumbnail(focal_vips_source *source, int width, int height,
-                                       char *err, size_t errlen) {
-    VipsImage *scaled = load_scaled(source, width, height);
-    VipsImage *srgb = scaled ? to_srgb8(scaled) : NULL;
-    if (srgb != NULL) srgb = materialised(srgb);
-    if (srgb == NULL) {
-        take_error(err, errlen, "cannot decode image");
-        return NULL;
-    }
-    return wrap(srgb);
-}
-
-focal_vips_image *focal_vips_render(focal_vips_source *source, int scaled_width, int scaled_height,
-                                    int left, int top, int area_width, int area_height,
-                                    int out_width, int out_height, char *err, size_t errlen) {
-    VipsImage *scaled = load_scaled(source, scaled_width, scaled_height);
-    if (scaled == NULL) {
-        take_error(err, errlen, "cannot decode image");
-        return NULL;
-    }
-    VipsImage *area = NULL;
-    int failed = vips_extract_area(scaled, &area, left, top, area_width, area_height, NULL);
-    g_object_unref(scaled);
-    if (failed) {
-        take_error(err, errlen, "crop outside the image");
-        return NULL;
-    }
-    if (area_width != out_width || area_height != out_height) {
-        VipsImage *resized = NULL;
-        double hscale = (double)out_width / area_width, vscale = (double)out_height / area_height;
-        failed = vips_resize(area, &resized, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL);
-        g_object_unref(area);
-        if (failed) {
-            take_error(err, errlen, "cannot resize");
-            return NULL;
+static focal_vips_status thumbnail_body(void *raw, const char **own) {
+    struct thumbnail_args *a = raw;
+    deadline d = deadline_in(a->timeout_ms);
+    VipsImage *scaled = load_scaled(a->source, a->width, a->height);
+    if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *srgb = to_srgb8(scaled);
+    if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *memory = materialised(srgb, &d);
+    if (memory == NULL) {
+        if (d.expired) {
+            *own = "decoding passed its deadline and was stopped";
+            return FOCAL_VIPS_ERR_TIMEOUT;
         }
-        area = resized;
+        return FOCAL_VIPS_ERR_CORRUPT;
     }
-    VipsImage *srgb = to_srgb8(area);
-    if (srgb != NULL) srgb = materialised(srgb);
-    if (srgb == NULL) {
-        take_error(err, errlen, "cannot decode image");
-        return NULL;
-    }
-    return wrap(srgb);
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
 }
 
-focal_vips_image *focal_vips_from_rgb(const unsigned char *rgb, int width, int height,
-                                      char *err, size_t errlen) {
-    VipsImage *image = vips_image_new_from_memory_copy(rgb, (size_t)width * height * 3, width, height,
-                                                       3, VIPS_FORMAT_UCHAR);
+focal_vips_status focal_vips_thumbnail(focal_vips_source *source, int width, int height, int timeout_ms,
+                                       focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || source == NULL) {
+        put_text(err, errlen, "source or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    if (!side_ok(width) || !side_ok(height) || timeout_ms < 0) {
+        put_text(err, errlen, "thumbnail size out of range");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    struct thumbnail_args a = {source, width, height, timeout_ms, out};
+    return guarded(thumbnail_body, &a, err, errlen, "cannot decode the image");
+}
+
+/// Extracts an area of `in` and resizes it (Lanczos 3) to out_width x out_height when it differs;
+/// does not consume `in`. NULL on failure.
+static VipsImage *crop_and_resize(VipsImage *in, int left, int top, int area_width, int area_height,
+                                  int out_width, int out_height) {
+    VipsImage *area = NULL;
+    if (vips_extract_area(in, &area, left, top, area_width, area_height, NULL) != 0) return NULL;
+    if (area_width == out_width && area_height == out_height) return area;
+    VipsImage *resized = NULL;
+    double hscale = (double)out_width / area_width, vscale = (double)out_height / area_height;
+    int failed = vips_resize(area, &resized, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL);
+    g_object_unref(area);
+    if (failed) return NULL;
+    // vips_resize rounds; make the size exact.
+    if (vips_image_get_width(resized) != out_width || vips_image_get_height(resized) != out_height) {
+        VipsImage *exact = NULL;
+        failed = vips_embed(resized, &exact, 0, 0, out_width, out_height, "extend", VIPS_EXTEND_COPY, NULL);
+        g_object_unref(resized);
+        if (failed) return NULL;
+        resized = exact;
+    }
+    return resized;
+}
+
+struct render_args {
+    focal_vips_source *source;
+    int scaled_width, scaled_height, left, top, area_width, area_height, out_width, out_height, timeout_ms;
+    focal_vips_image **out;
+};
+
+static focal_vips_status render_body(void *raw, const char **own) {
+    struct render_args *a = raw;
+    deadline d = deadline_in(a->timeout_ms);
+    VipsImage *scaled = load_scaled(a->source, a->scaled_width, a->scaled_height);
+    if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    if (!area_inside(a->left, a->top, a->area_width, a->area_height, vips_image_get_width(scaled),
+                     vips_image_get_height(scaled))) {
+        g_object_unref(scaled);
+        *own = "the crop lies outside the decoded image";
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    VipsImage *cropped =
+        crop_and_resize(scaled, a->left, a->top, a->area_width, a->area_height, a->out_width, a->out_height);
+    g_object_unref(scaled);
+    if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *srgb = to_srgb8(cropped);
+    if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *memory = materialised(srgb, &d);
+    if (memory == NULL) {
+        if (d.expired) {
+            *own = "rendering passed its deadline and was stopped";
+            return FOCAL_VIPS_ERR_TIMEOUT;
+        }
+        return FOCAL_VIPS_ERR_CORRUPT;
+    }
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width, int scaled_height,
+                                    int left, int top, int area_width, int area_height,
+                                    int out_width, int out_height, int timeout_ms,
+                                    focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || source == NULL) {
+        put_text(err, errlen, "source or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    if (!side_ok(scaled_width) || !side_ok(scaled_height) || !side_ok(out_width) || !side_ok(out_height) ||
+        !area_inside(left, top, area_width, area_height, scaled_width, scaled_height) || timeout_ms < 0) {
+        put_text(err, errlen, "render geometry out of range");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    struct render_args a = {source, scaled_width, scaled_height, left, top, area_width, area_height,
+                            out_width, out_height, timeout_ms, out};
+    return guarded(render_body, &a, err, errlen, "cannot decode the image");
+}
+
+struct crop_resize_args {
+    const focal_vips_image *image;
+    int left, top, area_width, area_height, out_width, out_height;
+    focal_vips_image **out;
+};
+
+static focal_vips_status crop_resize_body(void *raw, const char **own) {
+    (void)own;
+    struct crop_resize_args *a = raw;
+    VipsImage *cropped = crop_and_resize(a->image->image, a->left, a->top, a->area_width, a->area_height,
+                                         a->out_width, a->out_height);
+    if (cropped == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *memory = materialised(cropped, NULL);
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left, int top, int area_width,
+                                         int area_height, int out_width, int out_height,
+                                         focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || image == NULL) {
+        put_text(err, errlen, "image or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    if (!side_ok(out_width) || !side_ok(out_height) ||
+        !area_inside(left, top, area_width, area_height, vips_image_get_width(image->image),
+                     vips_image_get_height(image->image))) {
+        put_text(err, errlen, "crop geometry out of range");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    struct crop_resize_args a = {image, left, top, area_width, area_height, out_width, out_height, out};
+    return guarded(crop_resize_body, &a, err, errlen, "cannot crop the image");
+}
+
+focal_vips_status focal_vips_from_rgb(const unsigned char *rgb, size_t length, int width, int height,
+                                      focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || rgb == NULL) {
+        put_text(err, errlen, "pixel or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    if (!side_ok(width) || !side_ok(height) || (uint64_t)width * (uint64_t)height * 3u != (uint64_t)length) {
+        put_text(err, errlen, "pixel buffer length does not match width * height * 3");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    VipsImage *image = vips_image_new_from_memory_copy(rgb, length, width, height, 3, VIPS_FORMAT_UCHAR);
     if (image == NULL) {
-        take_error(err, errlen, "cannot wrap pixels");
-        return NULL;
+        const char *text = vips_error_buffer();
+        put_text(err, errlen, text && text[0] ? text : "cannot wrap pixels");
+        vips_error_clear();
+        return FOCAL_VIPS_ERR_INTERNAL;
     }
     image->Type = VIPS_INTERPRETATION_sRGB;
-    return wrap(image);
+    *out = wrap(image);
+    return FOCAL_VIPS_OK;
 }
 
-focal_vips_image *focal_vips_resize(focal_vips_image *image, int width, int height, char *err, size_t errlen) {
-    double hscale = (double)width / vips_image_get_width(image->image);
-    double vscale = (double)height / vips_image_get_height(image->image);
-    VipsImage *out = NULL;
-    if (vips_resize(image->image, &out, hscale, "vscale", vscale, NULL) != 0) {
-        take_error(err, errlen, "cannot resize");
-        return NULL;
+struct resize_args {
+    const focal_vips_image *image;
+    int width, height;
+    focal_vips_image **out;
+};
+
+static focal_vips_status resize_body(void *raw, const char **own) {
+    (void)own;
+    struct resize_args *a = raw;
+    int w = vips_image_get_width(a->image->image), h = vips_image_get_height(a->image->image);
+    VipsImage *resized = crop_and_resize(a->image->image, 0, 0, w, h, a->width, a->height);
+    if (resized == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *memory = materialised(resized, NULL);
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_resize(const focal_vips_image *image, int width, int height,
+                                    focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || image == NULL) {
+        put_text(err, errlen, "image or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    return wrap(out);
+    *out = NULL;
+    if (!side_ok(width) || !side_ok(height)) {
+        put_text(err, errlen, "resize size out of range");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    struct resize_args a = {image, width, height, out};
+    return guarded(resize_body, &a, err, errlen, "cannot resize the image");
 }
 
 void focal_vips_image_free(focal_vips_image *image) {
@@ -268,9 +530,11 @@ void focal_vips_image_free(focal_vips_image *image) {
 }
 
 void focal_vips_image_size(const focal_vips_image *image, int *width, int *height) {
-    *width = vips_image_get_width(image->image);
-    *height = vips_image_get_height(image->image);
+    if (width != NULL) *width = image != NULL ? vips_image_get_width(image->image) : 0;
+    if (height != NULL) *height = image != NULL ? vips_image_get_height(image->image) : 0;
 }
+
+// MARK: - Pixels and encoding
 
 /// The image without alpha, flattened on white, as a new reference; NULL on failure.
 static VipsImage *flattened(VipsImage *image) {
@@ -285,59 +549,86 @@ static VipsImage *flattened(VipsImage *image) {
     return failed ? NULL : out;
 }
 
-int focal_vips_rgb_pixels(focal_vips_image *image, unsigned char **rgb, size_t *length,
-                          char *err, size_t errlen) {
-    VipsImage *flat = flattened(image->image);
+struct pixels_args {
+    const focal_vips_image *image;
+    unsigned char **rgb;
+    size_t *length;
+};
+
+static focal_vips_status pixels_body(void *raw, const char **own) {
+    struct pixels_args *a = raw;
+    VipsImage *flat = flattened(a->image->image);
+    if (flat == NULL) return FOCAL_VIPS_ERR_INTERNAL;
     VipsImage *three = NULL;
-    if (flat == NULL) {
-        take_error(err, errlen, "cannot flatten alpha");
-        return -1;
-    }
-    if (vips_image_get_bands(flat) == 3) {
+    int bands = vips_image_get_bands(flat);
+    if (bands == 3) {
         three = flat;
-    } else {
-        // 8-bit sRGB with alpha removed has 3 bands; anything else (grey) is widened.
-        int failed = vips_bandjoin_const1(flat, &three, 0, NULL);
+    } else if (bands == 1) {
+        // Grey is widened to three equal bands.
+        VipsImage *copies[3] = {flat, flat, flat};
+        int failed = vips_bandjoin(copies, &three, 3, NULL);
         g_object_unref(flat);
-        if (failed) {
-            take_error(err, errlen, "unexpected band count");
-            return -1;
-        }
+        if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    } else {
+        g_object_unref(flat);
+        *own = "unexpected band count";
+        return FOCAL_VIPS_ERR_INTERNAL;
     }
     size_t size = 0;
     void *memory = vips_image_write_to_memory(three, &size);
+    int width = vips_image_get_width(three), height = vips_image_get_height(three);
     g_object_unref(three);
-    if (memory == NULL) {
-        take_error(err, errlen, "cannot decode pixels");
-        return -1;
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    if ((uint64_t)size != (uint64_t)width * (uint64_t)height * 3u) {
+        g_free(memory);
+        *own = "decoded pixel count does not match the image size";
+        return FOCAL_VIPS_ERR_INTERNAL;
     }
-    *rgb = memory;
-    *length = size;
-    return 0;
+    *a->rgb = memory;
+    *a->length = size;
+    return FOCAL_VIPS_OK;
 }
 
-int focal_vips_encode(focal_vips_image *image, focal_vips_format format, int quality,
-                      void **bytes, size_t *length, char *err, size_t errlen) {
+focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned char **rgb, size_t *length,
+                                        char *err, size_t errlen) {
+    if (image == NULL || rgb == NULL || length == NULL) {
+        put_text(err, errlen, "image or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *rgb = NULL;
+    *length = 0;
+    struct pixels_args a = {image, rgb, length};
+    return guarded(pixels_body, &a, err, errlen, "cannot read the pixels");
+}
+
+struct encode_args {
+    const focal_vips_image *image;
+    focal_vips_format format;
+    int quality;
+    void **bytes;
+    size_t *length;
+};
+
+static focal_vips_status encode_body(void *raw, const char **own) {
+    struct encode_args *a = raw;
     int failed = -1;
-    if (quality < 1) quality = 1;
-    if (quality > 100) quality = 100;
-    switch (format) {
+    switch (a->format) {
     case FOCAL_VIPS_JPEG: {
-        VipsImage *flat = flattened(image->image);
+        VipsImage *flat = flattened(a->image->image);
         if (flat == NULL) break;
-        failed = vips_jpegsave_buffer(flat, bytes, length, "Q", quality, "strip", TRUE,
+        failed = vips_jpegsave_buffer(flat, a->bytes, a->length, "Q", a->quality, "strip", TRUE,
                                       "optimize_coding", TRUE, NULL);
         g_object_unref(flat);
         break;
     }
     case FOCAL_VIPS_PNG:
-        failed = vips_pngsave_buffer(image->image, bytes, length, "compression", 6, "strip", TRUE, NULL);
+        failed = vips_pngsave_buffer(a->image->image, a->bytes, a->length, "compression", 6, "strip", TRUE, NULL);
         break;
     case FOCAL_VIPS_WEBP: {
         // libvips 8.14's webpsave ignores "strip" and rebuilds EXIF from the exif-* fields:
         // save a copy without any metadata field.
         VipsImage *bare = NULL;
-        if (vips_copy(image->image, &bare, NULL) != 0) break;
+        if (vips_copy(a->image->image, &bare, NULL) != 0) break;
         gchar **fields = vips_image_get_fields(bare);
         for (int i = 0; fields[i] != NULL; i++) {
             const char *f = fields[i];
@@ -346,43 +637,76 @@ int focal_vips_encode(focal_vips_image *image, focal_vips_format format, int qua
                 vips_image_remove(bare, f);
         }
         g_strfreev(fields);
-        failed = vips_webpsave_buffer(bare, bytes, length, "Q", quality, "strip", TRUE, NULL);
+        failed = vips_webpsave_buffer(bare, a->bytes, a->length, "Q", a->quality, "strip", TRUE, NULL);
         g_object_unref(bare);
         break;
     }
+    default:
+        *own = "unknown output format";
+        return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    if (failed) {
-        take_error(err, errlen, "cannot encode image");
-        return -1;
-    }
-    return 0;
+    return failed ? FOCAL_VIPS_ERR_ENCODE : FOCAL_VIPS_OK;
 }
 
-int focal_vips_text_mask(const char *text, int height, unsigned char **mask, int *width,
-                         int *mask_height, char *err, size_t errlen) {
+focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_format format, int quality,
+                                    void **bytes, size_t *length, char *err, size_t errlen) {
+    if (image == NULL || bytes == NULL || length == NULL) {
+        put_text(err, errlen, "image or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *bytes = NULL;
+    *length = 0;
+    if (quality < 1 || quality > 100) {
+        put_text(err, errlen, "quality must be between 1 and 100");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    struct encode_args a = {image, format, quality, bytes, length};
+    return guarded(encode_body, &a, err, errlen, "cannot encode the image");
+}
+
+struct text_args {
+    const char *text;
+    int height;
+    unsigned char **mask;
+    int *width, *mask_height;
+};
+
+static focal_vips_status text_body(void *raw, const char **own) {
+    (void)own;
+    struct text_args *a = raw;
     VipsImage *rendered = NULL;
     // libvips sizes text in points at a given DPI; 72 dpi makes points pixels.
     char font[32];
-    snprintf(font, sizeof font, "sans %d", height > 4 ? height * 3 / 4 : 3);
+    snprintf(font, sizeof font, "sans %d", a->height > 4 ? a->height * 3 / 4 : 3);
     // vips_text reads Pango markup: escape the caller's plain text.
-    char *escaped = g_markup_escape_text(text, -1);
+    char *escaped = g_markup_escape_text(a->text, -1);
     int failed = vips_text(&rendered, escaped, "font", font, "dpi", 72, NULL);
     g_free(escaped);
-    if (failed != 0) {
-        take_error(err, errlen, "cannot render text");
-        return -1;
-    }
+    if (failed != 0) return FOCAL_VIPS_ERR_INTERNAL;
     size_t size = 0;
     void *memory = vips_image_write_to_memory(rendered, &size);
-    *width = vips_image_get_width(rendered);
-    *mask_height = vips_image_get_height(rendered);
+    *a->width = vips_image_get_width(rendered);
+    *a->mask_height = vips_image_get_height(rendered);
     g_object_unref(rendered);
-    if (memory == NULL) {
-        take_error(err, errlen, "cannot render text");
-        return -1;
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    *a->mask = memory;
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_text_mask(const char *text, int height, unsigned char **mask, int *width,
+                                       int *mask_height, char *err, size_t errlen) {
+    if (text == NULL || mask == NULL || width == NULL || mask_height == NULL) {
+        put_text(err, errlen, "text or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    *mask = memory;
-    return 0;
+    *mask = NULL;
+    *width = *mask_height = 0;
+    if (height < 1 || height > 1000) {
+        put_text(err, errlen, "text height must be between 1 and 1000");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    struct text_args a = {text, height, mask, width, mask_height};
+    return guarded(text_body, &a, err, errlen, "cannot render text");
 }
 
 void focal_vips_free(void *pointer) { g_free(pointer); }

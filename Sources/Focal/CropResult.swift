@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A finished crop: the encoded bytes, the plan behind them, and where they came from.
 public struct CropResult: Sendable {

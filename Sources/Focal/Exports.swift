@@ -1,3 +1,20 @@
-@_exported import FocalCore
-@_exported import FocalDetection
-@_exported import FocalImaging
+// What `import Focal` shows: the pure core whole, and from the layers beneath only the types a
+// library user names. No C type, no test hook, no package plumbing.
+@_exported public import FocalCore
+
+@_exported public import enum FocalImaging.ImageFormat
+@_exported public import struct FocalImaging.ImagingError
+@_exported public import class FocalImaging.SourceImage
+@_exported public import class FocalImaging.RenderedImage
+@_exported public import enum FocalImaging.AtomicFile
+
+@_exported public import enum FocalDetection.Accuracy
+@_exported public import struct FocalDetection.DetectionError
+@_exported public import struct FocalDetection.ModelDirectory
+@_exported public import class FocalDetection.FaceDetector
+@_exported public import class FocalDetection.ObjectDetector
+@_exported public import struct FocalDetection.SaliencyDetector
+@_exported public import struct FocalDetection.SubjectFile
+
+@_exported public import class FocalRuntime.NativeWorkPool
+@_exported public import struct FocalRuntime.Deadline

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a crop returns when the image cannot be used.
 public enum Fallback: Hashable, Sendable {

@@ -1,7 +1,8 @@
-import FocalCore
-import FocalDetection
-import FocalImaging
-import Foundation
+public import FocalCore
+public import FocalDetection
+public import FocalImaging
+internal import FocalRuntime
+public import Foundation
 import Synchronization
 
 /// Crops images so that their subjects stay in view: fetch, open, detect, plan, render, encode,
@@ -81,12 +82,16 @@ public final class FocalPipeline: Sendable {
     public func crop(_ input: ImageInput, to target: CropTarget, options: FocalOptions = .default) async throws -> CropResult {
         try target.validate()
         try options.validate()
+        if case let .size(width, height) = target {
+            try configuration.limits.check(output: PixelSize(width: width, height: height))
+        }
         counters.withLock { $0.requests += 1 }
         do {
             return try await cropOrShare(input, to: target, options: options)
         } catch {
             if error is NativeWorkPool.Overloaded { counters.withLock { $0.refused += 1 } }
-            guard case let .placeholder(image) = options.fallback, !(error is CancellationError), !(error is PlanningError)
+            guard case let .placeholder(image) = options.fallback, !(error is CancellationError),
+                (error as? any FocalError)?.code != .requestInvalid
             else { throw error }
             return try await placeholder(image, to: target, options: options, reason: error)
         }
@@ -98,7 +103,9 @@ public final class FocalPipeline: Sendable {
         // The identity is known before any work for a cache name, a file or bytes; a URL without a
         // cache name is identified by its content once it has been fetched.
         var identity = input.cacheName.map(Self.nameIdentity)
+        var input = input
         if identity == nil, configuration.identifyByContent, !input.isRemote {
+            input = try await loaded(input)
             identity = try await contentIdentity(input.location)
         }
         if let identity, let hit = await cached(ResultKey(identity: identity, target: target, options: options, detectors: detectors)) {
@@ -109,11 +116,12 @@ public final class FocalPipeline: Sendable {
             identity: identity ?? Self.locationIdentity(input.location), target: target, options: options, detectors: detectors
         ).text
         if options.fallback == .centerCrop { jobKey += "|center-fallback" }
+        let loadedInput = input
         return try await jobs.value(for: jobKey) { [self] admission in
             counters.withLock { admission == .joined ? ($0.jobsJoined += 1) : ($0.jobsStarted += 1) }
         } work: { [self] in
             do {
-                return try await produce(input, identity: known, target: target, options: options, detectors: detectors)
+                return try await produce(loadedInput, identity: known, target: target, options: options, detectors: detectors)
             } catch is CancellationError {
                 counters.withLock { $0.jobsCancelled += 1 }
                 throw CancellationError()
@@ -133,6 +141,7 @@ public final class FocalPipeline: Sendable {
         }
         try Task.checkCancellation()
         let image = try await open(location)
+        if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
         try Task.checkCancellation()
         let subjects: [Subject]
         do {
@@ -141,7 +150,9 @@ public final class FocalPipeline: Sendable {
             return try await centerFallback(image, to: target, options: options, reason: error)
         }
         try Task.checkCancellation()
+        try image.deadline.check(source: image.name)
         let plan = try Analysis(image: image, subjects: subjects).plan(target, options: options.crop)
+        if case .aspect = target { try configuration.limits.check(output: plan.outputSize) }
         let format = options.outputFormat(for: image.format)
         let data = try await render(image, plan: plan, format: format, quality: options.quality)
         try Task.checkCancellation()
@@ -161,6 +172,7 @@ public final class FocalPipeline: Sendable {
     ///   models, `NativeWorkPool.Overloaded`, `CancellationError`.
     public func analyze(_ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true) async throws -> Analysis {
         var identity = input.cacheName.map(Self.nameIdentity)
+        let input = try await loaded(input)
         if identity == nil, detect, configuration.detectionCacheEntries > 0, configuration.identifyByContent, !input.isRemote {
             identity = try await contentIdentity(input.location)
         }
@@ -182,15 +194,26 @@ public final class FocalPipeline: Sendable {
         return (location, try await contentIdentity(location))
     }
 
-    /// `sha256:<hex>` of a file's or bytes' content.
+    /// `sha256:<hex>` of loaded bytes' content; nil for an input not loaded yet.
     private func contentIdentity(_ location: ImageInput.Location) async throws -> String? {
-        try await pool.run { () -> String? in
-            switch location {
-            case let .file(path): ContentDigest.of(file: path).map { "sha256:" + $0 }
-            case let .data(data, _): "sha256:" + ContentDigest.of(data)
-            case .url: nil
+        guard case let .data(data, _) = location else { return nil }
+        return try await pool.run { "sha256:" + ContentDigest.of(data) }
+    }
+
+    /// A file input read into memory (only a regular file, only up to the byte limit), so that it
+    /// is read once for its identity and its pixels; other inputs pass through.
+    private func loaded(_ input: ImageInput) async throws -> ImageInput {
+        guard case let .file(path) = input.location else { return input }
+        let maxBytes = configuration.limits.maxInputBytes
+        let data = try await pool.run { () throws -> Data in
+            do throws(InputFile.Failure) {
+                return try InputFile.read(path, maxBytes: maxBytes)
+            } catch {
+                if let limit = error.limit { throw limit }
+                throw ImagingError(error.code, error.message, source: path, cause: error.cause)
             }
         }
+        return ImageInput(.data(data, name: path), cacheName: input.cacheName)
     }
 
     /// `name:<SHA-256 of the cache name>`: a name cannot spell out another key's fields.
@@ -209,11 +232,12 @@ public final class FocalPipeline: Sendable {
 
     private func open(_ location: ImageInput.Location) async throws -> SourceImage {
         let limits = configuration.limits
-        return try await pool.run { () throws(ImagingError) -> SourceImage in
+        return try await pool.run { () throws -> SourceImage in
             switch location {
             case let .file(path): try SourceImage.open(path: path, limits: limits)
             case let .data(data, name): try SourceImage.open(data: data, name: name, limits: limits)
-            case let .url(url): throw ImagingError(.io, "a URL must be fetched before it is opened", source: url.absoluteString)
+            case let .url(url):
+                throw ImagingError(.internalFailure, "a URL must be fetched before it is opened", source: url.absoluteString)
             }
         }
     }
@@ -230,6 +254,7 @@ public final class FocalPipeline: Sendable {
         counters.withLock { $0.detections += 1 }
         let subjects = try await runDetectors(detectors, on: image, name: image.name, accuracy: accuracy)
         try Task.checkCancellation()
+        try configuration.limits.check(subjects: subjects.count)
         if let key { detectionCache.store(subjects, for: key) }
         return subjects
     }
@@ -241,7 +266,7 @@ public final class FocalPipeline: Sendable {
         let proxies = ProxyCache(image: image, baseLongSide: accuracy.faceLongSide, pool: pool) { [self] in
             counters.withLock { $0.proxyDecodes += 1 }
         }
-        let request = DetectionRequest(name: name, imageSize: image.size, pool: pool) { side, enlarge in
+        let request = DetectionRequest(name: name, imageSize: image.size, executor: pool) { side, enlarge in
             try await proxies.pixels(longSide: side, enlarge: enlarge)
         }
         return try await withThrowingTaskGroup(of: (Int, [Subject]).self) { group in
@@ -296,20 +321,14 @@ public final class FocalPipeline: Sendable {
     /// - Throws: `ImagingError` when the image turns out corrupt or cannot be encoded.
     public func render(_ image: SourceImage, plan: CropPlan, format: ImageFormat, quality: Int = 85) async throws -> Data {
         counters.withLock { $0.renders += 1 }
-        return try await pool.run { () throws(ImagingError) -> Data in
+        return try await pool.run { () throws -> Data in
             try image.encode(crop: plan.crop, to: plan.outputSize, format: format, quality: quality)
         }
     }
 
-    /// Draws the subjects, the padded region and the crop on a copy of the image, as PNG.
-    /// - Parameters:
-    ///   - analysis: The image and everything detected.
-    ///   - plan: The crop to show; nil draws the subjects alone.
-    ///   - longSide: The overlay's long side in pixels; default 1024.
-    public func debugOverlay(_ analysis: Analysis, plan: CropPlan?, longSide: Int = 1024) async throws -> Data {
-        try await pool.run { () throws(ImagingError) -> Data in
-            try DebugOverlay(analysis: analysis, plan: plan).png(longSide: longSide)
-        }
+    /// Runs blocking work on the pipeline's native pool (for tools built on the pipeline).
+    package func runNative<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await pool.run(work)
     }
 
     /// A centre crop of an image whose detection failed; not cached, so a later request retries.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where an image comes from, and optionally the name its results are cached under.
 ///

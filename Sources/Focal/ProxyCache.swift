@@ -1,3 +1,6 @@
+import FocalImaging
+import FocalCore
+import FocalRuntime
 import Synchronization
 
 /// The copies of one image that its detectors ask for. The image is decoded once, with
@@ -22,11 +25,11 @@ final class ProxyCache: Sendable {
         let (image, pool) = (self.image, self.pool)
         if max(wanted.width, wanted.height) > max(baseSize.width, baseSize.height) && wanted.area <= image.size.area {
             onDecode()
-            return try await pool.run { () throws(ImagingError) -> PixelBuffer in try image.proxy(longSide: longSide) }
+            return try await pool.run { () throws -> PixelBuffer in try image.proxy(longSide: longSide) }
         }
         let source = try await baseTask().value
         if wanted == source.size { return source }
-        return try await pool.run { () throws(ImagingError) -> PixelBuffer in
+        return try await pool.run { () throws -> PixelBuffer in
             try RenderedImage(pixels: source).resized(to: wanted).pixels()
         }
     }
@@ -37,7 +40,7 @@ final class ProxyCache: Sendable {
             let (image, pool, size, onDecode) = (self.image, self.pool, self.baseSize, self.onDecode)
             let task = Task {
                 onDecode()
-                return try await pool.run { () throws(ImagingError) -> PixelBuffer in
+                return try await pool.run { () throws -> PixelBuffer in
                     try image.pixels(width: size.width, height: size.height)
                 }
             }

@@ -16,7 +16,7 @@ struct URLLoader: Sendable {
     func fetch(_ url: URL) async throws -> Data {
         let address = url.absoluteString
         guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false else {
-            throw FetchError(.invalidURL, url: address, "is not an http or https URL with a host")
+            throw FetchError(.fetchInvalidURL, url: address, "is not an http or https URL with a host")
         }
         let total = settings.totalTimeout
         return try await withThrowingTaskGroup(of: Data?.self) { group in
@@ -27,7 +27,7 @@ struct URLLoader: Sendable {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let data = first else {
-                throw FetchError(.timeout, url: address, "took longer than the total timeout of \(Self.seconds(total)); the server is too slow or the image too large")
+                throw FetchError(.fetchTimeout, url: address, "took longer than the total timeout of \(Self.seconds(total)); the server is too slow or the image too large")
             }
             return data
         }
@@ -45,7 +45,7 @@ struct URLLoader: Sendable {
         }
         guard (200..<300).contains(Int(response.status.code)) else {
             throw FetchError(
-                .httpStatus, url: address,
+                .fetchStatus, url: address,
                 "the server answered HTTP \(response.status.code) \(response.status.reasonPhrase) instead of an image",
                 status: Int(response.status.code))
         }
@@ -77,14 +77,14 @@ struct URLLoader: Sendable {
 
     private func checkSignature(_ body: Data, address: String) throws {
         guard ImageSignature.format(of: body) == nil else { return }
-        if body.isEmpty { throw FetchError(.notAnImage, url: address, "the server sent an empty body, not an image") }
+        if body.isEmpty { throw FetchError(.fetchNotAnImage, url: address, "the server sent an empty body, not an image") }
         throw FetchError(
-            .notAnImage, url: address,
+            .fetchNotAnImage, url: address,
             "the body is \(ImageSignature.describe(body)), not an image in a format Focal reads (JPEG, PNG, WebP, GIF, TIFF, HEIF, AVIF, JPEG XL)")
     }
 
     private func tooLarge(_ address: String, _ what: String) -> FetchError {
-        FetchError(.tooLarge, url: address, "the body \(what), over the limit of \(maxBytes) bytes; raise the byte limit to accept it")
+        FetchError(.fetchTooLarge, url: address, "the body \(what), over the limit of \(maxBytes) bytes; raise the byte limit to accept it")
     }
 
     private func translate(_ error: any Error, address: String) -> any Error {
@@ -92,24 +92,24 @@ struct URLLoader: Sendable {
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout, .getConnectionFromPoolTimeout:
-                return FetchError(.timeout, url: address, "no connection within the connect timeout of \(Self.seconds(settings.connectTimeout))")
+                return FetchError(.fetchTimeout, url: address, "no connection within the connect timeout of \(Self.seconds(settings.connectTimeout))")
             case .readTimeout:
-                return FetchError(.timeout, url: address, "the server sent nothing for \(Self.seconds(settings.readTimeout)) (read timeout)")
+                return FetchError(.fetchTimeout, url: address, "the server sent nothing for \(Self.seconds(settings.readTimeout)) (read timeout)")
             case .deadlineExceeded:
-                return FetchError(.timeout, url: address, "took longer than the total timeout of \(Self.seconds(settings.totalTimeout))")
+                return FetchError(.fetchTimeout, url: address, "took longer than the total timeout of \(Self.seconds(settings.totalTimeout))")
             case .redirectLimitReached:
-                return FetchError(.tooManyRedirects, url: address, "redirected more than \(settings.maxRedirects) times; link to the image itself")
+                return FetchError(.fetchRedirects, url: address, "redirected more than \(settings.maxRedirects) times; link to the image itself")
             case .redirectCycleDetected:
-                return FetchError(.tooManyRedirects, url: address, "redirects in a loop back to an address already visited")
+                return FetchError(.fetchRedirects, url: address, "redirects in a loop back to an address already visited")
             case .cancelled:
                 return CancellationError()
             case .invalidURL, .emptyHost, .emptyScheme:
-                return FetchError(.invalidURL, url: address, "is not a URL Focal can fetch: \(error)")
+                return FetchError(.fetchInvalidURL, url: address, "is not a URL Focal can fetch: \(error)")
             default:
-                return FetchError(.connectionFailed, url: address, "the connection failed: \(error)")
+                return FetchError(.fetchConnection, url: address, "the connection failed: \(error)")
             }
         }
-        return FetchError(.connectionFailed, url: address, "the connection failed: \(error)")
+        return FetchError(.fetchConnection, url: address, "the connection failed: \(error)")
     }
 
     private static func seconds(_ duration: Duration) -> String {

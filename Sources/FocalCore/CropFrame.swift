@@ -38,6 +38,8 @@ struct CropFrame {
         guard case let .subject(f) = zoom else { return fill }
         let needed = max(region.height / f, region.width / (f * ratio), Double(minimum.height),
                          Double(minimum.width) / ratio, 1)
+        // Compared as a Double first: a tiny fraction makes `needed` too large for an Int.
+        guard needed.isFinite, needed < Double(fill.height) else { return fill }
         let height = Int(needed.rounded(.up))
         guard height < fill.height else { return fill }
         let width = Int((Double(height) * ratio).rounded())
@@ -53,8 +55,15 @@ struct CropFrame {
     /// A crop of `size` at (`x`, `y`) rounded to pixels and shifted to lie inside the image.
     func place(size: PixelSize, x: Double, y: Double) -> PixelRect {
         let maxX = imageSize.width - size.width, maxY = imageSize.height - size.height
-        return PixelRect(
-            x: min(max(Int(x.rounded(.down)), 0), maxX), y: min(max(Int(y.rounded(.down)), 0), maxY),
-            width: size.width, height: size.height)
+        return PixelRect(x: Self.clamp(x, 0, maxX), y: Self.clamp(y, 0, maxY), width: size.width, height: size.height)
+    }
+
+    /// `value` rounded down and kept within `low...high`, whatever it is (NaN goes to `low`):
+    /// converting a huge or non-finite Double to Int would trap.
+    static func clamp(_ value: Double, _ low: Int, _ high: Int) -> Int {
+        guard value.isFinite else { return value == .infinity ? high : low }
+        if value <= Double(low) { return low }
+        if value >= Double(high) { return high }
+        return min(max(Int(value.rounded(.down)), low), high)
     }
 }

@@ -44,5 +44,15 @@ public struct CropOptions: Hashable, Sendable {
         guard faceHeadroom.isFinite, faceHeadroom >= 0, faceHeadroom <= 2 else {
             throw PlanningError.invalidOption("face headroom \(faceHeadroom) must be between 0 and 2")
         }
+        for (kind, value) in minimumConfidence where !(value.isFinite && value >= 0) {
+            throw PlanningError.invalidOption("minimum confidence \(value) for \(kind.rawValue) must be a number of zero or more")
+        }
+        switch override {
+        case let .focus(x, y)? where !(x.isFinite && y.isFinite):
+            throw PlanningError.invalidOption("focus \(x),\(y) must be two finite numbers (pixels)")
+        case let .region(rect)? where !(rect.width > 0 && rect.height > 0):
+            throw PlanningError.invalidOption("region \(rect) must have a positive width and height")
+        default: break
+        }
     }
 }

@@ -7,6 +7,11 @@
 /// placement that keeps the most subjects whole (weighted by size and confidence) is chosen, and a
 /// face is never cut through its middle when some placement avoids it.
 public enum CropPlanner {
+    /// The most subjects one plan accepts; more is an error (`request.invalid`).
+    public static let maxSubjects = 10_000
+    /// The longest image side the planner accepts, in pixels.
+    public static let maxImageSide = 1 << 30
+
     /// Plans a crop.
     /// - Parameters:
     ///   - imageSize: The oriented image size in pixels.
@@ -19,8 +24,16 @@ public enum CropPlanner {
         imageSize: PixelSize, target: CropTarget, subjects: [Subject], options: CropOptions = .default
     ) throws(PlanningError) -> CropPlan {
         guard imageSize.width > 0, imageSize.height > 0 else { throw PlanningError.emptyImage(imageSize) }
+        guard imageSize.width <= maxImageSide, imageSize.height <= maxImageSide else {
+            throw PlanningError.invalidOption("image size \(imageSize) is beyond the \(maxImageSide) pixels a side the planner handles")
+        }
         try target.validate()
         try options.validate()
+        guard subjects.count <= maxSubjects else {
+            throw PlanningError.invalidOption("\(subjects.count) subjects given; at most \(maxSubjects) are accepted")
+        }
+        // Boxes or confidences that are not finite numbers cannot be placed: they are dropped.
+        let subjects = subjects.filter(\.isFinite)
         let frame = CropFrame(imageSize: imageSize, target: target)
         // The smallest crop zoom may reach: the output size, or a single pixel for an aspect
         // (whose crop is its own output).
@@ -75,7 +88,16 @@ public enum CropPlanner {
         if fits.x && fits.y {
             crop = frame.place(size: size, centredOn: fitted)
         } else if used.count > 1 {
-            crop = PlacementSearch(frame: frame, size: size, subjects: used, padded: padded, region: region).best()
+            // The search is quadratic in candidates times subjects: a crowd is searched over
+            // its heaviest members (size × confidence), the rest only shape the region.
+            let heaviest = Array(zip(used, padded).enumerated().sorted {
+                let (a, b) = ($0.element.0, $1.element.0)
+                let (wa, wb) = (a.box.area.squareRoot() * a.confidence, b.box.area.squareRoot() * b.confidence)
+                return wa != wb ? wa > wb : $0.offset < $1.offset
+            }.prefix(PlacementSearch.maxSubjects).sorted { $0.offset < $1.offset }.map(\.element))
+            crop = PlacementSearch(
+                frame: frame, size: size, subjects: heaviest.map(\.0), padded: heaviest.map(\.1), region: region
+            ).best()
         } else {
             crop = placeOversized(used[0], in: fitted, size: size, frame: frame, others: subjects)
         }

@@ -11,8 +11,11 @@ public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
         self.height = height
     }
 
-    /// Width × height.
-    public var area: Int { width * height }
+    /// Width × height, or `Int.max` when that does not fit in an Int.
+    public var area: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : product
+    }
 
     public var description: String { "\(width)x\(height)" }
 }
@@ -44,7 +47,8 @@ public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Whether the rectangle lies entirely inside an image of `size`.
     public func isInside(_ size: PixelSize) -> Bool {
-        x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= size.width && y + height <= size.height
+        // Subtracted rather than added, so that no value can overflow.
+        x >= 0 && y >= 0 && width > 0 && height > 0 && x <= size.width - width && y <= size.height - height
     }
 
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }

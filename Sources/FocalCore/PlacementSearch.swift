@@ -10,6 +10,9 @@
 /// that several small trims beat one deep cut), and lose when cut deeper. Ties go to
 /// the placement nearest the centre of the region.
 struct PlacementSearch {
+    /// The most subjects one search weighs.
+    static let maxSubjects = 32
+
     let frame: CropFrame
     let size: PixelSize
     let subjects: [Subject]

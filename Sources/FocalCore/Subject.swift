@@ -41,4 +41,9 @@ public struct Subject: Hashable, Sendable, Codable {
         self.box = box
         self.confidence = confidence
     }
+
+    /// Whether the box and the confidence are finite numbers.
+    public var isFinite: Bool {
+        box.x.isFinite && box.y.isFinite && box.width.isFinite && box.height.isFinite && confidence.isFinite
+    }
 }

@@ -10,31 +10,43 @@ public protocol SubjectDetecting: Sendable {
     func detect(_ request: DetectionRequest) async throws -> [Subject]
 }
 
-/// What a detector gets: the image's name and size, and its pixels on demand.
+/// What a detector gets: the image's name and size, its pixels on demand, and a place to run
+/// blocking work.
 public struct DetectionRequest: Sendable {
     /// The input as the user named it (a path, a URL, "bytes").
     public let name: String
     /// The oriented full-size image size.
     public let imageSize: PixelSize
-    /// Where blocking work (inference) should run: the pipeline's pool.
-    public let pool: NativeWorkPool
+    /// Whether the caller wants every kind of subject (`focal detect`, a `meta` request) rather
+    /// than only what a crop can use; detectors may skip work when it is false.
+    public let wantsEverything: Bool
+    private let executor: any BlockingExecutor
     private let provider: @Sendable (_ longSide: Int, _ enlarge: Bool) async throws -> PixelBuffer
 
     /// Creates a request.
     /// - Parameters:
     ///   - name: The input's name.
     ///   - imageSize: The oriented full-size image size.
-    ///   - pool: Where detectors run blocking work; default `NativeWorkPool.shared`.
+    ///   - wantsEverything: Whether every kind of subject is wanted; default `true`.
+    ///   - executor: Where detectors run blocking work; default a plain thread per call.
     ///   - pixels: Returns a copy of the image whose long side is `longSide` (scaled up only when
     ///     `enlarge` is true).
     public init(
-        name: String, imageSize: PixelSize, pool: NativeWorkPool = .shared,
+        name: String, imageSize: PixelSize, wantsEverything: Bool = true, executor: any BlockingExecutor = ThreadExecutor(),
         pixels: @escaping @Sendable (_ longSide: Int, _ enlarge: Bool) async throws -> PixelBuffer
     ) {
         self.name = name
         self.imageSize = imageSize
-        self.pool = pool
+        self.wantsEverything = wantsEverything
+        self.executor = executor
         provider = pixels
+    }
+
+    /// Runs blocking work (inference, a native call) off Swift's cooperative threads, on the
+    /// pipeline's bounded pool.
+    /// - Throws: What `work` throws, `CancellationError`, or the pool's refusal when it is full.
+    public func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await executor.run(work)
     }
 
     /// An RGB copy of the image whose long side is `longSide` pixels.

@@ -1,27 +1,40 @@
-/// Why detection could not run.
-public struct DetectionError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The kind of failure.
-    public enum Code: String, Hashable, Sendable {
-        /// A model file is not where Focal looked.
-        case modelMissing
-        /// OpenCV could not load a model file.
-        case modelInvalid
-        /// OpenCV failed while running a model.
-        case inferenceFailed
-        /// A subjects file is missing or malformed.
-        case badSubjects
-    }
+public import FocalCore
 
-    /// The kind of failure.
-    public var code: Code
-    /// What went wrong and what to do.
+/// Why detection could not run.
+public struct DetectionError: FocalError, Hashable {
+    /// `models.missing`, `models.invalid`, `detection.failed`, or `request.invalid` for a
+    /// subjects file that is missing, malformed or too large.
+    public var code: ErrorCode
+    /// What went wrong and what to do, for the person running Focal.
     public var message: String
+    /// What went wrong, safe to show a remote user.
+    public var publicMessage: String
+    /// The underlying library's words (OpenCV's exception text), for logs.
+    public var cause: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - message: For the person running Focal: may name files and the fix.
+    ///   - publicMessage: Safe for anyone; default a plain sentence for the code.
+    ///   - cause: The library's words; default none.
+    public init(_ code: ErrorCode, _ message: String, publicMessage: String? = nil, cause: String? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
+        self.publicMessage = publicMessage ?? Self.plain(code)
     }
 
-    public var description: String { message }
+    static func plain(_ code: ErrorCode) -> String {
+        switch code {
+        case .modelsMissing: "the detection models are not installed on this server"
+        case .modelsInvalid: "the detection models on this server could not be loaded"
+        case .requestInvalid: "the subjects given are malformed"
+        default: "subject detection failed"
+        }
+    }
+
+    public var description: String { message.oneLine }
+
+    public var detail: String { description + (cause.map { " [opencv: \($0.oneLine)]" } ?? "") }
 }

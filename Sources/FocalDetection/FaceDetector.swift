@@ -1,5 +1,6 @@
-import CFocalOpenCV
-import FocalCore
+internal import CFocalOpenCV
+public import FocalCore
+internal import FocalRuntime
 
 /// Finds faces with YuNet (2023mar, MIT) through OpenCV DNN.
 public final class FaceDetector: SubjectDetecting {
@@ -31,7 +32,7 @@ public final class FaceDetector: SubjectDetecting {
         self.threshold = threshold
         nets = NetPool { () throws(DetectionError) -> LoadedNet in
             let (net, text) = withErrorText { focal_cv_yunet_load(path, $0, $1) }
-            guard let net else { throw DetectionError(.modelInvalid, "cannot load \(path): \(text)") }
+            guard let net else { throw DetectionError(.modelsInvalid, "cannot load \(path)", cause: text) }
             return LoadedNet(net)
         }
     }
@@ -40,7 +41,7 @@ public final class FaceDetector: SubjectDetecting {
     /// about 20 px.
     public func detect(_ request: DetectionRequest) async throws -> [Subject] {
         let proxy = try await request.pixels(longSide: accuracy.faceLongSide, enlarge: true)
-        return try await request.pool.run { try self.detectNow(in: proxy) }
+        return try await request.runBlocking { try self.detectNow(in: proxy) }
             .map { Subject(kind: .face, box: request.toImage($0.box, from: proxy), confidence: $0.confidence) }
     }
 
@@ -49,17 +50,18 @@ public final class FaceDetector: SubjectDetecting {
         let capacity = 512
         var boxes = [focal_cv_box](repeating: focal_cv_box(), count: capacity)
         let threshold = Float(self.threshold)
+        let (width, height, stride) = try image.cGeometry()
         let count = try nets.with { (net) throws(DetectionError) -> Int32 in
             let (count, text) = withErrorText { err, len in
                 image.bytes.withUnsafeBufferPointer { pixels in
                     boxes.withUnsafeMutableBufferPointer { out in
                         focal_cv_yunet_detect(
-                            net, pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 3),
+                            net, pixels.baseAddress, pixels.count, width, height, stride,
                             threshold, 0.3, out.baseAddress, Int32(capacity), err, len)
                     }
                 }
             }
-            if count < 0 { throw DetectionError(.inferenceFailed, "face detection failed: \(text)") }
+            if count < 0 { throw DetectionError(.detectionFailed, "face detection failed", cause: text) }
             return count
         }
         return boxes.prefix(Int(count)).map { Subject(kind: .face, box: $0.geometry, confidence: Double($0.score)) }

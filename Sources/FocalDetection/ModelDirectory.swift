@@ -1,3 +1,4 @@
+import FocalCore
 import Foundation
 
 /// Finds the folder that holds the model files.
@@ -26,7 +27,7 @@ public struct ModelDirectory: Hashable, Sendable {
             return ModelDirectory(path: folder)
         }
         throw DetectionError(
-            .modelMissing,
+            .modelsMissing,
             "model file \(file) not found in \(candidates.joined(separator: ", ")); run `\(fetchCommand)` in the Focal checkout, or point --models or FOCAL_MODELS at the folder that holds it")
     }
 

@@ -1,4 +1,4 @@
-import CFocalOpenCV
+internal import CFocalOpenCV
 import FocalCore
 import Synchronization
 

@@ -1,5 +1,6 @@
-import CFocalOpenCV
-import FocalCore
+internal import CFocalOpenCV
+public import FocalCore
+internal import FocalRuntime
 
 /// Finds cats, dogs and people with YOLOv4-tiny (Darknet, COCO) through OpenCV DNN.
 public final class ObjectDetector: SubjectDetecting {
@@ -47,7 +48,7 @@ public final class ObjectDetector: SubjectDetecting {
         self.thresholds = thresholds
         nets = NetPool { () throws(DetectionError) -> LoadedNet in
             let (net, text) = withErrorText { focal_cv_yolo_load(config, weights, $0, $1) }
-            guard let net else { throw DetectionError(.modelInvalid, "cannot load \(weights): \(text)") }
+            guard let net else { throw DetectionError(.modelsInvalid, "cannot load \(weights)", cause: text) }
             return LoadedNet(net)
         }
     }
@@ -55,7 +56,7 @@ public final class ObjectDetector: SubjectDetecting {
     /// Finds cats, dogs and people.
     public func detect(_ request: DetectionRequest) async throws -> [Subject] {
         let proxy = try await request.pixels(longSide: accuracy.faceLongSide)
-        return try await request.pool.run { try self.detectNow(in: proxy) }
+        return try await request.runBlocking { try self.detectNow(in: proxy) }
             .map { Subject(kind: $0.kind, box: request.toImage($0.box, from: proxy), confidence: $0.confidence) }
     }
 
@@ -66,17 +67,18 @@ public final class ObjectDetector: SubjectDetecting {
         let ids = Self.classes.map(\.id)
         let limits = Self.classes.map { Float(thresholds[$0.kind] ?? 1) }
         let size = Int32(inputSize)
+        let (width, height, stride) = try image.cGeometry()
         let count = try nets.with { (net) throws(DetectionError) -> Int32 in
             let (count, text) = withErrorText { err, len in
                 image.bytes.withUnsafeBufferPointer { pixels in
                     boxes.withUnsafeMutableBufferPointer { out in
                         focal_cv_yolo_detect(
-                            net, pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 3),
+                            net, pixels.baseAddress, pixels.count, width, height, stride,
                             size, ids, limits, Int32(ids.count), 0.45, out.baseAddress, Int32(capacity), err, len)
                     }
                 }
             }
-            if count < 0 { throw DetectionError(.inferenceFailed, "object detection failed: \(text)") }
+            if count < 0 { throw DetectionError(.detectionFailed, "object detection failed", cause: text) }
             return count
         }
         return boxes.prefix(Int(count)).compactMap { box in

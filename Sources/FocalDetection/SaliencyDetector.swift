@@ -1,5 +1,6 @@
-import CFocalOpenCV
-import FocalCore
+internal import CFocalOpenCV
+public import FocalCore
+internal import FocalRuntime
 
 /// Finds the region of visual interest with the spectral residual method (Hou & Zhang 2007):
 /// the fallback when no face, pet or person is found. No model file; under a millisecond.
@@ -18,24 +19,25 @@ public struct SaliencyDetector: SubjectDetecting {
 
     public func detect(_ request: DetectionRequest) async throws -> [Subject] {
         let proxy = try await request.pixels(longSide: 256)
-        guard let region = try await request.pool.run({ try self.region(in: proxy) }) else { return [] }
+        guard let region = try await request.runBlocking({ try self.region(in: proxy) }) else { return [] }
         return [Subject(kind: .saliency, box: request.toImage(region.box, from: proxy), confidence: region.confidence)]
     }
 
     /// The salient region of `image` in its pixels, or nil for a flat image.
     public func region(in image: PixelBuffer) throws(DetectionError) -> (box: Box, confidence: Double)? {
-        let mw = mapWidth, mh = max(1, Int((Double(mapWidth) * Double(image.height) / Double(image.width)).rounded()))
+        let mw = mapWidth, mh = min(4096, max(1, Int((Double(mapWidth) * Double(image.height) / Double(image.width)).rounded())))
         var map = [Float](repeating: 0, count: mw * mh)
+        let (width, height, stride) = try image.cGeometry()
         let (status, text) = withErrorText { err, len in
             image.bytes.withUnsafeBufferPointer { pixels in
                 map.withUnsafeMutableBufferPointer { out in
                     focal_cv_saliency(
-                        pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 3),
-                        Int32(mw), Int32(mh), out.baseAddress, err, len)
+                        pixels.baseAddress, pixels.count, width, height, stride,
+                        Int32(mw), Int32(mh), out.baseAddress, out.count, err, len)
                 }
             }
         }
-        if status != 0 { throw DetectionError(.inferenceFailed, "saliency failed: \(text)") }
+        if status != 0 { throw DetectionError(.detectionFailed, "saliency failed", cause: text) }
 
         var total = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0
         for y in 0..<mh {

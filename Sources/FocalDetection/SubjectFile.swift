@@ -1,4 +1,5 @@
-import FocalCore
+public import FocalCore
+import FocalRuntime
 import Foundation
 
 /// Subjects a caller already knows, read from a JSON file: a source for users whose own service
@@ -33,11 +34,22 @@ public struct SubjectFile: SubjectDetecting {
         var subjects: [Entry]
     }
 
+    /// The largest subjects file read, in bytes (16 MiB).
+    public static let maxFileBytes = 16 << 20
+
     /// Reads subjects from `path`.
-    /// - Throws: `DetectionError` naming the file and what is wrong with it.
-    public init(path: String) throws(DetectionError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DetectionError(.badSubjects, "\(path): cannot read the subjects file")
+    /// - Parameters:
+    ///   - path: The JSON file.
+    ///   - maxSubjects: The most subjects the whole file may hold; default `ImageLimits.default.maxSubjects`.
+    /// - Throws: `DetectionError` (`request.invalid`) naming the file and what is wrong with it.
+    public init(path: String, maxSubjects: Int = ImageLimits.default.maxSubjects) throws(DetectionError) {
+        let data: Data
+        do {
+            data = try InputFile.read(path, maxBytes: Self.maxFileBytes)
+        } catch {
+            throw DetectionError(
+                .requestInvalid, "\(path.oneLine): cannot read the subjects file: \(error.message)",
+                publicMessage: "the subjects file cannot be read", cause: error.cause)
         }
         self.path = path
         digest = data.reduce(14_695_981_039_346_656_037 as UInt64) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
@@ -55,11 +67,23 @@ public struct SubjectFile: SubjectDetecting {
                     lines[entry.input] = entry.subjects.map(\.subject)
                 } catch {
                     throw DetectionError(
-                        .badSubjects,
-                        "\(path): line \(number + 1) is not a subject list; expected an array of {kind, x, y, width, height, confidence}, an object of such arrays by image name, or `focal detect --json` lines")
+                        .requestInvalid,
+                        "\(path.oneLine): line \(number + 1) is not a subject list; expected an array of {kind, x, y, width, height, confidence}, an object of such arrays by image name, or `focal detect --json` lines")
                 }
             }
             (shared, byName) = ([], lines)
+        }
+        let count = shared.count + byName.values.reduce(0) { $0 + $1.count }
+        guard count <= maxSubjects else {
+            throw DetectionError(
+                .requestInvalid, "\(path.oneLine): holds \(count) subjects; at most \(maxSubjects) are accepted (ImageLimits.maxSubjects)",
+                publicMessage: "\(count) subjects given; at most \(maxSubjects) are accepted")
+        }
+        for subject in shared + byName.values.joined()
+        where !(subject.isFinite && subject.box.width >= 0 && subject.box.height >= 0 && (0...1).contains(subject.confidence)) {
+            throw DetectionError(
+                .requestInvalid,
+                "\(path.oneLine): a \(subject.kind.rawValue) has a box or confidence out of range; boxes are finite pixels with width and height of zero or more, confidence 0...1")
         }
     }
 

@@ -1,47 +1,43 @@
-/// Why an image could not be read, processed or written.
-public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The kind of failure.
-    public enum Code: String, Hashable, Sendable {
-        /// There were no bytes.
-        case empty
-        /// The input is larger in bytes than the limit.
-        case tooManyBytes
-        /// The header claims more pixels than the limit.
-        case tooManyPixels
-        /// The bytes are not an image format libvips reads.
-        case notAnImage
-        /// The image is corrupt or truncated.
-        case decodeFailed
-        /// Encoding the output failed.
-        case encodeFailed
-        /// A file could not be read or written.
-        case io
-        /// libvips could not start.
-        case unavailable
-    }
+public import FocalCore
 
-    /// The kind of failure.
-    public var code: Code
-    /// What went wrong and what to do, for a person.
+/// Why an image could not be read, processed or written.
+public struct ImagingError: FocalError, Hashable {
+    /// The kind of failure: `input.empty`, `input.not_an_image`, `input.unsupported`,
+    /// `input.corrupt`, `input.not_found`, `input.not_a_file`, `input.unreadable`,
+    /// `input.timeout`, `output.encode_failed`, `output.write_failed` or `internal.failure`.
+    public var code: ErrorCode
+    /// What went wrong, safe to show a remote user: no path, no library text.
     public var message: String
+    /// What a person running Focal can do about it, if anything; default none.
+    public var hint: String?
     /// The file or source it concerns, when known.
     public var source: String?
+    /// The underlying library's own words (libvips's message), for logs.
+    public var cause: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, source: String? = nil) {
+    public init(_ code: ErrorCode, _ message: String, hint: String? = nil, source: String? = nil, cause: String? = nil) {
         self.code = code
         self.message = message
+        self.hint = hint
         self.source = source
+        self.cause = cause
     }
 
-    /// The same error naming `source`.
+    /// The same error naming `source`, unless it already names one.
     public func naming(_ source: String) -> ImagingError {
         var copy = self
-        copy.source = source
+        if copy.source == nil { copy.source = source }
         return copy
     }
 
+    public var publicMessage: String { message }
+
     public var description: String {
-        if let source { "\(source): \(message)" } else { message }
+        (source.map { "\($0.oneLine): " } ?? "") + message + (hint.map { "; \($0)" } ?? "")
+    }
+
+    public var detail: String {
+        description + (cause.map { " [libvips: \($0.oneLine)]" } ?? "")
     }
 }

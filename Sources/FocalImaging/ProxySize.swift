@@ -1,4 +1,4 @@
-import FocalCore
+public import FocalCore
 
 extension PixelSize {
     /// This size scaled so that its long side is `longSide`, never enlarged unless `enlarge`.

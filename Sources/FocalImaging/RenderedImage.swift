@@ -1,8 +1,9 @@
-import CFocalVips
-import FocalCore
-import Foundation
+internal import CFocalVips
+public import FocalCore
+internal import FocalRuntime
+public import Foundation
 
-/// A decoded (lazily computed) image in sRGB: a proxy, a crop, an overlay.
+/// A decoded image held in memory, 8-bit sRGB: a proxy, a crop, an overlay.
 public final class RenderedImage: @unchecked Sendable {
     private let handle: OpaquePointer
 
@@ -14,13 +15,17 @@ public final class RenderedImage: @unchecked Sendable {
     /// - Throws: `ImagingError` when libvips cannot take them.
     public convenience init(pixels: PixelBuffer) throws(ImagingError) {
         try Vips.start()
-        let (image, text) = withErrorText { err, len in
-            pixels.bytes.withUnsafeBufferPointer {
-                focal_vips_from_rgb($0.baseAddress, Int32(pixels.width), Int32(pixels.height), err, len)
-            }
+        guard let w = Int32(exactly: pixels.width), let h = Int32(exactly: pixels.height) else {
+            throw ImagingError(.internalFailure, "pixel buffer of \(pixels.size) is out of range")
         }
-        guard let image else { throw ImagingError(.decodeFailed, "cannot wrap pixels: \(text)") }
-        self.init(handle: image)
+        var out: OpaquePointer?
+        let (status, text) = withErrorText { err, len in
+            pixels.bytes.withUnsafeBufferPointer { focal_vips_from_rgb($0.baseAddress, $0.count, w, h, &out, err, len) }
+        }
+        guard status == FOCAL_VIPS_OK, let out else {
+            throw ImagingError(.internalFailure, "cannot wrap pixels", cause: text)
+        }
+        self.init(handle: out)
     }
 
     /// The size in pixels.
@@ -33,23 +38,42 @@ public final class RenderedImage: @unchecked Sendable {
     /// The image resized to exactly `size`.
     /// - Throws: `ImagingError` when libvips cannot resize it.
     public func resized(to size: PixelSize) throws(ImagingError) -> RenderedImage {
-        let (image, text) = withErrorText { focal_vips_resize(handle, Int32(size.width), Int32(size.height), $0, $1) }
-        guard let image else { throw ImagingError(.decodeFailed, "cannot resize: \(text)") }
-        return RenderedImage(handle: image)
+        guard let w = Int32(exactly: size.width), let h = Int32(exactly: size.height) else {
+            throw ImagingError(.internalFailure, "resize to \(size) is out of range")
+        }
+        var out: OpaquePointer?
+        let (status, text) = withErrorText { focal_vips_resize(handle, w, h, &out, $0, $1) }
+        guard status == FOCAL_VIPS_OK, let out else { throw ImagingError(.internalFailure, "cannot resize", cause: text) }
+        return RenderedImage(handle: out)
     }
 
-    /// Computes the pixels as 8-bit RGB, alpha flattened on white.
-    /// - Throws: `ImagingError` with `.decodeFailed` for corrupt or truncated input.
+    /// The area `crop` of this image resized to exactly `output` (Lanczos 3).
+    /// - Throws: `ImagingError` when the area is outside the image or libvips fails.
+    public func cropped(_ crop: PixelRect, to output: PixelSize) throws(ImagingError) -> RenderedImage {
+        guard crop.isInside(size), let x = Int32(exactly: crop.x), let y = Int32(exactly: crop.y),
+            let w = Int32(exactly: crop.width), let h = Int32(exactly: crop.height),
+            let ow = Int32(exactly: output.width), let oh = Int32(exactly: output.height), ow > 0, oh > 0
+        else {
+            throw ImagingError(.internalFailure, "crop \(crop) to \(output) is outside the image of \(size)")
+        }
+        var out: OpaquePointer?
+        let (status, text) = withErrorText { focal_vips_crop_resize(handle, x, y, w, h, ow, oh, &out, $0, $1) }
+        guard status == FOCAL_VIPS_OK, let out else { throw ImagingError(.internalFailure, "cannot crop", cause: text) }
+        return RenderedImage(handle: out)
+    }
+
+    /// The pixels as 8-bit RGB, alpha flattened on white.
+    /// - Throws: `ImagingError` when libvips fails.
     public func pixels() throws(ImagingError) -> PixelBuffer {
         var memory: UnsafeMutablePointer<UInt8>? = nil
         var length = 0
         let (status, text) = withErrorText { focal_vips_rgb_pixels(handle, &memory, &length, $0, $1) }
-        guard status == 0, let memory else { throw ImagingError(.decodeFailed, "cannot be decoded: \(text)") }
+        guard status == FOCAL_VIPS_OK, let memory else { throw ImagingError(.internalFailure, "cannot read pixels", cause: text) }
         defer { focal_vips_free(memory) }
         let bytes = Array(UnsafeBufferPointer(start: memory, count: length))
         let size = self.size
         guard let buffer = PixelBuffer(width: size.width, height: size.height, bytes: bytes) else {
-            throw ImagingError(.decodeFailed, "decoded \(length) bytes for \(size) pixels")
+            throw ImagingError(.internalFailure, "decoded \(length) bytes for \(size) pixels")
         }
         return buffer
     }
@@ -58,9 +82,12 @@ public final class RenderedImage: @unchecked Sendable {
     /// - Parameters:
     ///   - format: JPEG, PNG or WebP.
     ///   - quality: 1...100 for JPEG and WebP; default 85.
-    /// - Throws: `ImagingError` with `.decodeFailed` when the input turns out corrupt while it is
-    ///   computed, or `.encodeFailed`.
+    /// - Throws: `ImagingError` (`output.encode_failed`, or `request.invalid` for a quality
+    ///   outside 1...100).
     public func encode(_ format: ImageFormat, quality: Int = 85) throws(ImagingError) -> Data {
+        guard (1...100).contains(quality), let q = Int32(exactly: quality) else {
+            throw ImagingError(.requestInvalid, "quality \(quality) must be between 1 and 100")
+        }
         var memory: UnsafeMutableRawPointer? = nil
         var length = 0
         let code: focal_vips_format =
@@ -69,12 +96,9 @@ public final class RenderedImage: @unchecked Sendable {
             case .png: FOCAL_VIPS_PNG
             case .webp: FOCAL_VIPS_WEBP
             }
-        let (status, text) = withErrorText { focal_vips_encode(handle, code, Int32(quality), &memory, &length, $0, $1) }
-        guard status == 0, let memory else {
-            // Pixels are computed while encoding, so a truncated input surfaces here.
-            let lowered = text.lowercased()
-            let decodeTrouble = ["truncated", "premature", "corrupt", "read error", "load"].contains { lowered.contains($0) }
-            throw ImagingError(decodeTrouble ? .decodeFailed : .encodeFailed, "cannot be encoded as \(format.rawValue): \(text)")
+        let (status, text) = withErrorText { focal_vips_encode(handle, code, q, &memory, &length, $0, $1) }
+        guard status == FOCAL_VIPS_OK, let memory else {
+            throw ImagingError(.outputEncodeFailed, "the output could not be encoded as \(format.rawValue)", cause: text)
         }
         defer { focal_vips_free(memory) }
         return Data(bytes: memory, count: length)

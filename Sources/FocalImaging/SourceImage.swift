@@ -1,13 +1,17 @@
-import CFocalVips
-import FocalCore
-import Foundation
+internal import CFocalVips
+public import FocalCore
+public import FocalRuntime
+public import Foundation
 
-/// An image whose header has been read, ready to be decoded at any scale.
+/// An image whose header has been read and checked against the limits, ready to be decoded at
+/// any scale.
 ///
-/// Opening reads only the header: the size limits are checked before any pixel is decoded.
-/// Sizes are those of the oriented image (EXIF orientation applied). Decoding uses
-/// shrink-on-load, so a small proxy or output never decodes the full resolution when the format
-/// allows (JPEG, WebP, HEIF).
+/// Opening reads only the header: every limit that the header can decide (bytes, pixels, side,
+/// aspect ratio, estimated decode memory, JPEG scans, the output asked for) is checked before any
+/// pixel is decoded. Sizes are those of the oriented image (EXIF orientation applied); only the
+/// first frame or page is used. Decoding uses shrink-on-load, so a small proxy or output never
+/// decodes the full resolution when the format allows (JPEG, WebP, HEIF). Every decode stops when
+/// the image's deadline passes.
 public final class SourceImage: @unchecked Sendable {
     private let handle: OpaquePointer
     // libvips sources rewind between decodes, so decodes of one source take turns.
@@ -17,23 +21,39 @@ public final class SourceImage: @unchecked Sendable {
     public let size: PixelSize
     /// The EXIF orientation that was applied (1...8).
     public let orientation: Int
-    /// The input format as libvips names it: `jpeg`, `png`, `webp`, `tiff`, `gif`, `heif`, ...
+    /// The input format: `jpeg`, `png`, `webp`, `tiff`, `gif`, `heif`, `jxl`.
     public let format: String
     /// A label for messages: the path, or "bytes".
     public let name: String
+    /// Bands as stored (alpha included), bits per sample, and whether it is progressive or
+    /// interlaced: what the decode cost was estimated from.
+    public let bands: Int, bits: Int, interlaced: Bool
+    /// Frames or pages in the file; only the first is used.
+    public let pages: Int
+    /// The limits it was opened with.
+    public let limits: ImageLimits
+    /// When work on this image must be done; set when it is opened.
+    public let deadline: Deadline
 
-    private init(handle: OpaquePointer, info: focal_vips_info, name: String) {
+    private init(handle: OpaquePointer, info: focal_vips_info, name: String, limits: ImageLimits, deadline: Deadline) {
         self.handle = handle
         self.name = name
+        self.limits = limits
+        self.deadline = deadline
         size = PixelSize(width: Int(info.width), height: Int(info.height))
         orientation = Int(info.orientation)
-        let loader = withUnsafeBytes(of: info.loader) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        format = Self.formatName(loader)
+        format = Self.formatName(Self.loaderName(info))
+        bands = Int(info.bands)
+        bits = Int(info.bits)
+        interlaced = info.interlaced != 0
+        pages = max(1, Int(info.pages))
     }
 
     deinit { focal_vips_source_free(handle) }
+
+    static func loaderName(_ info: focal_vips_info) -> String {
+        withUnsafeBytes(of: info.loader) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    }
 
     /// The format a libvips loader reads: "VipsForeignLoadJpegSource" or "jpegload_source" -> "jpeg".
     static func formatName(_ loader: String) -> String {
@@ -44,142 +64,195 @@ public final class SourceImage: @unchecked Sendable {
         return name.lowercased() == "nsgif" ? "gif" : name.lowercased()
     }
 
-    /// Opens a file and reads its header.
+    /// Opens a file: only a regular file, read whole up to the byte limit, then as `open(data:)`.
     /// - Parameters:
     ///   - path: The file.
-    ///   - limits: Byte and pixel limits; default `.default`.
-    /// - Throws: `ImagingError` when the file is missing, empty, too large, or not an image.
-    public static func open(path: String, limits: ImageLimits = .default) throws(ImagingError) -> SourceImage {
-        try Vips.start()
-        let attributes: [FileAttributeKey: Any]
+    ///   - limits: The limits; default `.default`.
+    ///   - deadline: When work on it must be done; default `limits.timeout` from now.
+    /// - Throws: `ImagingError` or `LimitExceeded`, naming the path.
+    public static func open(path: String, limits: ImageLimits = .default, deadline: Deadline? = nil) throws -> SourceImage {
+        let data: Data
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+            data = try InputFile.read(path, maxBytes: limits.maxInputBytes)
         } catch {
-            throw ImagingError(.io, "cannot read the file: it does not exist or is not readable", source: path)
+            if let limit = error.limit { throw limit }
+            throw ImagingError(error.code, error.message, source: path, cause: error.cause)
         }
-        if attributes[.type] as? FileAttributeType == .typeDirectory {
-            throw ImagingError(.io, "is a directory, not an image file", source: path)
-        }
-        let bytes = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        try check(byteCount: bytes, limits: limits, name: path)
-        let (opened, text) = withErrorText { err, len in
-            var info = focal_vips_info()
-            return focal_vips_open_file(path, &info, err, len).map { ($0, info) }
-        }
-        guard let (handle, info) = opened else { throw classify(text, name: path) }
-        return try SourceImage(handle: handle, info: info, name: path).checked(limits)
+        return try open(data: data, name: path, limits: limits, deadline: deadline)
     }
 
-    /// Reads the header of image bytes; libvips works on its own copy.
+    /// Reads the header of image bytes and checks it against the limits; libvips works on its
+    /// own copy.
     /// - Parameters:
     ///   - data: The encoded image.
     ///   - name: A label for error messages (a URL, a file name); default "bytes".
-    ///   - limits: Byte and pixel limits; default `.default`.
-    /// - Throws: `ImagingError` when the bytes are empty, too many, or not an image.
-    public static func open(data: Data, name: String = "bytes", limits: ImageLimits = .default) throws(ImagingError) -> SourceImage {
+    ///   - limits: The limits; default `.default`.
+    ///   - deadline: When work on it must be done; default `limits.timeout` from now.
+    /// - Throws: `ImagingError` (`input.empty`, `input.not_an_image`, `input.unsupported`,
+    ///   `input.corrupt`) or `LimitExceeded`, naming the input.
+    public static func open(
+        data: Data, name: String = "bytes", limits: ImageLimits = .default, deadline: Deadline? = nil
+    ) throws -> SourceImage {
         try Vips.start()
-        try check(byteCount: data.count, limits: limits, name: name)
-        let (opened, text) = withErrorText { err, len in
-            data.withUnsafeBytes { raw in
-                var info = focal_vips_info()
-                return focal_vips_open_buffer(raw.baseAddress, raw.count, &info, err, len).map { ($0, info) }
+        let deadline = deadline ?? Deadline(in: limits.timeout)
+        if data.isEmpty { throw ImagingError(.inputEmpty, "the input is empty (0 bytes); expected an image", source: name) }
+        do {
+            try limits.check(inputBytes: data.count)
+        } catch {
+            throw error.naming(name)
+        }
+        // Decide by the bytes themselves, whatever a name or a server claims.
+        guard let signature = ImageSignature.format(of: data) else {
+            throw ImagingError(
+                .inputNotAnImage,
+                "the input is \(ImageSignature.describe(data)), not an image in a format Focal reads (JPEG, PNG, WebP, GIF, TIFF, HEIF, AVIF, JPEG XL)",
+                source: name)
+        }
+        if signature == "jpeg" {
+            let scans = JPEGScans.count(in: data, limit: limits.maxJPEGScans)
+            if scans > limits.maxJPEGScans {
+                throw LimitExceeded(
+                    .inputTooCostly, limit: "maxJPEGScans", allowed: "\(limits.maxJPEGScans) scans", actual: "more", source: name)
             }
         }
-        guard let (handle, info) = opened else { throw classify(text, name: name) }
-        return try SourceImage(handle: handle, info: info, name: name).checked(limits)
+        var info = focal_vips_info()
+        var opened: OpaquePointer?
+        let (status, text) = withErrorText { err, len in
+            data.withUnsafeBytes { raw in focal_vips_open(raw.baseAddress, raw.count, &opened, &info, err, len) }
+        }
+        guard status == FOCAL_VIPS_OK, let handle = opened else {
+            throw Self.error(status, text, name: name, loader: loaderName(info), signature: signature)
+        }
+        let image = SourceImage(handle: handle, info: info, name: name, limits: limits, deadline: deadline)
+        try image.checkHeader()
+        return image
     }
 
-    private static func check(byteCount: Int, limits: ImageLimits, name: String) throws(ImagingError) {
-        if byteCount == 0 { throw ImagingError(.empty, "is empty (0 bytes); expected an image", source: name) }
-        if byteCount > limits.maxInputBytes {
-            throw ImagingError(
-                .tooManyBytes,
-                "is \(byteCount) bytes, over the limit of \(limits.maxInputBytes); raise the byte limit to accept it",
-                source: name)
+    private func checkHeader() throws(LimitExceeded) {
+        do throws(LimitExceeded) {
+            try limits.check(imageSize: size)
+            let cost = DecodeCost.bytes(
+                format: format, width: size.width, height: size.height, bands: bands, bits: bits, interlaced: interlaced)
+            if cost > limits.maxDecodeBytes {
+                let what = interlaced ? (format == "jpeg" ? "progressive " : "interlaced ") : ""
+                throw LimitExceeded(
+                    .inputTooCostly, limit: "maxDecodeBytes", allowed: "\(limits.maxDecodeBytes >> 20) MiB",
+                    actual: "about \(cost >> 20) MiB for a \(size) \(what)\(format.uppercased())")
+            }
+        } catch {
+            throw error.naming(name)
         }
     }
 
-    private func checked(_ limits: ImageLimits) throws(ImagingError) -> SourceImage {
-        if size.width <= 0 || size.height <= 0 {
-            throw ImagingError(.decodeFailed, "has no pixels (\(size))", source: name)
+    /// Checks that an output of `output` pixels may be made from this image, before decoding.
+    /// - Parameter output: The output size; the upscale is measured against the largest crop of
+    ///   its aspect.
+    /// - Throws: `LimitExceeded` (`output.too_large`) naming this image.
+    public func checkOutput(_ output: PixelSize) throws(LimitExceeded) {
+        let ratio = Double(output.width) / Double(max(1, output.height))
+        let fillWidth = min(Double(size.width), Double(size.height) * ratio)
+        let fill = PixelSize(width: max(1, Int(fillWidth)), height: max(1, Int((fillWidth / ratio).rounded())))
+        do {
+            try limits.check(output: output, from: fill)
+        } catch {
+            throw error.naming(name)
         }
-        if size.width > limits.maxPixels / size.height {
-            throw ImagingError(
-                .tooManyPixels,
-                "claims \(size) pixels, over the limit of \(limits.maxPixels); refused before decoding",
-                source: name)
-        }
-        return self
     }
 
-    private static func classify(_ text: String, name: String) -> ImagingError {
-        if text.contains("not a known image format") {
-            return ImagingError(.notAnImage, "is not an image in a format libvips reads (JPEG, PNG, WebP, TIFF, GIF, HEIF, ...)", source: name)
+    /// The typed error for a failed shim call.
+    static func error(_ status: focal_vips_status, _ text: String, name: String, loader: String = "", signature: String? = nil) -> any Error {
+        switch status {
+        case FOCAL_VIPS_ERR_NOT_IMAGE:
+            return ImagingError(
+                .inputNotAnImage, "the input is not an image in a format Focal reads (JPEG, PNG, WebP, GIF, TIFF, HEIF, AVIF, JPEG XL)",
+                source: name, cause: text)
+        case FOCAL_VIPS_ERR_UNSUPPORTED:
+            let format = loader.isEmpty ? "this format" : formatName(loader).uppercased()
+            return ImagingError(
+                .inputUnsupported, "the input is \(format), which Focal does not accept; use JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF",
+                source: name, cause: text)
+        case FOCAL_VIPS_ERR_CORRUPT:
+            let what = signature.map { "the \($0.uppercased()) data" } ?? "the image"
+            return ImagingError(.inputCorrupt, "\(what) is truncated or corrupt", source: name, cause: text)
+        case FOCAL_VIPS_ERR_TIMEOUT:
+            return LimitExceeded(.inputTimeout, limit: "timeout", allowed: "the input's deadline", actual: "more", source: name)
+        case FOCAL_VIPS_ERR_ENCODE:
+            return ImagingError(.outputEncodeFailed, "the output could not be encoded", source: name, cause: text)
+        default:
+            return ImagingError(.internalFailure, "image processing failed", source: name, cause: text)
         }
-        return ImagingError(.decodeFailed, "cannot be read: \(text)", source: name)
     }
 
     /// Decodes a copy whose long side is `longSide` pixels, as RGB.
     /// - Parameters:
     ///   - longSide: The long side of the copy.
     ///   - enlarge: Whether a smaller image is scaled up to it; default `false`.
-    /// - Throws: `ImagingError` with `.decodeFailed` for corrupt or truncated data.
-    public func proxy(longSide: Int, enlarge: Bool = false) throws(ImagingError) -> PixelBuffer {
+    /// - Throws: `ImagingError` (`input.corrupt`) or `LimitExceeded` (`input.timeout`).
+    public func proxy(longSide: Int, enlarge: Bool = false) throws -> PixelBuffer {
         let scaled = size.fitting(longSide: longSide, enlarge: enlarge)
         return try pixels(width: scaled.width, height: scaled.height)
     }
 
     /// Decodes the whole oriented image scaled to exactly `width` × `height`, as RGB.
-    /// - Throws: `ImagingError` with `.decodeFailed`, naming this image, for corrupt or truncated data.
-    public func pixels(width: Int, height: Int) throws(ImagingError) -> PixelBuffer {
-        do {
-            return try decode(width: width, height: height).pixels()
-        } catch {
-            throw error.source == nil ? error.naming(name) : error
-        }
+    /// - Throws: `ImagingError` (`input.corrupt`) or `LimitExceeded` (`input.timeout`), naming this image.
+    public func pixels(width: Int, height: Int) throws -> PixelBuffer {
+        try decode(width: width, height: height).pixels()
     }
 
-    /// Decodes the whole oriented image scaled to exactly `width` × `height`.
-    /// - Throws: `ImagingError` with `.decodeFailed` for corrupt or truncated data.
-    public func decode(width: Int, height: Int) throws(ImagingError) -> RenderedImage {
+    /// Decodes the whole oriented image scaled to exactly `width` × `height`, into memory.
+    /// - Throws: `ImagingError` (`input.corrupt`) or `LimitExceeded` (`input.timeout`), naming this image.
+    public func decode(width: Int, height: Int) throws -> RenderedImage {
+        try deadline.check(source: name)
+        guard let w = Int32(exactly: width), let h = Int32(exactly: height), w > 0, h > 0 else {
+            throw ImagingError(.internalFailure, "decode size \(width)x\(height) is out of range", source: name)
+        }
         lock.lock()
         defer { lock.unlock() }
-        let (image, text) = withErrorText { focal_vips_thumbnail(handle, Int32(width), Int32(height), $0, $1) }
-        guard let image else { throw ImagingError(.decodeFailed, "cannot be decoded: \(text)", source: name) }
-        return RenderedImage(handle: image)
+        var out: OpaquePointer?
+        let (status, text) = withErrorText { focal_vips_thumbnail(handle, w, h, deadline.millisecondsLeft, &out, $0, $1) }
+        guard status == FOCAL_VIPS_OK, let out else { throw Self.error(status, text, name: name, signature: format) }
+        return RenderedImage(handle: out)
     }
 
     /// Crops `crop` (oriented pixels) and resizes it to exactly `output`, decoding at the smallest
     /// scale that still gives every output pixel (shrink-on-load), with one Lanczos resample.
-    /// - Throws: `ImagingError` with `.decodeFailed` for corrupt or truncated data.
-    public func render(crop: PixelRect, to output: PixelSize) throws(ImagingError) -> RenderedImage {
+    /// - Throws: `LimitExceeded` when the output is over the limits or the deadline passes;
+    ///   `ImagingError` (`input.corrupt`) naming this image.
+    public func render(crop: PixelRect, to output: PixelSize) throws -> RenderedImage {
         guard crop.isInside(size), output.width > 0, output.height > 0 else {
-            throw ImagingError(.decodeFailed, "crop \(crop) to \(output) is outside the image of \(size)", source: name)
+            throw ImagingError(.internalFailure, "crop \(crop) to \(output) is outside the image of \(size)", source: name)
         }
+        try limits.check(output: output, from: crop.size)
+        try deadline.check(source: name)
         // Scale the whole image so that the crop becomes exactly the output, then cut it out.
         let sx = Double(output.width) / Double(crop.width), sy = Double(output.height) / Double(crop.height)
         let scaledWidth = max(output.width, Int((Double(size.width) * sx).rounded()))
         let scaledHeight = max(output.height, Int((Double(size.height) * sy).rounded()))
         let left = min(Int((Double(crop.x) * sx).rounded()), scaledWidth - output.width)
         let top = min(Int((Double(crop.y) * sy).rounded()), scaledHeight - output.height)
+        guard let sw = Int32(exactly: scaledWidth), let sh = Int32(exactly: scaledHeight), let l = Int32(exactly: left),
+            let t = Int32(exactly: top), let ow = Int32(exactly: output.width), let oh = Int32(exactly: output.height)
+        else {
+            throw ImagingError(.internalFailure, "render geometry for \(crop) to \(output) is out of range", source: name)
+        }
         lock.lock()
         defer { lock.unlock() }
-        let (image, text) = withErrorText {
-            focal_vips_render(
-                handle, Int32(scaledWidth), Int32(scaledHeight), Int32(left), Int32(top),
-                Int32(output.width), Int32(output.height), Int32(output.width), Int32(output.height), $0, $1)
+        var out: OpaquePointer?
+        let (status, text) = withErrorText {
+            focal_vips_render(handle, sw, sh, l, t, ow, oh, ow, oh, deadline.millisecondsLeft, &out, $0, $1)
         }
-        guard let image else { throw ImagingError(.decodeFailed, "cannot be decoded: \(text)", source: name) }
-        return RenderedImage(handle: image)
+        guard status == FOCAL_VIPS_OK, let out else { throw Self.error(status, text, name: name, signature: format) }
+        return RenderedImage(handle: out)
     }
 
     /// Crops, resizes and encodes in one go; see `render(crop:to:)` and `RenderedImage.encode`.
-    /// - Throws: `ImagingError` naming this image; a corrupt input surfaces here, because pixels
-    ///   are computed while encoding.
-    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85) throws(ImagingError) -> Data {
+    /// - Throws: `ImagingError` or `LimitExceeded` naming this image.
+    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85) throws -> Data {
         do {
             return try render(crop: crop, to: output).encode(format, quality: quality)
-        } catch {
+        } catch let error as ImagingError {
+            throw error.naming(name)
+        } catch let error as LimitExceeded {
             throw error.source == nil ? error.naming(name) : error
         }
     }

@@ -1,14 +1,15 @@
-import CFocalVips
+internal import CFocalVips
 import FocalCore
+internal import FocalRuntime
 
 /// libvips start-up and settings, shared by the whole process.
 public enum Vips {
     /// Starts libvips once; later calls are free.
-    /// - Throws: `ImagingError` with code `.unavailable` when libvips cannot start.
+    /// - Throws: `ImagingError` with code `internal.failure` when libvips cannot start.
     public static func start() throws(ImagingError) {
         let (status, text) = withErrorText { focal_vips_init($0, $1) }
-        if status != 0 {
-            throw ImagingError(.unavailable, "libvips could not start: \(text)")
+        if status != FOCAL_VIPS_OK {
+            throw ImagingError(.internalFailure, "the image library could not start", cause: text)
         }
     }
 
@@ -26,9 +27,9 @@ public enum Vips {
     /// Turns libvips's leak tracking on or off (for tests). Turn it on before any image exists,
     /// or start the process with `VIPS_LEAK=1`: libvips aborts when an image made before tracking
     /// began is freed while tracking is on.
-    public static func setLeakTracking(_ on: Bool) { focal_vips_leak_set(on ? 1 : 0) }
+    package static func setLeakTracking(_ on: Bool) { focal_vips_leak_set(on ? 1 : 0) }
     /// The number of libvips objects alive now.
-    public static var objectsAlive: Int { Int(focal_vips_objects_alive()) }
+    package static var objectsAlive: Int { Int(focal_vips_objects_alive()) }
     /// The number of pixel buffers libvips holds now.
-    public static var trackedAllocations: Int { Int(focal_vips_tracked_allocs()) }
+    package static var trackedAllocations: Int { Int(focal_vips_tracked_allocs()) }
 }

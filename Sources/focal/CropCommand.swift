@@ -1,5 +1,6 @@
 import ArgumentParser
 import Focal
+import FocalTools
 import Foundation
 
 struct CropCommand: AsyncParsableCommand {
@@ -66,17 +67,34 @@ struct CropCommand: AsyncParsableCommand {
     @OptionGroup var detection: DetectionOptions
 
     func validate() throws {
-        guard (size == nil) != (aspect == nil) else {
-            throw ValidationError("Give exactly one of --size WxH or --aspect A:B.")
+        try Usage.check(json: json) {
+            guard (size == nil) != (aspect == nil) else {
+                throw ValidationError("Give exactly one of --size WxH or --aspect A:B.")
+            }
+            guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
+            if debug && output == nil { throw ValidationError("--debug writes beside the outputs: give -o DIR as well.") }
+            guard cacheSize > 0 else { throw ValidationError("--cache-size must be a positive number of MiB.") }
+            guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
+            guard cacheSize <= 1 << 20 else { throw ValidationError("--cache-size is in MiB and at most 1048576 (1 TiB).") }
+            _ = try cropOptions()
+            let target = try target()
+            if case let .size(w, h) = target { try detection.limits.check(output: PixelSize(width: w, height: h)) }
+            try checkFormat()
+            try detection.check()
+            if let cacheDir { try Self.checkWritable(cacheDir) }
         }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
-        if debug && output == nil { throw ValidationError("--debug writes beside the outputs: give -o DIR as well.") }
-        guard cacheSize > 0 else { throw ValidationError("--cache-size must be a positive number of MiB.") }
-        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
-        guard cacheSize <= 1 << 20 else { throw ValidationError("--cache-size is in MiB and at most 1048576 (1 TiB).") }
-        if let cacheDir { try Self.checkWritable(cacheDir) }
-        _ = try cropOptions()
-        _ = try target()
+    }
+
+    /// A named output file decides the format by its extension; `--format` may not contradict it.
+    func checkFormat() throws {
+        guard let output, let format else { return }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        let ext = (output as NSString).pathExtension
+        if let named = ImageFormat(fileExtension: ext), named != format {
+            throw ValidationError(
+                "-o \(output) names a \(named.rawValue.uppercased()) file but --format is \(format.rawValue); name it .\(format.fileExtension) or drop --format.")
+        }
     }
 
     func target() throws -> CropTarget {
@@ -109,7 +127,7 @@ struct CropCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let files = InputList.expand(inputs)
+        let (files, empty) = InputList.expand(inputs)
         let target = try target()
         let crop = try cropOptions()
         let pipeline = try detection.pipeline { configuration in
@@ -117,7 +135,7 @@ struct CropCommand: AsyncParsableCommand {
             configuration.network.totalTimeout = .milliseconds(Int(timeout * 1000))
         }
         let destination = try OutputDestination(output, inputs: files)
-        var failures = 0
+        var failures = InputList.reportEmpty(empty, json: json)
         try await InputRunner.run(files) { file in
             await self.process(file, target: target, crop: crop, pipeline: pipeline, destination: destination)
         } report: { file, result in
@@ -128,7 +146,7 @@ struct CropCommand: AsyncParsableCommand {
                 } else {
                     let plan = done.plan, used = plan.subjects.count
                     let cached = done.origin == "fresh" ? "" : ", \(done.origin)"
-                    Terminal.out("\(file): \(plan.imageSize) -> crop \(plan.crop) (\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s")\(cached))\(done.output.map { " -> \($0)" } ?? "")")
+                    Terminal.out("\(file.oneLine): \(plan.imageSize) -> crop \(plan.crop) (\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s")\(cached))\(done.output.map { " -> \($0.oneLine)" } ?? "")")
                 }
             case let .failure(failure):
                 failures += 1
@@ -162,6 +180,11 @@ struct CropCommand: AsyncParsableCommand {
             }
             let result = try await pipeline.crop(input, to: target, options: options)
             let finalPath = destination.isFile ? path : path + "." + result.format.fileExtension
+            if !input.isRemote, OutputDestination.sameFile(finalPath, argument) {
+                throw ImagingError(
+                    .outputWriteFailed, "the output would overwrite the input", hint: "choose another -o file or folder",
+                    source: argument)
+            }
             try AtomicFile.write(result.data, to: finalPath)
             if debug {
                 let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection)
@@ -172,13 +195,5 @@ struct CropCommand: AsyncParsableCommand {
         } catch {
             return .failure(InputFailure(input: argument, error: error))
         }
-    }
-}
-
-extension BoundingScheme: ExpressibleByArgument {}
-extension Accuracy: ExpressibleByArgument {}
-extension ImageFormat: ExpressibleByArgument {
-    public init?(argument: String) {
-        self.init(rawValue: argument == "jpg" ? "jpeg" : argument)
     }
 }

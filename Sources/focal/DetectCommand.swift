@@ -1,5 +1,6 @@
 import ArgumentParser
 import Focal
+import FocalTools
 import Foundation
 
 struct DetectCommand: AsyncParsableCommand {
@@ -27,12 +28,16 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Folder for the --debug overlays (default: the current folder).")
     var output: String?
 
+    func validate() throws {
+        try Usage.check(json: json) { try detection.check() }
+    }
+
     func run() async throws {
-        let files = InputList.expand(inputs)
+        let (files, empty) = InputList.expand(inputs)
         let pipeline = try detection.pipeline()
         let folder = output ?? "."
         if debug { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        var failures = 0
+        var failures = InputList.reportEmpty(empty, json: json)
         try await InputRunner.run(files) { file in
             do {
                 let analysis = try await pipeline.analyze(.argument(file), accuracy: detection.accuracy)
@@ -56,7 +61,7 @@ struct DetectCommand: AsyncParsableCommand {
                     let list = analysis.subjects.map {
                         "\($0.kind.rawValue) \(Int($0.box.x)),\(Int($0.box.y)) \(Int($0.box.width))x\(Int($0.box.height)) \(String(format: "%.2f", $0.confidence))"
                     }
-                    Terminal.out("\(file): \(analysis.size)" + (list.isEmpty ? ", nothing found" : "\n  " + list.joined(separator: "\n  ")))
+                    Terminal.out("\(file.oneLine): \(analysis.size)" + (list.isEmpty ? ", nothing found" : "\n  " + list.joined(separator: "\n  ")))
                 }
             case let .failure(failure):
                 failures += 1

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Focal
+import FocalTools
 import Foundation
 
 struct EvalCommand: AsyncParsableCommand {
@@ -34,13 +35,21 @@ struct EvalCommand: AsyncParsableCommand {
     @Flag(help: "Print the scores as one JSON object.")
     var json = false
 
-    func run() async throws {
-        let targets = try aspects.split(separator: ",").map { text -> (Int, Int) in
+    func validate() throws {
+        try Usage.check(json: json) { _ = try parsedAspects() }
+    }
+
+    func parsedAspects() throws -> [(Int, Int)] {
+        try aspects.split(separator: ",").map { text -> (Int, Int) in
             guard case let .aspect(w, h) = try CropTarget(parsing: String(text)) else {
                 throw ValidationError("--aspects takes A:B values, e.g. 1:1,16:9")
             }
             return (w, h)
         }
+    }
+
+    func run() async throws {
+        let targets = try parsedAspects()
         let labels = try EvalLabels.load(directory: directory)
         let pipeline = FocalPipeline(configuration: FocalConfiguration(modelsPath: models))
         var score = EvalScore()

@@ -31,15 +31,32 @@ enum InputList {
         return String(replaced.drop { $0 == "." })
     }
 
-    static func expand(_ inputs: [String]) -> [String] {
-        inputs.flatMap { input -> [String] in
+    /// The inputs with each folder replaced by its images, and the folders that held none.
+    static func expand(_ inputs: [String]) -> (files: [String], emptyFolders: [String]) {
+        var files: [String] = [], empty: [String] = []
+        for input in inputs {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue,
-                let names = try? FileManager.default.contentsOfDirectory(atPath: input)
-            else { return [input] }
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
+                files.append(input)
+                continue
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
             let base = input.hasSuffix("/") ? String(input.dropLast()) : input
-            return names.filter { imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix(".") }
+            let images = names.filter { imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix(".") }
                 .sorted().map { base + "/" + $0 }
+            if images.isEmpty { empty.append(input) } else { files += images }
         }
+        return (files, empty)
+    }
+
+    /// Reports each folder that held no image as a failed input; returns how many there were.
+    static func reportEmpty(_ folders: [String], json: Bool) -> Int {
+        for folder in folders {
+            InputFailure(
+                input: folder, code: .inputNotFound,
+                message: "\(folder.oneLine): the folder holds no image (looked for \(imageExtensions.sorted().joined(separator: ", ")))"
+            ).report(json: json)
+        }
+        return folders.count
     }
 }

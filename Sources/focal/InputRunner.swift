@@ -1,23 +1,32 @@
 import Focal
 
-/// An input that failed, reported as `{"input", "error"}` and a line on standard error.
+/// An input that failed, reported as `{"input", "error", "code"}` and a line on standard error.
 struct InputFailure: Error {
     let input: String
+    let code: ErrorCode
     let message: String
+
+    init(input: String, code: ErrorCode, message: String) {
+        self.input = input
+        self.code = code
+        self.message = message
+    }
 
     init(input: String, error: any Error) {
         self.input = input
-        if let error = error as? ImagingError, error.source != nil {
-            message = "\(error)"
-        } else if error is FetchError {
-            message = "\(error)"
+        if let error = error as? any FocalError {
+            code = error.code
+            // Errors that name their source already say which input; the rest get its name.
+            let named = (error as? ImagingError)?.source != nil || (error as? LimitExceeded)?.source != nil || error is FetchError
+            message = named ? error.description : "\(input.oneLine): \(error.description)"
         } else {
-            message = "\(input): \(error)"
+            code = .internalFailure
+            message = "\(input.oneLine): \(error)"
         }
     }
 
     func report(json: Bool) {
-        if json { Terminal.out(JSONLine.error(input: input, message: message)) }
+        if json { Terminal.out(JSONLine.error(input: input, message: message, code: code)) }
         Terminal.err("focal: \(message)")
     }
 }

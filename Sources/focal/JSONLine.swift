@@ -21,8 +21,8 @@ enum JSONLine {
         return encode(object)
     }
 
-    static func error(input: String, message: String) -> String {
-        encode(["input": input, "error": message])
+    static func error(input: String, message: String, code: ErrorCode) -> String {
+        encode(["input": input, "error": message, "code": code.rawValue])
     }
 
     static func encode(_ object: [String: Any]) -> String {

@@ -54,4 +54,13 @@ struct OutputDestination: Sendable {
     /// The output path for an input: the file itself, or `<folder>/<stem>` (the caller adds the
     /// extension), unique among the inputs.
     func path(for input: String) -> String? { assigned[input] }
+
+    /// Whether two paths name the same existing file (through links, `..` and the like).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        guard let x = try? FileManager.default.attributesOfItem(atPath: a),
+            let y = try? FileManager.default.attributesOfItem(atPath: b)
+        else { return false }
+        return (x[.systemNumber] as? NSNumber) == (y[.systemNumber] as? NSNumber)
+            && (x[.systemFileNumber] as? NSNumber) == (y[.systemFileNumber] as? NSNumber)
+    }
 }

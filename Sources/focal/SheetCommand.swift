@@ -1,5 +1,6 @@
 import ArgumentParser
 import Focal
+import FocalTools
 import Foundation
 
 struct SheetCommand: AsyncParsableCommand {
@@ -26,8 +27,11 @@ struct SheetCommand: AsyncParsableCommand {
     @OptionGroup var detection: DetectionOptions
 
     func validate() throws {
-        guard (32...1024).contains(rowHeight) else { throw ValidationError("--row-height must be between 32 and 1024.") }
-        _ = try parsedAspects()
+        try Usage.check(json: false) {
+            guard (32...1024).contains(rowHeight) else { throw ValidationError("--row-height must be between 32 and 1024.") }
+            _ = try parsedAspects()
+            try detection.check()
+        }
     }
 
     func parsedAspects() throws -> [(Int, Int)] {
@@ -40,10 +44,10 @@ struct SheetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let files = InputList.expand(inputs)
+        let (files, empty) = InputList.expand(inputs)
         let pipeline = try detection.pipeline()
         var rows: [(name: String, analysis: Analysis)] = []
-        var failures = 0
+        var failures = InputList.reportEmpty(empty, json: false)
         try await InputRunner.run(files) { file in
             do {
                 return .success(try await pipeline.analyze(.argument(file), accuracy: detection.accuracy))

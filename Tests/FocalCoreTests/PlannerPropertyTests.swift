@@ -140,11 +140,19 @@ import FocalCore
     }
 
     @Test func aSubjectZoomStaysBetweenTheOutputSizeAndTheFill() async {
+        // Only size targets with a subject zoom apply; a refusal is a failure, and the cases that
+        // applied are counted so that the property cannot pass by checking nothing.
+        var checked = 0
         await propertyCheck(count: 2000, input: PlannerGen.anyCase) { c in
             var c = c
             c.options.override = nil
-            guard case let .size(w, h) = c.target, case .subject = c.options.zoom,
-                  let plan = try? c.plan() else { return }
+            guard case let .size(w, h) = c.target, case .subject = c.options.zoom else { return }
+            let plan: CropPlan
+            do { plan = try c.plan() } catch {
+                Issue.record("valid input refused: \(error)")
+                return
+            }
+            checked += 1
             let fill = c.fill
             #expect(plan.crop.width <= fill.width && plan.crop.height <= fill.height)
             if w <= fill.width && h <= fill.height {
@@ -152,5 +160,6 @@ import FocalCore
                 #expect(plan.crop.height >= h && plan.crop.width >= w - 1, "crop \(plan.crop) for output \(w)x\(h)")
             }
         }
+        #expect(checked > 200, "too few size targets with a subject zoom: \(checked)")
     }
 }

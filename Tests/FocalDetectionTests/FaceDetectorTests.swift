@@ -1,11 +1,12 @@
 import Focal
 import Foundation
+import FocalTestSupport
 import Testing
 
 @Suite struct FaceDetectorTests {
     let detector: FaceDetector
 
-    init() throws { detector = try FaceDetector(models: Checkout.models) }
+    init() throws { detector = try FaceDetector(models: models) }
 
     @Test("one face on each portrait, inside the image and on the head")
     func portraits() async throws {
@@ -48,7 +49,7 @@ import Testing
         let image = try SourceImage.open(data: RenderedImage(pixels: group).encode(.png), name: "group")
         let req = DetectionRequest(name: "group", imageSize: image.size) { try image.proxy(longSide: $0, enlarge: $1) }
         let fast = try await detector.detect(req)
-        let accurate = try await FaceDetector(models: Checkout.models, accuracy: .accurate).detect(req)
+        let accurate = try await FaceDetector(models: models, accuracy: .accurate).detect(req)
         #expect(accurate.count >= 10, "accurate found \(accurate.count)")
         #expect(fast.count < accurate.count, "fast \(fast.count), accurate \(accurate.count)")
     }
@@ -59,7 +60,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: empty) }
         let error = #expect(throws: DetectionError.self) { try FaceDetector(models: ModelDirectory(path: empty)) }
-        #expect(error?.code == .modelMissing)
+        #expect(error?.code == .modelsMissing)
         #expect(error?.message.contains(FaceDetector.modelFile) == true)
         #expect(error?.message.contains("make models") == true)
     }

@@ -1,10 +1,11 @@
 import Focal
+import FocalTestSupport
 import Testing
 
 @Suite struct ObjectDetectorTests {
     let detector: ObjectDetector
 
-    init() throws { detector = try ObjectDetector(models: Checkout.models) }
+    init() throws { detector = try ObjectDetector(models: models) }
 
     @Test("the cat on the chair is a cat, and covers most of the photo")
     func cat() async throws {

@@ -1,4 +1,5 @@
 import Focal
+import FocalTestSupport
 import Testing
 
 @Suite struct SaliencyDetectorTests {

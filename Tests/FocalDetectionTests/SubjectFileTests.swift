@@ -1,5 +1,6 @@
 import Focal
 import Foundation
+import FocalTestSupport
 import Testing
 
 @Suite struct SubjectFileTests {
@@ -43,7 +44,7 @@ import Testing
         let path = try write("{\"kind\": \"face\"\nnot json")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let error = #expect(throws: DetectionError.self) { try SubjectFile(path: path) }
-        #expect(error?.code == .badSubjects)
+        #expect(error?.code == .requestInvalid)
         #expect(error?.message.contains("line 1") == true)
     }
 

@@ -1,14 +1,10 @@
 import Focal
+import FocalTestSupport
 import Foundation
 import Testing
 
-/// Paths of the checkout, found from this file's location.
-enum Checkout {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let models = ModelDirectory(path: root.appendingPathComponent("models").path)
-    static func fixture(_ name: String) -> String { root.appendingPathComponent("Fixtures/\(name)").path }
-}
+/// The checkout's model folder.
+let models = ModelDirectory(path: Checkout.models)
 
 /// A request for a fixture photo's pixels, decoded for real.
 func request(for name: String) throws -> DetectionRequest {

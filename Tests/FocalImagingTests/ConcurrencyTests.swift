@@ -1,6 +1,8 @@
 import FocalCore
 import FocalImaging
 import Foundation
+import FocalTestSupport
+import FocalTools
 import Testing
 
 extension LibvipsLayer {

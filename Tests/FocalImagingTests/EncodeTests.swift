@@ -1,6 +1,8 @@
 import FocalCore
 import FocalImaging
 import Foundation
+import FocalTestSupport
+import FocalTools
 import Testing
 
 extension LibvipsLayer {
@@ -68,12 +70,13 @@ extension LibvipsLayer {
             #expect(middle < high, "\(middle) < \(high)")
         }
 
-        /// Quality outside 1...100 is clamped, not an error: 0 encodes like 1, 500 like 100.
-        @Test func qualityIsClamped() throws {
+        /// Quality outside 1...100 is refused with `request.invalid`, not clamped; the ends encode.
+        @Test func qualityOutOfRangeIsRefused() throws {
             let image = try SourceImage.open(path: Fixture.chelsea.path)
             func encode(_ quality: Int) throws -> Data { try image.decode(width: 200, height: 133).encode(.jpeg, quality: quality) }
-            #expect(try encode(0) == encode(1))
-            #expect(try encode(500) == encode(100))
+            for quality in [0, -5, 101, 500, Int.max, Int.min] {
+                #expect(focalError { try encode(quality) }?.code == .requestInvalid, "quality \(quality)")
+            }
             #expect(try encode(1) != encode(100))
         }
 

@@ -1,6 +1,8 @@
 import FocalCore
 import FocalImaging
 import Foundation
+import FocalTestSupport
+import FocalTools
 import Testing
 
 extension LibvipsLayer {
@@ -33,7 +35,7 @@ extension LibvipsLayer {
         }
 
         @Test func tiffFile() throws {
-            let folder = try ScratchFolder()
+            let folder = try Scratch()
             defer { folder.remove() }
             let path = folder.path("gradient.tif")
             try ImageBytes.tiff(Self.gradient).write(to: URL(fileURLWithPath: path))
@@ -83,7 +85,7 @@ extension LibvipsLayer {
         /// A format libvips knows but Focal keeps off for untrusted input (CSV) is not an image.
         @Test func untrustedLoadersAreOff() {
             let csv = Data("1,2,3\n4,5,6\n".utf8)
-            #expect(imagingError { try SourceImage.open(data: csv) }?.code == .notAnImage)
+            #expect(focalError { try SourceImage.open(data: csv) }?.code == .inputNotAnImage)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FocalTools
 import FocalCore
 import FocalImaging
 import Foundation

@@ -1,6 +1,8 @@
 import FocalCore
 import FocalImaging
 import Foundation
+import FocalTestSupport
+import FocalTools
 import Testing
 
 extension LibvipsLayer {
@@ -14,8 +16,8 @@ extension LibvipsLayer {
         }
 
         @Test func pngClaimingTenGigapixelsIsRefusedAtOpen() {
-            let error = imagingError { try SourceImage.open(data: Self.hugePNG, name: "bomb.png") }
-            #expect(error?.code == .tooManyPixels)
+            let error = focalError { try SourceImage.open(data: Self.hugePNG, name: "bomb.png") }
+            #expect(error?.code == .inputTooManyPixels)
             #expect(error?.description.contains("bomb.png") == true)
             #expect(error?.description.contains("100000x100000") == true)
         }
@@ -23,25 +25,25 @@ extension LibvipsLayer {
         /// The same header without pixel data: libpng cannot finish reading the header (it looks
         /// for the first IDAT), so the error is about reading, but the input is still refused.
         @Test func pngHeaderAloneIsRefused() {
-            let error = imagingError { try SourceImage.open(data: ImageBytes.pngHeaderOnly(width: 100_000, height: 100_000)) }
-            #expect(error.map { [.tooManyPixels, .decodeFailed].contains($0.code) } == true, "\(String(describing: error))")
+            let error = focalError { try SourceImage.open(data: ImageBytes.pngHeaderOnly(width: 100_000, height: 100_000)) }
+            #expect(error.map { [.inputTooManyPixels, .inputCorrupt].contains($0.code) } == true, "\(String(describing: error))")
         }
 
         @Test func pngHugeHeaderFileIsRefusedAtOpen() throws {
-            let folder = try ScratchFolder()
+            let folder = try Scratch()
             defer { folder.remove() }
             let path = folder.path("bomb.png")
             try Self.hugePNG.write(to: URL(fileURLWithPath: path))
-            let error = imagingError { try SourceImage.open(path: path) }
-            #expect(error?.code == .tooManyPixels)
+            let error = focalError { try SourceImage.open(path: path) }
+            #expect(error?.code == .inputTooManyPixels)
             #expect(error?.source == path)
         }
 
         /// A real JPEG whose frame header is patched to claim 60 000 x 60 000 pixels.
         @Test func jpegClaimingTooManyPixelsIsRefusedAtOpen() throws {
             let patched = try #require(ImageBytes.patchingFrameSize(ofJPEG: try Fixture.graceHopper.data, width: 60_000, height: 60_000))
-            let error = imagingError { try SourceImage.open(data: patched, name: "lie.jpg") }
-            #expect(error?.code == .tooManyPixels)
+            let error = focalError { try SourceImage.open(data: patched, name: "lie.jpg") }
+            #expect(error?.code == .inputTooManyPixels)
             #expect(error?.description.contains("lie.jpg") == true)
             // The patch itself is sound: a modest lie is accepted and reported.
             let modest = try #require(ImageBytes.patchingFrameSize(ofJPEG: try Fixture.graceHopper.data, width: 500, height: 400))
@@ -52,10 +54,10 @@ extension LibvipsLayer {
         @Test func pixelLimitBoundary() throws {
             let exact = 512 * 512
             #expect(try SourceImage.open(path: Fixture.astronaut.path, limits: ImageLimits(maxPixels: exact)).size.area == exact)
-            let error = imagingError { try SourceImage.open(path: Fixture.astronaut.path, limits: ImageLimits(maxPixels: exact - 1)) }
-            #expect(error?.code == .tooManyPixels)
-            let fromData = imagingError { try SourceImage.open(data: try Fixture.astronaut.data, limits: ImageLimits(maxPixels: exact - 1)) }
-            #expect(fromData?.code == .tooManyPixels)
+            let error = focalError { try SourceImage.open(path: Fixture.astronaut.path, limits: ImageLimits(maxPixels: exact - 1)) }
+            #expect(error?.code == .inputTooManyPixels)
+            let fromData = focalError { try SourceImage.open(data: try Fixture.astronaut.data, limits: ImageLimits(maxPixels: exact - 1)) }
+            #expect(fromData?.code == .inputTooManyPixels)
         }
 
         /// The pixel limit is checked on the oriented size; for a rotated JPEG that is the same
@@ -64,14 +66,14 @@ extension LibvipsLayer {
             let plain = try RenderedImage(pixels: .make(width: 60, height: 20) { _, _ in RGB(9, 9, 9) }).encode(.jpeg)
             let rotated = ImageBytes.inserting(ImageBytes.exifOrientationSegment(6), intoJPEG: plain)
             #expect(try SourceImage.open(data: rotated, limits: ImageLimits(maxPixels: 1200)).size == PixelSize(width: 20, height: 60))
-            #expect(imagingError { try SourceImage.open(data: rotated, limits: ImageLimits(maxPixels: 1199)) }?.code == .tooManyPixels)
+            #expect(focalError { try SourceImage.open(data: rotated, limits: ImageLimits(maxPixels: 1199)) }?.code == .inputTooManyPixels)
         }
 
         @Test func byteLimitBoundaryForData() throws {
             let data = try Fixture.graceHopper.data
             #expect(try SourceImage.open(data: data, limits: ImageLimits(maxInputBytes: data.count)).size.width == 512)
-            let error = imagingError { try SourceImage.open(data: data, name: "big.jpg", limits: ImageLimits(maxInputBytes: data.count - 1)) }
-            #expect(error?.code == .tooManyBytes)
+            let error = focalError { try SourceImage.open(data: data, name: "big.jpg", limits: ImageLimits(maxInputBytes: data.count - 1)) }
+            #expect(error?.code == .inputTooLarge)
             #expect(error?.description.contains("big.jpg") == true)
         }
 
@@ -79,8 +81,8 @@ extension LibvipsLayer {
             let path = Fixture.graceHopper.path
             let count = try Fixture.graceHopper.data.count
             #expect(try SourceImage.open(path: path, limits: ImageLimits(maxInputBytes: count)).size.width == 512)
-            let error = imagingError { try SourceImage.open(path: path, limits: ImageLimits(maxInputBytes: count - 1)) }
-            #expect(error?.code == .tooManyBytes)
+            let error = focalError { try SourceImage.open(path: path, limits: ImageLimits(maxInputBytes: count - 1)) }
+            #expect(error?.code == .inputTooLarge)
             #expect(error?.source == path)
         }
 

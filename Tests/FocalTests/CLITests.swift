@@ -1,4 +1,5 @@
 import Foundation
+import FocalTestSupport
 import Testing
 
 @Suite struct CLITests {

@@ -1,5 +1,6 @@
 @testable import Focal
 import Foundation
+import FocalTestSupport
 import Testing
 
 // The result caches (memory and disk), the detection cache, and what identifies an input.

@@ -1,5 +1,6 @@
 import Focal
 import Foundation
+import FocalTestSupport
 import Testing
 
 /// URL inputs fetched from a real HTTP server on 127.0.0.1 (see `LoopbackServer`): images,
@@ -99,7 +100,7 @@ struct NetworkTests {
 
     // MARK: - Timeouts
 
-    @Test("a server slower than the total timeout gives .timeout naming the URL, long before it answers")
+    @Test("a server slower than the total timeout gives .fetchTimeout naming the URL, long before it answers")
     func totalTimeout() async throws {
         try await withLoopbackServer { server in
             let url = server.url("/slow/20/astronaut.png")
@@ -107,14 +108,14 @@ struct NetworkTests {
             let (error, elapsed, other) = await Self.timed(FetchError.self) { try await pipeline.crop(.url(url), to: Self.square) }
             #expect(other == nil, "\(String(describing: other))")
             let fetch = try #require(error)
-            #expect(fetch.code == .timeout)
+            #expect(fetch.code == .fetchTimeout)
             #expect(Self.names(fetch, url), "\(fetch)")
             #expect(elapsed >= .milliseconds(450), "it waited for the timeout")
             #expect(elapsed < Self.prompt, "took \(elapsed): it waited for the server")
         }
     }
 
-    @Test("a server silent for longer than the read timeout gives .timeout naming the URL")
+    @Test("a server silent for longer than the read timeout gives .fetchTimeout naming the URL")
     func readTimeout() async throws {
         try await withLoopbackServer { server in
             let url = server.url("/slow/20/astronaut.png")
@@ -122,7 +123,7 @@ struct NetworkTests {
             let (error, elapsed, other) = await Self.timed(FetchError.self) { try await pipeline.crop(.url(url), to: Self.square) }
             #expect(other == nil, "\(String(describing: other))")
             let fetch = try #require(error)
-            #expect(fetch.code == .timeout)
+            #expect(fetch.code == .fetchTimeout)
             #expect(Self.names(fetch, url), "\(fetch)")
             #expect(elapsed < Self.prompt, "took \(elapsed): it waited for the server")
         }
@@ -155,7 +156,7 @@ struct NetworkTests {
 
     // MARK: - Byte limits
 
-    @Test("an endless body is abandoned at the byte limit with .tooLarge, and the connection is closed")
+    @Test("an endless body is abandoned at the byte limit with .fetchTooLarge, and the connection is closed")
     func endlessBody() async throws {
         try await withLoopbackServer { server in
             let url = server.url("/endless-jpeg")
@@ -163,7 +164,7 @@ struct NetworkTests {
             let (error, elapsed, other) = await Self.timed(FetchError.self) { try await pipeline.crop(.url(url), to: Self.square) }
             #expect(other == nil, "\(String(describing: other))")
             let fetch = try #require(error)
-            #expect(fetch.code == .tooLarge)
+            #expect(fetch.code == .fetchTooLarge)
             #expect(Self.names(fetch, url), "\(fetch)")
             #expect(elapsed < Self.prompt, "took \(elapsed)")
             // The client hung up: the server's writes fail and its stream stops by itself.
@@ -172,7 +173,7 @@ struct NetworkTests {
         }
     }
 
-    @Test("a declared Content-Length over the limit gives .tooLarge at once, before any body arrives")
+    @Test("a declared Content-Length over the limit gives .fetchTooLarge at once, before any body arrives")
     func declaredTooLarge() async throws {
         try await withLoopbackServer { server in
             let url = server.url("/declared-huge")
@@ -180,7 +181,7 @@ struct NetworkTests {
             let (error, elapsed, other) = await Self.timed(FetchError.self) { try await pipeline.crop(.url(url), to: Self.square) }
             #expect(other == nil, "\(String(describing: other))")
             let fetch = try #require(error)
-            #expect(fetch.code == .tooLarge)
+            #expect(fetch.code == .fetchTooLarge)
             #expect(Self.names(fetch, url), "\(fetch)")
             #expect(elapsed < Self.prompt, "took \(elapsed)")
         }
@@ -196,33 +197,33 @@ struct NetworkTests {
             let error = try #require(await #expect(throws: FetchError.self) {
                 try await Self.pipeline(limits: ImageLimits(maxInputBytes: size - 1)).crop(.url(url), to: Self.square)
             })
-            #expect(error.code == .tooLarge)
+            #expect(error.code == .fetchTooLarge)
             #expect(Self.names(error, url), "\(error)")
         }
     }
 
     // MARK: - Redirects
 
-    @Test("a redirect loop gives .tooManyRedirects as soon as it comes back")
+    @Test("a redirect loop gives .fetchRedirects as soon as it comes back")
     func redirectLoop() async throws {
         try await withLoopbackServer { server in
             let url = server.url("/loop-a")
             let error = try #require(await #expect(throws: FetchError.self) {
                 try await Self.pipeline(network: NetworkSettings(maxRedirects: 20)).crop(.url(url), to: Self.square)
             })
-            #expect(error.code == .tooManyRedirects)
+            #expect(error.code == .fetchRedirects)
             #expect(Self.names(error, url), "\(error)")
             #expect(server.hits("/loop-a") == 1 && server.hits("/loop-b") == 1, "the loop is refused once it comes back")
         }
     }
 
-    @Test("a chain of more redirects than allowed gives .tooManyRedirects; up to the limit is followed")
+    @Test("a chain of more redirects than allowed gives .fetchRedirects; up to the limit is followed")
     func redirectChain() async throws {
         try await withLoopbackServer { server in
             let pipeline = Self.pipeline(network: NetworkSettings(maxRedirects: 3))
             let long = server.url("/hop/4/astronaut.png")
             let error = try #require(await #expect(throws: FetchError.self) { try await pipeline.crop(.url(long), to: Self.square) })
-            #expect(error.code == .tooManyRedirects)
+            #expect(error.code == .fetchRedirects)
             #expect(Self.names(error, long), "\(error)")
             // Three redirects were followed (to /hop/3, /hop/2, /hop/1); the fourth was refused.
             #expect(server.hits("/hop/1/astronaut.png") == 1)
@@ -238,14 +239,14 @@ struct NetworkTests {
         }
     }
 
-    @Test("with maxRedirects 0 a redirect is refused as .tooManyRedirects")
+    @Test("with maxRedirects 0 a redirect is refused as .fetchRedirects")
     func noRedirects() async throws {
         try await withLoopbackServer { server in
             let url = server.url("/hop/1/astronaut.png")
             let error = try #require(await #expect(throws: FetchError.self) {
                 try await Self.pipeline(network: NetworkSettings(maxRedirects: 0)).crop(.url(url), to: Self.square)
             })
-            #expect(error.code == .tooManyRedirects, "\(error)")
+            #expect(error.code == .fetchRedirects, "\(error)")
             #expect(Self.names(error, url), "\(error)")
             #expect(server.hits("/image/astronaut.png") == 0)
         }
@@ -253,24 +254,24 @@ struct NetworkTests {
 
     // MARK: - Statuses and content
 
-    @Test("an HTTP error status gives .httpStatus with that status", arguments: [404, 500])
+    @Test("an HTTP error status gives .fetchStatus with that status", arguments: [404, 500])
     func httpStatus(code: Int) async throws {
         try await withLoopbackServer { server in
             let url = server.url("/status/\(code)")
             let error = try #require(await #expect(throws: FetchError.self) { try await Self.pipeline().crop(.url(url), to: Self.square) })
-            #expect(error.code == .httpStatus)
+            #expect(error.code == .fetchStatus)
             #expect(error.status == code)
             #expect(Self.names(error, url), "\(error)")
             #expect(error.message.contains("\(code)"))
         }
     }
 
-    @Test("an HTML page labelled image/jpeg gives .notAnImage: the bytes decide")
+    @Test("an HTML page labelled image/jpeg gives .fetchNotAnImage: the bytes decide")
     func htmlAsJPEG() async throws {
         try await withLoopbackServer { server in
             let url = server.url("/html-as-jpeg")
             let error = try #require(await #expect(throws: FetchError.self) { try await Self.pipeline().crop(.url(url), to: Self.square) })
-            #expect(error.code == .notAnImage)
+            #expect(error.code == .fetchNotAnImage)
             #expect(Self.names(error, url), "\(error)")
             #expect(error.message.contains("HTML"), "\(error)")
         }
@@ -283,7 +284,7 @@ struct NetworkTests {
             let (error, elapsed, other) = await Self.timed(FetchError.self) { try await Self.pipeline().crop(.url(url), to: Self.square) }
             #expect(other == nil, "\(String(describing: other))")
             let fetch = try #require(error)
-            #expect(fetch.code == .notAnImage)
+            #expect(fetch.code == .fetchNotAnImage)
             #expect(Self.names(fetch, url), "\(fetch)")
             #expect(elapsed < Self.prompt, "took \(elapsed)")
             let ended = try await Self.eventually(within: Self.prompt) { server.endlessStreamsEnded == 1 }
@@ -300,7 +301,7 @@ struct NetworkTests {
         }
     }
 
-    @Test("a truncated download gives ImagingError .decodeFailed naming the URL", arguments: [
+    @Test("a truncated download gives ImagingError .inputCorrupt naming the URL", arguments: [
         ("grace_hopper.jpg", true), ("grace_hopper.jpg", false), ("astronaut.png", true), ("astronaut.png", false),
     ])
     func truncated(name: String, detect: Bool) async throws {
@@ -311,7 +312,7 @@ struct NetworkTests {
             let error = try #require(await #expect(throws: ImagingError.self) {
                 try await Self.pipeline().crop(.url(url), to: Self.square, options: options)
             })
-            #expect(error.code == .decodeFailed, "\(error)")
+            #expect(error.code == .inputCorrupt, "\(error)")
             #expect(error.source == url.absoluteString)
             #expect(Self.names(error, url), "\(error)")
         }
@@ -319,7 +320,7 @@ struct NetworkTests {
 
     // MARK: - Connection failures and messages
 
-    @Test("a refused connection gives .connectionFailed naming the URL")
+    @Test("a refused connection gives .fetchConnection naming the URL")
     func refused() async throws {
         let port = try RefusingPort()
         defer { port.close() }
@@ -327,11 +328,11 @@ struct NetworkTests {
         // AsyncHTTPClient retries a refused connection until the connect timeout; keep it short.
         let pipeline = Self.pipeline(network: NetworkSettings(connectTimeout: .seconds(1)))
         let error = try #require(await #expect(throws: FetchError.self) { try await pipeline.crop(.url(url), to: Self.square) })
-        #expect(error.code == .connectionFailed, "\(error)")
+        #expect(error.code == .fetchConnection, "\(error)")
         #expect(Self.names(error, url), "\(error)")
     }
 
-    @Test("a refused connection fails at once as .connectionFailed, not after the connect or total timeout")
+    @Test("a refused connection fails at once as .fetchConnection, not after the connect or total timeout")
     func refusedAtOnce() async throws {
         let port = try RefusingPort()
         defer { port.close() }
@@ -340,12 +341,12 @@ struct NetworkTests {
         let (error, elapsed, other) = await Self.timed(FetchError.self) { try await pipeline.crop(.url(url), to: Self.square) }
         #expect(other == nil, "\(String(describing: other))")
         let fetch = try #require(error)
-        #expect(fetch.code == .connectionFailed, "\(fetch)")
+        #expect(fetch.code == .fetchConnection, "\(fetch)")
         #expect(Self.names(fetch, url), "\(fetch)")
         #expect(elapsed < .milliseconds(1500), "took \(elapsed)")
     }
 
-    @Test("a stopped server refuses the next request with .connectionFailed")
+    @Test("a stopped server refuses the next request with .fetchConnection")
     func stoppedServer() async throws {
         let server = try await LoopbackServer.start()
         let url = server.url("/image/astronaut.png")
@@ -356,7 +357,7 @@ struct NetworkTests {
         let error = try #require(await #expect(throws: FetchError.self) {
             try await Self.pipeline(network: network).crop(.url(url), to: Self.square)
         })
-        #expect(error.code == .connectionFailed, "\(error)")
+        #expect(error.code == .fetchConnection, "\(error)")
         #expect(Self.names(error, url), "\(error)")
     }
 
@@ -368,16 +369,16 @@ struct NetworkTests {
             let network = NetworkSettings(connectTimeout: .seconds(1), maxRedirects: 2)
             let pipeline = Self.pipeline(limits: ImageLimits(maxInputBytes: 1 << 20), network: network)
             let impatient = Self.pipeline(network: NetworkSettings(totalTimeout: .milliseconds(500)))
-            let cases: [(URL, FetchError.Code, FocalPipeline)] = [
-                (URL(string: "ftp://127.0.0.1/astronaut.png")!, .invalidURL, pipeline),
-                (URL(string: "http://127.0.0.1:\(port.port)/x.png")!, .connectionFailed, pipeline),
-                (server.url("/slow/20/astronaut.png"), .timeout, impatient),
-                (server.url("/endless-jpeg"), .tooLarge, pipeline),
-                (server.url("/declared-huge"), .tooLarge, pipeline),
-                (server.url("/loop-a"), .tooManyRedirects, pipeline),
-                (server.url("/hop/3/astronaut.png"), .tooManyRedirects, pipeline),
-                (server.url("/status/404"), .httpStatus, pipeline),
-                (server.url("/html-as-jpeg"), .notAnImage, pipeline),
+            let cases: [(URL, ErrorCode, FocalPipeline)] = [
+                (URL(string: "ftp://127.0.0.1/astronaut.png")!, .fetchInvalidURL, pipeline),
+                (URL(string: "http://127.0.0.1:\(port.port)/x.png")!, .fetchConnection, pipeline),
+                (server.url("/slow/20/astronaut.png"), .fetchTimeout, impatient),
+                (server.url("/endless-jpeg"), .fetchTooLarge, pipeline),
+                (server.url("/declared-huge"), .fetchTooLarge, pipeline),
+                (server.url("/loop-a"), .fetchRedirects, pipeline),
+                (server.url("/hop/3/astronaut.png"), .fetchRedirects, pipeline),
+                (server.url("/status/404"), .fetchStatus, pipeline),
+                (server.url("/html-as-jpeg"), .fetchNotAnImage, pipeline),
             ]
             for (url, code, pipeline) in cases {
                 let error = await #expect(throws: FetchError.self) { try await pipeline.crop(.url(url), to: Self.square) }

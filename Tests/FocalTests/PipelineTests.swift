@@ -1,6 +1,7 @@
 import Focal
 import Foundation
 import Synchronization
+import FocalTestSupport
 import Testing
 
 /// A detector of one's own, as a user would write it: it reports the top-left quarter of every
@@ -98,7 +99,7 @@ final class QuarterDogDetector: SubjectDetecting {
             _ = try await makePipeline().crop(.data(Data(cut), name: "cut.jpg"), to: .size(width: 100, height: 100))
         } throws: { error in
             guard let error = error as? ImagingError else { return false }
-            return error.code == .decodeFailed && error.description.contains("cut.jpg")
+            return error.code == .inputCorrupt && error.description.contains("cut.jpg")
         }
     }
 

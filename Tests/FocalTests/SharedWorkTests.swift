@@ -1,5 +1,6 @@
 @testable import Focal
 import Foundation
+import FocalTestSupport
 import Testing
 
 // Identical requests sharing one job, cancellation of callers and jobs, the bound on jobs, and

@@ -1,6 +1,8 @@
 // focal_cv.h: the C face of Focal's OpenCV DNN shim. No C++ type crosses this header; every
 // function catches C++ exceptions and reports them as text in `err` (NUL-terminated, truncated
 // to `errlen`). Boxes are in the pixels of the buffer that was passed in, origin top left.
+// Every buffer comes with its length in bytes, checked against its geometry before it is read:
+// `stride * (height - 1) + width * 3 <= length`, computed without overflow.
 #ifndef FOCAL_CV_H
 #define FOCAL_CV_H
 
@@ -37,7 +39,7 @@ void focal_cv_net_free(focal_cv_net *net);
 /// The buffer is used at its own size (padded to a multiple of 32), so callers choose the
 /// detection resolution by the size they pass; one net accepts a different size on every call.
 /// Returns the number written, or -1 with `err` filled.
-int focal_cv_yunet_detect(focal_cv_net *net, const unsigned char *rgb, int width, int height,
+int focal_cv_yunet_detect(focal_cv_net *net, const unsigned char *rgb, size_t length, int width, int height,
                           int stride, float score_threshold, float nms_iou,
                           focal_cv_box *out, int capacity, char *err, size_t errlen);
 
@@ -47,16 +49,18 @@ int focal_cv_yunet_detect(focal_cv_net *net, const unsigned char *rgb, int width
 /// `thresholds` (score = objectness x class probability; OpenCV drops scores below 0.2, so
 /// lower thresholds act as 0.2); NMS runs per class. Boxes are written best first.
 /// Returns the number of boxes written (at most `capacity`), or -1 with `err` filled.
-int focal_cv_yolo_detect(focal_cv_net *net, const unsigned char *rgb, int width, int height,
+int focal_cv_yolo_detect(focal_cv_net *net, const unsigned char *rgb, size_t length, int width, int height,
                          int stride, int input_size, const int *classes, const float *thresholds,
                          int class_count, float nms_iou, focal_cv_box *out, int capacity,
                          char *err, size_t errlen);
 
 /// Computes a spectral-residual saliency map of an 8-bit RGB buffer, resized to `map_width` x
 /// `map_height` floats in [0, 1] written to `out_map` (row-major). The map is computed at 64 px
-/// wide, so it is coarse; a flat image gives all zeros. Returns 0, or -1 with `err`.
-int focal_cv_saliency(const unsigned char *rgb, int width, int height, int stride,
-                      int map_width, int map_height, float *out_map, char *err, size_t errlen);
+/// wide, so it is coarse; a flat image gives all zeros. `map_length` is the number of floats
+/// `out_map` holds (at least map_width * map_height). Returns 0, or -1 with `err`.
+int focal_cv_saliency(const unsigned char *rgb, size_t length, int width, int height, int stride,
+                      int map_width, int map_height, float *out_map, size_t map_length, char *err,
+                      size_t errlen);
 
 #ifdef __cplusplus
 }

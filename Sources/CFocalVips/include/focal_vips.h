@@ -1,27 +1,62 @@
 // focal_vips.h: the C face of Focal's libvips shim. Opaque handles, no variadic functions and no
-// libvips type, so that Swift can call every function. Functions that can fail return NULL or -1
-// and copy libvips's message into `err` (NUL-terminated, truncated to `errlen`; `err` may be NULL).
+// libvips type, so that Swift can call every function.
+//
+// Every function that can fail returns a focal_vips_status: the kind of failure is decided here,
+// from the step that failed, never from libvips's message text. The text goes into `err`
+// (NUL-terminated, truncated to `errlen`; `err` may be NULL) for logs only. libvips keeps one error
+// buffer for the whole process, so text read after a parallel failure could be another call's: a
+// call that fails is run again alone (every other call waits) to read its own text.
+//
+// Every size, offset and length is checked here before libvips sees it; a value out of range is
+// FOCAL_VIPS_ERR_ARGUMENT, never undefined behaviour.
 #ifndef FOCAL_VIPS_H
 #define FOCAL_VIPS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/// An opened image source (a file, or a private copy of caller bytes) whose header has been read.
+/// An opened image source (a private copy of caller bytes) whose header has been read.
 typedef struct focal_vips_source focal_vips_source;
-/// A lazily evaluated libvips image.
+/// A decoded image held in memory, 8-bit sRGB (3 bands, or 4 with alpha).
 typedef struct focal_vips_image focal_vips_image;
+
+/// The kind of failure.
+typedef enum focal_vips_status {
+    FOCAL_VIPS_OK = 0,
+    /// No loader recognises the bytes.
+    FOCAL_VIPS_ERR_NOT_IMAGE = 1,
+    /// A loader recognises the bytes, but it is not on the allow-list (SVG, PDF, matrix, ...).
+    FOCAL_VIPS_ERR_UNSUPPORTED = 2,
+    /// The header or the pixels are truncated or corrupt (any decoder warning counts for JPEG).
+    FOCAL_VIPS_ERR_CORRUPT = 3,
+    /// The work passed its deadline and was stopped.
+    FOCAL_VIPS_ERR_TIMEOUT = 4,
+    /// Encoding failed.
+    FOCAL_VIPS_ERR_ENCODE = 5,
+    /// An argument is out of range (a size, an offset, a length).
+    FOCAL_VIPS_ERR_ARGUMENT = 6,
+    /// libvips could not start, or failed in a way that is no input's fault.
+    FOCAL_VIPS_ERR_INTERNAL = 7,
+} focal_vips_status;
+
+/// The largest width or height the shim accepts anywhere (libvips's own limit is 10 000 000).
+#define FOCAL_VIPS_MAX_SIDE 10000000
 
 /// What the header says, read without decoding pixels.
 typedef struct focal_vips_info {
-    int width, height;     ///< After the EXIF orientation is applied.
-    int orientation;       ///< EXIF orientation 1...8 (1 when absent).
-    int bands;             ///< Bands as stored, alpha included.
-    int has_alpha;         ///< 1 when the image has an alpha band.
-    char loader[48];       ///< libvips's loader, e.g. "jpegload_source".
+    int width, height;      ///< After the EXIF orientation is applied (one page of a multi-page file).
+    int orientation;        ///< EXIF orientation 1...8 (1 when absent).
+    int bands;              ///< Bands as stored, alpha included.
+    int bits;               ///< Bits per sample as decoded (8, 16, 32, 64).
+    int has_alpha;          ///< 1 when the image has an alpha band.
+    int interlaced;         ///< 1 for a progressive JPEG or an interlaced PNG (decoded whole, in memory).
+    int pages;              ///< Pages or frames in the file (1 when the loader does not say).
+    int cmyk;               ///< 1 when the pixels are CMYK.
+    char loader[48];        ///< libvips's loader, e.g. "jpegload_source".
 } focal_vips_info;
 
 /// Output encodings.
@@ -31,8 +66,8 @@ typedef enum focal_vips_format {
     FOCAL_VIPS_WEBP = 2,
 } focal_vips_format;
 
-/// Starts libvips once (thread safe; later calls return the first result). 0 on success.
-int focal_vips_init(char *err, size_t errlen);
+/// Starts libvips once (thread safe; later calls return the first result).
+focal_vips_status focal_vips_init(char *err, size_t errlen);
 /// Threads libvips may use inside one pipeline.
 void focal_vips_set_concurrency(int threads);
 /// Operations libvips may keep in its cache (0 turns the cache off).
@@ -44,47 +79,54 @@ int focal_vips_objects_alive(void);
 /// The number of pixel buffers libvips has allocated and not yet freed.
 int focal_vips_tracked_allocs(void);
 
-/// Opens a file and reads its header. NULL with `err` filled when the file is unreadable or not an image.
-focal_vips_source *focal_vips_open_file(const char *path, focal_vips_info *info, char *err, size_t errlen);
-/// Copies `length` bytes and reads their header. NULL with `err` filled when they are not an image.
-focal_vips_source *focal_vips_open_buffer(const void *bytes, size_t length, focal_vips_info *info,
-                                          char *err, size_t errlen);
+/// Copies `length` bytes and reads their header. Only the loaders for JPEG, PNG, WebP, GIF, TIFF
+/// and HEIF/AVIF are accepted. On success `*out` is the source.
+focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_source **out,
+                                  focal_vips_info *info, char *err, size_t errlen);
 /// Releases a source; NULL is ignored.
 void focal_vips_source_free(focal_vips_source *source);
 
-/// Decodes the oriented image scaled to exactly `width` x `height` using shrink-on-load, in sRGB.
-/// Truncated or corrupt data is an error.
-focal_vips_image *focal_vips_thumbnail(focal_vips_source *source, int width, int height,
-                                       char *err, size_t errlen);
+/// Decodes the first page of the oriented image scaled to exactly `width` x `height`
+/// (shrink-on-load), into memory, in 8-bit sRGB. Stops with FOCAL_VIPS_ERR_TIMEOUT once
+/// `timeout_ms` milliseconds have passed (0: no deadline).
+focal_vips_status focal_vips_thumbnail(focal_vips_source *source, int width, int height, int timeout_ms,
+                                       focal_vips_image **out, char *err, size_t errlen);
 /// Decodes the oriented image scaled to `scaled_width` x `scaled_height`, takes the area at
-/// (`left`, `top`) of `area_width` x `area_height` in those scaled pixels, and resizes it to exactly
-/// `out_width` x `out_height` when it differs. Result in sRGB, 8 bits per band.
-focal_vips_image *focal_vips_render(focal_vips_source *source, int scaled_width, int scaled_height,
+/// (`left`, `top`) of `area_width` x `area_height` in those pixels, and resizes it to exactly
+/// `out_width` x `out_height` when that differs. The area must lie inside the scaled image.
+focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width, int scaled_height,
                                     int left, int top, int area_width, int area_height,
-                                    int out_width, int out_height, char *err, size_t errlen);
-/// Wraps a copy of an 8-bit interleaved RGB buffer as an image.
-focal_vips_image *focal_vips_from_rgb(const unsigned char *rgb, int width, int height,
-                                      char *err, size_t errlen);
+                                    int out_width, int out_height, int timeout_ms,
+                                    focal_vips_image **out, char *err, size_t errlen);
+/// Takes the area at (`left`, `top`) of `area_width` x `area_height` of a decoded image and
+/// resizes it to exactly `out_width` x `out_height` (Lanczos 3), into memory.
+focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left, int top, int area_width,
+                                         int area_height, int out_width, int out_height,
+                                         focal_vips_image **out, char *err, size_t errlen);
+/// Wraps a copy of an 8-bit interleaved RGB buffer of `length` bytes (width * height * 3).
+focal_vips_status focal_vips_from_rgb(const unsigned char *rgb, size_t length, int width, int height,
+                                      focal_vips_image **out, char *err, size_t errlen);
 /// Resizes the image to exactly `width` x `height` (Lanczos 3 when shrinking, bicubic when
-/// enlarging). NULL with `err` filled on failure.
-focal_vips_image *focal_vips_resize(focal_vips_image *image, int width, int height, char *err, size_t errlen);
+/// enlarging), into memory.
+focal_vips_status focal_vips_resize(const focal_vips_image *image, int width, int height,
+                                    focal_vips_image **out, char *err, size_t errlen);
 /// Releases an image; NULL is ignored.
 void focal_vips_image_free(focal_vips_image *image);
 /// The image's size.
 void focal_vips_image_size(const focal_vips_image *image, int *width, int *height);
 
-/// Computes the image as 8-bit interleaved RGB (alpha flattened on white). On success `*rgb`
-/// holds width * height * 3 bytes that the caller frees with focal_vips_free. 0 or -1.
-int focal_vips_rgb_pixels(focal_vips_image *image, unsigned char **rgb, size_t *length,
-                          char *err, size_t errlen);
+/// Copies the image as 8-bit interleaved RGB (alpha flattened on white). On success `*rgb` holds
+/// `*length` = width * height * 3 bytes that the caller frees with focal_vips_free.
+focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned char **rgb, size_t *length,
+                                        char *err, size_t errlen);
 /// Encodes the image; metadata is stripped and JPEG flattens alpha on white. `quality` is 1...100
-/// (JPEG, WebP). On success `*bytes` holds `*length` bytes freed with focal_vips_free. 0 or -1.
-int focal_vips_encode(focal_vips_image *image, focal_vips_format format, int quality,
-                      void **bytes, size_t *length, char *err, size_t errlen);
-/// Renders `text` as an 8-bit coverage mask `height` pixels tall or so. `*mask` is freed with
-/// focal_vips_free. 0 or -1.
-int focal_vips_text_mask(const char *text, int height, unsigned char **mask, int *width,
-                         int *mask_height, char *err, size_t errlen);
+/// (JPEG, WebP). On success `*bytes` holds `*length` bytes freed with focal_vips_free.
+focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_format format, int quality,
+                                    void **bytes, size_t *length, char *err, size_t errlen);
+/// Renders `text` as an 8-bit coverage mask about `height` pixels tall. `*mask` (width *
+/// mask_height bytes) is freed with focal_vips_free.
+focal_vips_status focal_vips_text_mask(const char *text, int height, unsigned char **mask, int *width,
+                                       int *mask_height, char *err, size_t errlen);
 /// Frees memory the shim handed out.
 void focal_vips_free(void *pointer);
 

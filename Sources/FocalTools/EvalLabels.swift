@@ -1,4 +1,6 @@
 import Foundation
+public import Focal
+import FocalImaging
 
 /// A labelled photo folder's `labels.json` (see `eval/README.md` of the shared set).
 public struct EvalLabels: Decodable, Sendable {
@@ -35,12 +37,12 @@ public struct EvalLabels: Decodable, Sendable {
     public static func load(directory: String) throws -> EvalLabels {
         let path = directory + "/labels.json"
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImagingError(.io, "no labels.json here; `focal eval` needs a folder with labels.json", source: path)
+            throw ImagingError(.inputNotFound, "no labels.json here; `focal eval` needs a folder with labels.json", source: path)
         }
         do {
             return try JSONDecoder().decode(EvalLabels.self, from: data)
         } catch {
-            throw ImagingError(.io, "is not a valid labels file: \(error)", source: path)
+            throw ImagingError(.requestInvalid, "is not a valid labels file: \(error)", source: path)
         }
     }
 }

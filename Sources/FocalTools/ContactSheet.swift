@@ -1,4 +1,6 @@
-import Foundation
+public import Foundation
+public import Focal
+import FocalImaging
 
 /// A picture for judging crops by eye: one row per photo — the photo with its subjects drawn,
 /// then for each aspect the centre crop and Focal's crop side by side, labelled.

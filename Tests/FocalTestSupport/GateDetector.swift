@@ -1,38 +1,38 @@
-import Focal
+package import Focal
 import Foundation
 import Synchronization
-import Testing
+package import Testing
 
 /// A detector that holds every call at a gate until the test opens it, so that a job is provably
 /// in flight while the test cancels or joins it. It finds nothing.
 ///
 /// It ignores cancellation on purpose, like native work that cannot be interrupted: a cancelled
 /// job stays inside `detect` until the gate opens, then stops at the pipeline's next check.
-final class GateDetector: SubjectDetecting {
+package final class GateDetector: SubjectDetecting {
     private struct State {
         var calls = 0
         var isOpen: Bool
         var held: [CheckedContinuation<Void, Never>] = []
     }
 
-    let identifier: String
+    package let identifier: String
     private let state: Mutex<State>
 
     /// - Parameters:
     ///   - identifier: Part of the detection cache key; default "gate".
     ///   - open: Whether calls pass straight through; default false (held until `open()`).
-    init(identifier: String = "gate", open: Bool = false) {
+    package init(identifier: String = "gate", open: Bool = false) {
         self.identifier = identifier
         state = Mutex(State(isOpen: open))
     }
 
     /// Calls of `detect` so far, held or not.
-    var calls: Int { state.withLock { $0.calls } }
+    package var calls: Int { state.withLock { $0.calls } }
     /// Calls waiting at the gate now.
-    var waiting: Int { state.withLock { $0.held.count } }
+    package var waiting: Int { state.withLock { $0.held.count } }
 
     /// Lets every held call through, and every later one.
-    func open() {
+    package func open() {
         let held = state.withLock { state in
             state.isOpen = true
             defer { state.held = [] }
@@ -42,9 +42,9 @@ final class GateDetector: SubjectDetecting {
     }
 
     /// Holds later calls again.
-    func close() { state.withLock { $0.isOpen = false } }
+    package func close() { state.withLock { $0.isOpen = false } }
 
-    func detect(_ request: DetectionRequest) async throws -> [Subject] {
+    package func detect(_ request: DetectionRequest) async throws -> [Subject] {
         state.withLock { $0.calls += 1 }
         await withCheckedContinuation { (call: CheckedContinuation<Void, Never>) in
             let pass = state.withLock { state in
@@ -59,14 +59,14 @@ final class GateDetector: SubjectDetecting {
 }
 
 /// Raised when a condition polled with `pollUntil` did not come true in time.
-struct PollTimeout: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "timed out waiting until \(what)" }
+package struct PollTimeout: Error, CustomStringConvertible {
+    package let what: String
+    package var description: String { "timed out waiting until \(what)" }
 }
 
 /// Polls `condition` every few milliseconds until it holds; records an issue and throws after
 /// `seconds`.
-func pollUntil(
+package func pollUntil(
     _ what: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () throws -> Bool
 ) async throws {
@@ -82,11 +82,11 @@ func pollUntil(
 
 /// A call running in a task of its own whose outcome can be polled, so that a test can tell
 /// whether it has finished without waiting for it (and without hanging when it never does).
-final class Tracked<T: Sendable>: Sendable {
+package final class Tracked<T: Sendable>: Sendable {
     private let outcome = Mutex<Result<T, any Error>?>(nil)
     private let handle = Mutex<Task<Void, Never>?>(nil)
 
-    init(_ body: @escaping @Sendable () async throws -> T) {
+    package init(_ body: @escaping @Sendable () async throws -> T) {
         let task = Task { [self] in
             let result: Result<T, any Error>
             do { result = .success(try await body()) } catch { result = .failure(error) }
@@ -96,20 +96,20 @@ final class Tracked<T: Sendable>: Sendable {
     }
 
     /// Cancels the call's task.
-    func cancel() { handle.withLock { $0?.cancel() } }
+    package func cancel() { handle.withLock { $0?.cancel() } }
 
     /// Whether the call has returned or thrown.
-    var isDone: Bool { outcome.withLock { $0 != nil } }
+    package var isDone: Bool { outcome.withLock { $0 != nil } }
 
     /// Whether the call threw `CancellationError` (false while it runs).
-    var threwCancellation: Bool {
+    package var threwCancellation: Bool {
         outcome.withLock { outcome in
             if case let .failure(error)? = outcome { error is CancellationError } else { false }
         }
     }
 
     /// The call's outcome, waiting (by polling) up to `seconds` for it.
-    func result(within seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    package func result(within seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> Result<T, any Error>
     {
         try await pollUntil("the call finishes", seconds: seconds, sourceLocation: sourceLocation) { isDone }
@@ -117,7 +117,7 @@ final class Tracked<T: Sendable>: Sendable {
     }
 
     /// The call's value, waiting (by polling) up to `seconds` for it.
-    func value(within seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws -> T {
+    package func value(within seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws -> T {
         try await result(within: seconds, sourceLocation: sourceLocation).get()
     }
 }

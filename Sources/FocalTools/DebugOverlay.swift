@@ -1,4 +1,6 @@
 import Foundation
+import Focal
+import FocalImaging
 
 /// The picture `--debug` writes: the photo, shaded outside the crop, with every subject in its
 /// kind's colour and confidence, the padded region dashed and the crop outlined.
@@ -17,11 +19,11 @@ struct DebugOverlay {
         }
     }
 
-    func png(longSide: Int) throws(ImagingError) -> Data {
+    func png(longSide: Int) throws -> Data {
         try RenderedImage(pixels: pixels(longSide: longSide)).encode(.png)
     }
 
-    func pixels(longSide: Int) throws(ImagingError) -> PixelBuffer {
+    func pixels(longSide: Int) throws -> PixelBuffer {
         let proxy = try analysis.image.proxy(longSide: longSide)
         let s = Double(proxy.width) / Double(analysis.size.width)
         let t = Double(proxy.height) / Double(analysis.size.height)

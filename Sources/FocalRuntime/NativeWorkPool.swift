@@ -1,17 +1,22 @@
 import Dispatch
+public import FocalCore
 import Synchronization
 
 /// Runs blocking native work (decode, detect, encode) on a bounded set of threads of its own,
 /// never on Swift's cooperative pool, and refuses work beyond a queue limit.
-public final class NativeWorkPool: Sendable {
-    /// Why work was refused.
-    public struct Overloaded: Error, Hashable, Sendable, CustomStringConvertible {
+public final class NativeWorkPool: BlockingExecutor {
+    /// Why work was refused: too much is already waiting. Code `server.overloaded`.
+    public struct Overloaded: FocalError, Hashable {
         /// Jobs waiting when this one was refused.
         public let waiting: Int
 
         /// Creates the error.
         /// - Parameter waiting: Jobs already waiting or running.
         public init(waiting: Int) { self.waiting = waiting }
+
+        public var code: ErrorCode { .serverOverloaded }
+
+        public var publicMessage: String { "too many requests are in progress; try again shortly" }
 
         public var description: String {
             "overloaded: \(waiting) jobs are already waiting; try again later or raise the limit"

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Hummingbird
 import Logging
 import Synchronization
@@ -27,24 +27,24 @@ import Darwin
 ///   chunks, at most one a millisecond, until the client goes away (or 1 GiB); no
 ///   Content-Length. `endlessStreamsEnded` counts streams whose writer stopped.
 /// - `/declared-huge`: a Content-Length of 1 GiB, a JPEG's first bytes, then nothing.
-final class LoopbackServer: Sendable {
+package final class LoopbackServer: Sendable {
     /// `http://127.0.0.1:PORT`.
-    let base: URL
+    package let base: URL
     private let log: RequestLog
     private let task: Task<Void, any Error>
 
     /// The URL of `path` (which starts with "/") on this server.
-    func url(_ path: String) -> URL { URL(string: base.absoluteString + path)! }
+    package func url(_ path: String) -> URL { URL(string: base.absoluteString + path)! }
 
     /// Requests received for `path` so far.
-    func hits(_ path: String) -> Int { log.hits(path) }
+    package func hits(_ path: String) -> Int { log.hits(path) }
 
     /// Endless streams whose writer has stopped (the client closed the connection).
-    var endlessStreamsEnded: Int { log.endlessEnded }
+    package var endlessStreamsEnded: Int { log.endlessEnded }
 
     /// Bytes the endless streams have handed to Hummingbird so far, all streams together (its
     /// writer buffers without waiting for the client, so this is not what the client read).
-    var endlessBytesSent: Int { log.endlessBytes }
+    package var endlessBytesSent: Int { log.endlessBytes }
 
     private init(base: URL, log: RequestLog, task: Task<Void, any Error>) {
         self.base = base
@@ -53,7 +53,7 @@ final class LoopbackServer: Sendable {
     }
 
     /// Starts a server and returns once it listens.
-    static func start() async throws -> LoopbackServer {
+    package static func start() async throws -> LoopbackServer {
         let log = RequestLog()
         let router = Router()
         router.add(middleware: CountingMiddleware(log: log))
@@ -89,7 +89,7 @@ final class LoopbackServer: Sendable {
     }
 
     /// Stops the server: stops listening and cancels the requests in progress, then waits for it.
-    func stop() async {
+    package func stop() async {
         task.cancel()
         _ = await task.result
     }
@@ -197,14 +197,14 @@ final class LoopbackServer: Sendable {
     }
 
     /// The bytes of a fixture, read from disk.
-    static func fixture(_ name: String) throws -> Data {
+    package static func fixture(_ name: String) throws -> Data {
         guard !name.contains("/") else { throw LoopbackError("bad fixture name \(name)") }
         return try Data(contentsOf: URL(fileURLWithPath: Checkout.fixture(name)))
     }
 }
 
 /// Runs `body` with a fresh loopback server, and stops the server afterwards, also when `body` throws.
-func withLoopbackServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
+package func withLoopbackServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
     let server = try await LoopbackServer.start()
     do {
         let value = try await body(server)
@@ -216,9 +216,9 @@ func withLoopbackServer<T>(_ body: (LoopbackServer) async throws -> T) async thr
     }
 }
 
-struct LoopbackError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct LoopbackError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// What the server saw, readable from the tests.
@@ -286,11 +286,11 @@ final class ServerExecutor: TaskExecutor, @unchecked Sendable {
 
 /// A TCP port on 127.0.0.1 that is bound but not listening, so that connecting to it is refused.
 /// The port stays reserved (no other test can take it) until `close()`.
-final class RefusingPort: Sendable {
-    let port: Int
+package final class RefusingPort: Sendable {
+    package let port: Int
     private let descriptor: Int32
 
-    init() throws {
+    package init() throws {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -315,7 +315,7 @@ final class RefusingPort: Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
-    func close() { Self.close(descriptor) }
+    package func close() { Self.close(descriptor) }
 
     private static func close(_ descriptor: Int32) {
         #if canImport(Glibc)

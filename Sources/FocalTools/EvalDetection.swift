@@ -1,3 +1,4 @@
+public import Focal
 /// Detection recall and precision per kind against a labelled folder.
 ///
 /// A detection matches a label of its kind when their IoU is at least 0.3 or the detection's

@@ -1,7 +1,9 @@
 import Dispatch
 import FocalCore
+import FocalRuntime
 import Foundation
 import Synchronization
+import FocalTestSupport
 import Testing
 
 /// Native work that counts how many run at once and blocks until the test lets one go.

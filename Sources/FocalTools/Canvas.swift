@@ -1,5 +1,5 @@
-import CFocalVips
-import FocalCore
+public import FocalCore
+import FocalImaging
 
 /// An RGB colour.
 public struct RGB: Hashable, Sendable {
@@ -89,12 +89,8 @@ public struct Canvas: Sendable {
     /// Writes `text` with its top-left corner at (`x`, `y`) on a dark band, about `size` pixels tall.
     /// Text that libvips cannot render (no fonts installed) is left out.
     public mutating func label(_ text: String, x: Int, y: Int, color: RGB, size: Int = 14) {
-        var mask: UnsafeMutablePointer<UInt8>? = nil
-        var w: Int32 = 0, h: Int32 = 0
-        let (status, _) = withErrorText { focal_vips_text_mask(text, Int32(size), &mask, &w, &h, $0, $1) }
-        guard status == 0, let mask else { return }
-        defer { focal_vips_free(mask) }
-        let (mw, mh) = (Int(w), Int(h))
+        guard let mask = TextMask.render(text, height: size) else { return }
+        let (mw, mh) = (mask.width, mask.height)
         let top = max(0, min(y, height - mh - 4)), left = max(0, min(x, width - mw - 4))
         for yy in 0..<(mh + 4) {
             for xx in 0..<(mw + 4) {
@@ -102,7 +98,7 @@ public struct Canvas: Sendable {
                 guard px < width, py < height else { continue }
                 let i = (py * width + px) * 3
                 let inMask = xx >= 2 && yy >= 2 && xx - 2 < mw && yy - 2 < mh
-                let alpha = inMask ? Double(mask[(yy - 2) * mw + (xx - 2)]) / 255 : 0
+                let alpha = inMask ? Double(mask.coverage[(yy - 2) * mw + (xx - 2)]) / 255 : 0
                 let shade = [color.r, color.g, color.b]
                 for c in 0..<3 {
                     let background = Double(bytes[i + c]) * 0.3

@@ -1,0 +1,126 @@
+/// Every limit that protects a process from hostile or accidental input and requests, in one
+/// place, with defaults a server can live with. Each over-limit input or request is refused with
+/// a `LimitExceeded` error that names the limit and its value, before any pixel is decoded.
+///
+/// | limit | default | code |
+/// |---|---|---|
+/// | `maxInputBytes` | 64 MiB | `input.too_large` |
+/// | `maxPixels` | 100 000 000 | `input.too_many_pixels` |
+/// | `maxSide` | 65 535 px | `input.too_many_pixels` |
+/// | `maxAspectRatio` | 100 (long side / short side) | `input.extreme_aspect` |
+/// | `maxDecodeBytes` | 256 MiB, estimated from the header | `input.too_costly` |
+/// | `maxJPEGScans` | 100 | `input.too_costly` |
+/// | `timeout` | 30 s per input | `input.timeout` |
+/// | `maxOutputSide` | 8192 px | `output.too_large` |
+/// | `maxOutputPixels` | 16 777 216 (4096 × 4096) | `output.too_large` |
+/// | `maxUpscale` | 8 × | `output.too_large` |
+/// | `maxSubjects` | 1000 | `request.invalid` |
+///
+/// Only the first frame or page of an animation or multi-page file is ever decoded.
+public struct ImageLimits: Hashable, Sendable {
+    /// The largest input accepted, in bytes; default 64 MiB.
+    public var maxInputBytes: Int
+    /// The most pixels an image's header may claim; default 100 megapixels.
+    public var maxPixels: Int
+    /// The longest side an image's header may claim, in pixels; default 65 535.
+    public var maxSide: Int
+    /// The most the long side may exceed the short side, as a ratio; default 100.
+    public var maxAspectRatio: Double
+    /// The most memory one decode may need, estimated from the header (size, bands, bit depth,
+    /// progressive or interlaced coding, format), in bytes; default 256 MiB.
+    public var maxDecodeBytes: Int
+    /// The most scans a JPEG may have (a normal progressive JPEG has about 10); default 100.
+    public var maxJPEGScans: Int
+    /// The time one input may take from opening to encoding; default 30 s.
+    public var timeout: Duration
+    /// The longest side of an output, in pixels; default 8192.
+    public var maxOutputSide: Int
+    /// The most pixels of an output; default 16 777 216 (4096 × 4096).
+    public var maxOutputPixels: Int
+    /// How many times the crop may be enlarged to make the output, per side; default 8.
+    public var maxUpscale: Double
+    /// The most subjects accepted from a subjects file or a caller; default 1000.
+    public var maxSubjects: Int
+
+    /// The defaults listed on each property.
+    public static let `default` = ImageLimits()
+
+    /// Creates limits; every parameter defaults to the value documented on its property.
+    public init(
+        maxInputBytes: Int = 64 << 20, maxPixels: Int = 100_000_000, maxSide: Int = 65_535,
+        maxAspectRatio: Double = 100, maxDecodeBytes: Int = 256 << 20, maxJPEGScans: Int = 100,
+        timeout: Duration = .seconds(30), maxOutputSide: Int = 8192, maxOutputPixels: Int = 4096 * 4096,
+        maxUpscale: Double = 8, maxSubjects: Int = 1000
+    ) {
+        self.maxInputBytes = maxInputBytes
+        self.maxPixels = maxPixels
+        self.maxSide = maxSide
+        self.maxAspectRatio = maxAspectRatio
+        self.maxDecodeBytes = maxDecodeBytes
+        self.maxJPEGScans = maxJPEGScans
+        self.timeout = timeout
+        self.maxOutputSide = maxOutputSide
+        self.maxOutputPixels = maxOutputPixels
+        self.maxUpscale = maxUpscale
+        self.maxSubjects = maxSubjects
+    }
+
+    /// Checks an input's byte count.
+    /// - Throws: `LimitExceeded` (`input.too_large`).
+    public func check(inputBytes: Int) throws(LimitExceeded) {
+        if inputBytes > maxInputBytes {
+            throw LimitExceeded(.inputTooLarge, limit: "maxInputBytes", allowed: "\(maxInputBytes) bytes", actual: "\(inputBytes) bytes")
+        }
+    }
+
+    /// Checks the size an image's header claims: pixels, longest side, aspect ratio.
+    /// - Throws: `LimitExceeded` (`input.too_many_pixels`, `input.extreme_aspect`).
+    public func check(imageSize size: PixelSize) throws(LimitExceeded) {
+        let long = max(size.width, size.height), short = max(1, min(size.width, size.height))
+        if long > maxSide {
+            throw LimitExceeded(.inputTooManyPixels, limit: "maxSide", allowed: "\(maxSide) px", actual: "\(size)")
+        }
+        if size.area > maxPixels {
+            throw LimitExceeded(.inputTooManyPixels, limit: "maxPixels", allowed: "\(maxPixels) pixels", actual: "\(size)")
+        }
+        if Double(long) / Double(short) > maxAspectRatio {
+            throw LimitExceeded(
+                .inputExtremeAspect, limit: "maxAspectRatio", allowed: "\(Self.format(maxAspectRatio)):1", actual: "\(size)")
+        }
+    }
+
+    /// Checks an output size and how much the crop it comes from must be enlarged.
+    /// - Parameters:
+    ///   - output: The size of the output.
+    ///   - source: The largest crop the output can come from (the whole image at the output's
+    ///     aspect), to bound the upscale; nil to check the size alone.
+    /// - Throws: `LimitExceeded` (`output.too_large`).
+    public func check(output: PixelSize, from source: PixelSize? = nil) throws(LimitExceeded) {
+        if max(output.width, output.height) > maxOutputSide {
+            throw LimitExceeded(.outputTooLarge, limit: "maxOutputSide", allowed: "\(maxOutputSide) px", actual: "\(output)")
+        }
+        if output.area > maxOutputPixels {
+            throw LimitExceeded(.outputTooLarge, limit: "maxOutputPixels", allowed: "\(maxOutputPixels) pixels", actual: "\(output)")
+        }
+        if let source, source.width > 0, source.height > 0 {
+            let scale = max(Double(output.width) / Double(source.width), Double(output.height) / Double(source.height))
+            if scale > maxUpscale {
+                throw LimitExceeded(
+                    .outputTooLarge, limit: "maxUpscale", allowed: "\(Self.format(maxUpscale))×",
+                    actual: "\(Self.format(scale))× (\(source) enlarged to \(output))")
+            }
+        }
+    }
+
+    /// Checks a count of subjects.
+    /// - Throws: `LimitExceeded` (`request.invalid`).
+    public func check(subjects count: Int) throws(LimitExceeded) {
+        if count > maxSubjects {
+            throw LimitExceeded(.requestInvalid, limit: "maxSubjects", allowed: "\(maxSubjects)", actual: "\(count) subjects")
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String((value * 100).rounded() / 100)
+    }
+}
