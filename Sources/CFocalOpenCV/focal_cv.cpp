@@ -8,6 +8,10 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -187,22 +191,30 @@ int yunet_detect(focal_cv_net &net, const cv::Mat &rgb, float score_threshold, f
 
 // YOLOv4-tiny through OpenCV's Darknet importer. Each unconnected output is an [N, 5 + C] matrix
 // of rows [cx, cy, w, h, objectness, class scores...], coordinates normalised to the network
-// input. OpenCV's Region layer already multiplies each class probability by the objectness and
-// zeroes products below the [yolo] layer's `thresh` (0.2 by default), so a requested threshold
-// below that finds nothing extra.
-int yolo_detect(focal_cv_net &net, const cv::Mat &rgb, int input_size, const int *classes,
-                const float *thresholds, int class_count, float nms_iou, focal_cv_box *out,
-                int capacity) {
+// input. OpenCV's Region layer multiplies each class probability by the objectness and zeroes
+// products below the [yolo] layer's `thresh`; the loader sets that to 0.01 (Darknet's default is
+// 0.2), so that weak classes can be summed: a pet is objectness x (p(cat) + p(dog)).
+//
+// Classes are combined in groups: a group's score is the sum of its classes' scores and its label
+// the class that scored most. NMS runs per group, so a dog never suppresses a person and a cat box
+// and a dog box on one animal become one.
+int yolo_pass(focal_cv_net &net, const cv::Mat &rgb, int input_size, double pad, const int *classes,
+              const int *groups, int class_count, int group_count, std::vector<std::vector<Detection>> &per_group) {
+    // The image, optionally inside a grey border of `pad` times its size on every side: a subject
+    // that fills the frame is easier to see with room around it (the largest anchor is about
+    // 344 x 319 network pixels).
+    cv::Mat framed = rgb;
+    const int bx = static_cast<int>(std::lround(rgb.cols * pad)), by = static_cast<int>(std::lround(rgb.rows * pad));
+    if (bx > 0 || by > 0)
+        cv::copyMakeBorder(rgb, framed, by, by, bx, bx, cv::BORDER_CONSTANT, cv::Scalar::all(114));
     // Plain (aspect-distorting) resize to the square input, as Darknet's own detector does for
-    // this model (letter_box=0 in training). It found more objects than letterboxing on the dev
-    // photos at the same thresholds. Darknet wants RGB and the buffer already is, so no swap.
-    const double scale_x = static_cast<double>(input_size) / rgb.cols;
-    const double scale_y = static_cast<double>(input_size) / rgb.rows;
+    // this model (letter_box=0 in training); letterboxing lost subjects on the dev photos.
+    // Darknet wants RGB and the buffer already is, so no swap.
+    const double scale = std::min(static_cast<double>(input_size) / framed.cols,
+                                  static_cast<double>(input_size) / framed.rows);
     cv::Mat resized;
-    cv::resize(rgb, resized, cv::Size(input_size, input_size), 0, 0,
-               interpolation_for(std::min(scale_x, scale_y)));
-    net.net.setInput(
-        cv::dnn::blobFromImage(resized, 1.0 / 255.0, cv::Size(), cv::Scalar(), false, false));
+    cv::resize(framed, resized, cv::Size(input_size, input_size), 0, 0, interpolation_for(scale));
+    net.net.setInput(cv::dnn::blobFromImage(resized, 1.0 / 255.0, cv::Size(), cv::Scalar(), false, false));
     std::vector<cv::Mat> outputs;
     net.net.forward(outputs, net.net.getUnconnectedOutLayersNames());
     require(!outputs.empty(), "YOLO network has no outputs");
@@ -210,35 +222,85 @@ int yolo_detect(focal_cv_net &net, const cv::Mat &rgb, int input_size, const int
         require(m.dims == 2 && m.cols > 5 && m.type() == CV_32F, "unexpected YOLO output shape");
     for (int k = 0; k < class_count; ++k) {
         require(classes[k] >= 0 && classes[k] < outputs.front().cols - 5, "class id out of range");
-        require(std::isfinite(thresholds[k]) && thresholds[k] >= 0 && thresholds[k] <= 1,
-                "class threshold must be between 0 and 1");
+        require(groups[k] >= 0 && groups[k] < group_count, "class group out of range");
     }
-
-    // One candidate list per requested class, so NMS never lets a dog suppress a person.
-    std::vector<std::vector<Detection>> per_class(static_cast<size_t>(class_count));
+    std::vector<float> sums(static_cast<size_t>(group_count)), best(static_cast<size_t>(group_count));
+    std::vector<int> labels(static_cast<size_t>(group_count));
     for (const cv::Mat &m : outputs) {
         for (int r = 0; r < m.rows; ++r) {
             const float *row = m.ptr<float>(r);
+            std::fill(sums.begin(), sums.end(), 0.0f);
+            std::fill(best.begin(), best.end(), 0.0f);
             for (int k = 0; k < class_count; ++k) {
                 const float score = row[5 + classes[k]];
-                if (score < thresholds[k] || score <= 0) continue;
-                // Normalised coordinates map straight back to the caller's pixels.
-                const double w = row[2] * rgb.cols;
-                const double h = row[3] * rgb.rows;
-                const double cx = row[0] * rgb.cols;
-                const double cy = row[1] * rgb.rows;
-                per_class[static_cast<size_t>(k)].push_back(
-                    {cv::Rect2d(cx - w / 2, cy - h / 2, w, h), score, classes[k]});
+                const size_t g = static_cast<size_t>(groups[k]);
+                if (!(score > 0)) continue;
+                sums[g] += score;
+                if (score > best[g]) {
+                    best[g] = score;
+                    labels[g] = classes[k];
+                }
+            }
+            // Normalised coordinates of the framed image, back to the caller's pixels.
+            const double w = row[2] * framed.cols, h = row[3] * framed.rows;
+            const double cx = row[0] * framed.cols - bx, cy = row[1] * framed.rows - by;
+            for (int g = 0; g < group_count; ++g) {
+                if (!(sums[static_cast<size_t>(g)] > 0)) continue;
+                per_group[static_cast<size_t>(g)].push_back(
+                    {cv::Rect2d(cx - w / 2, cy - h / 2, w, h), std::min(1.0f, sums[static_cast<size_t>(g)]),
+                     labels[static_cast<size_t>(g)]});
             }
         }
     }
+    return 0;
+}
+
+int yolo_detect(focal_cv_net &net, const cv::Mat &rgb, int input_size, const double *pads, int pad_count,
+                const int *classes, const int *groups, int class_count, const float *group_thresholds,
+                int group_count, float nms_iou, focal_cv_box *out, int capacity) {
+    std::vector<std::vector<Detection>> per_group(static_cast<size_t>(group_count));
+    for (int p = 0; p < pad_count; ++p)
+        yolo_pass(net, rgb, input_size, pads[p], classes, groups, class_count, group_count, per_group);
     std::vector<Detection> kept;
-    for (int k = 0; k < class_count; ++k) {
-        const std::vector<Detection> survivors =
-            suppress(per_class[static_cast<size_t>(k)], thresholds[k], nms_iou);
+    for (int g = 0; g < group_count; ++g) {
+        std::vector<Detection> &candidates = per_group[static_cast<size_t>(g)];
+        const float threshold = group_thresholds[g];
+        candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                        [&](const Detection &d) { return d.score < threshold; }),
+                         candidates.end());
+        const std::vector<Detection> survivors = suppress(candidates, threshold, nms_iou);
         kept.insert(kept.end(), survivors.begin(), survivors.end());
     }
     return emit(kept, rgb.cols, rgb.rows, out, capacity);
+}
+
+/// The Darknet description with `thresh=0.01` in every [yolo] section (see yolo_pass).
+std::string lowered_threshold_cfg(const char *path) {
+    std::ifstream file(path);
+    require(file.good(), "cannot read the YOLO .cfg file");
+    std::ostringstream text;
+    std::string line;
+    while (std::getline(file, line)) {
+        std::string trimmed = line;
+        trimmed.erase(std::remove_if(trimmed.begin(), trimmed.end(), [](unsigned char c) { return std::isspace(c); }),
+                      trimmed.end());
+        // A thresh= line of the file itself is dropped in favour of ours.
+        if (trimmed.rfind("thresh=", 0) == 0) continue;
+        text << line << '\n';
+        if (trimmed == "[yolo]") text << "thresh=0.01\n";
+    }
+    return text.str();
+}
+
+std::vector<char> file_bytes(const char *path) {
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    require(file.good(), "cannot read the YOLO weights file");
+    const std::streamoff size = file.tellg();
+    require(size > 0 && size < (std::streamoff(1) << 30), "the YOLO weights file is empty or too large");
+    std::vector<char> bytes(static_cast<size_t>(size));
+    file.seekg(0);
+    require(static_cast<bool>(file.read(bytes.data(), size)), "cannot read the YOLO weights file");
+    return bytes;
 }
 
 // Spectral residual saliency (Hou & Zhang, CVPR 2007) on a 64-pixel-wide grey thumbnail.
@@ -321,7 +383,9 @@ focal_cv_net *focal_cv_yolo_load(const char *cfg_path, const char *weights_path,
                                  size_t errlen) {
     return guarded<focal_cv_net *>(err, errlen, nullptr, [&] {
         require(cfg_path != nullptr && weights_path != nullptr, "model path is NULL");
-        cv::dnn::Net net = cv::dnn::readNetFromDarknet(cfg_path, weights_path);
+        const std::string cfg = lowered_threshold_cfg(cfg_path);
+        const std::vector<char> weights = file_bytes(weights_path);
+        cv::dnn::Net net = cv::dnn::readNetFromDarknet(cfg.data(), cfg.size(), weights.data(), weights.size());
         require(!net.empty(), "YOLO model loaded empty");
         return new focal_cv_net{net, NetKind::yolo};
     });
@@ -344,21 +408,28 @@ int focal_cv_yunet_detect(focal_cv_net *net, const unsigned char *rgb, size_t le
 }
 
 int focal_cv_yolo_detect(focal_cv_net *net, const unsigned char *rgb, size_t length, int width, int height,
-                         int stride, int input_size, const int *classes, const float *thresholds,
-                         int class_count, float nms_iou, focal_cv_box *out, int capacity,
-                         char *err, size_t errlen) {
+                         int stride, int input_size, const double *pads, int pad_count, const int *classes,
+                         const int *groups, int class_count, const float *group_thresholds, int group_count,
+                         float nms_iou, focal_cv_box *out, int capacity, char *err, size_t errlen) {
     return guarded<int>(err, errlen, -1, [&] {
         check_net(net, NetKind::yolo);
         check_output(out, capacity);
         require(input_size >= 32 && input_size <= 2048 && input_size % 32 == 0,
                 "input size must be a multiple of 32 between 32 and 2048");
+        require(pad_count >= 1 && pad_count <= 4 && pads != nullptr, "between 1 and 4 passes");
+        for (int p = 0; p < pad_count; ++p)
+            require(std::isfinite(pads[p]) && pads[p] >= 0 && pads[p] <= 1, "pad fraction must be between 0 and 1");
         require(class_count >= 0 && class_count <= 1000, "class count must be between 0 and 1000");
+        require(group_count >= 1 && group_count <= class_count + 1, "group count out of range");
+        require(class_count == 0 || (classes != nullptr && groups != nullptr), "class or group array is NULL");
+        require(group_thresholds != nullptr, "threshold array is NULL");
+        for (int g = 0; g < group_count; ++g)
+            require(std::isfinite(group_thresholds[g]) && group_thresholds[g] >= 0 && group_thresholds[g] <= 1,
+                    "group threshold must be between 0 and 1");
         require(std::isfinite(nms_iou) && nms_iou >= 0 && nms_iou <= 1, "NMS IoU must be between 0 and 1");
-        require(class_count == 0 || (classes != nullptr && thresholds != nullptr),
-                "class or threshold array is NULL");
         if (class_count == 0) return 0;
-        return yolo_detect(*net, wrap_rgb(rgb, length, width, height, stride), input_size, classes,
-                           thresholds, class_count, nms_iou, out, capacity);
+        return yolo_detect(*net, wrap_rgb(rgb, length, width, height, stride), input_size, pads, pad_count,
+                           classes, groups, class_count, group_thresholds, group_count, nms_iou, out, capacity);
     });
 }
 

@@ -9,7 +9,8 @@ public struct FocalConfiguration: Sendable {
     public var modelsPath: String?
     /// Byte and pixel limits on inputs, downloads included; default `ImageLimits.default`.
     public var limits: ImageLimits
-    /// Minimum face score 0...1; default 0.75.
+    /// Minimum face score 0...1; default 0.6 (tiny faces and profiles score 0.6–0.75; the extra
+    /// detections on animals are told apart by the pet-face rule).
     public var faceThreshold: Double
     /// Minimum cat, dog and person scores; default `ObjectDetector.defaultThresholds`.
     public var objectThresholds: [SubjectKind: Double]
@@ -39,7 +40,7 @@ public struct FocalConfiguration: Sendable {
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(
-        modelsPath: String? = nil, limits: ImageLimits = .default, faceThreshold: Double = 0.75,
+        modelsPath: String? = nil, limits: ImageLimits = .default, faceThreshold: Double = 0.6,
         objectThresholds: [SubjectKind: Double] = ObjectDetector.defaultThresholds, detectObjects: Bool = true,
         detectSaliency: Bool = true, detectionCacheEntries: Int = 512, memoryCacheBytes: Int = 64 << 20,
         diskCache: DiskCacheSettings? = nil, identifyByContent: Bool = true, workers: Int = NativeWorkPool.coreCount,

@@ -30,14 +30,14 @@ public final class FocalPipeline: Sendable {
     public let configuration: FocalConfiguration
     /// Detectors that run beside the built-in ones.
     public let extraDetectors: [any SubjectDetecting]
-    private let builtIn = Mutex<[Accuracy: [any SubjectDetecting]]>([:])
-    private let pool: NativeWorkPool
-    private let detectionCache: DetectionCache
+    let builtIn = Mutex<[Accuracy: BuiltInDetectors]>([:])
+    let pool: NativeWorkPool
+    let detectionCache: DetectionCache
     private let results: ResultCache
     private let disk: DiskCache?
     private let jobs: SharedJobs<CropResult>
     private let loader: URLLoader
-    private let counters = Mutex(PipelineStatistics())
+    let counters = Mutex(PipelineStatistics())
 
     /// Creates a pipeline.
     /// - Parameters:
@@ -143,9 +143,13 @@ public final class FocalPipeline: Sendable {
         let image = try await open(location)
         if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
         try Task.checkCancellation()
+        let format = options.outputFormat(for: image.format)
+        // Decoded once, at the larger of what the detectors and the output need (see WorkingCopy).
+        let copy = workingCopy(of: image, accuracy: options.accuracy, outputLongSide: outputLongSide(image, target, options.crop))
         let subjects: [Subject]
         do {
-            subjects = options.crop.needsDetection ? try await self.subjects(of: image, identity: identity, accuracy: options.accuracy) : []
+            subjects = options.crop.needsDetection
+                ? try await self.subjects(of: copy, identity: identity, accuracy: options.accuracy, scope: .crop) : []
         } catch let error as DetectionError where options.fallback == .centerCrop {
             return try await centerFallback(image, to: target, options: options, reason: error)
         }
@@ -153,12 +157,47 @@ public final class FocalPipeline: Sendable {
         try image.deadline.check(source: image.name)
         let plan = try Analysis(image: image, subjects: subjects).plan(target, options: options.crop)
         if case .aspect = target { try configuration.limits.check(output: plan.outputSize) }
-        let format = options.outputFormat(for: image.format)
-        let data = try await render(image, plan: plan, format: format, quality: options.quality)
+        let data = try await render(plan, of: copy, format: format, quality: options.quality)
         try Task.checkCancellation()
         let result = CropResult(data: data, format: format, plan: plan, detected: subjects)
         if let identity { await store(result, for: ResultKey(identity: identity, target: target, options: options, detectors: detectors)) }
         return result
+    }
+
+    /// The long side, in pixels of a decode of the whole image, that the output needs when that
+    /// is known before detection: a size target with the largest crop (its crop size does not
+    /// depend on the subjects). Nil when it depends on them (zoom, overrides).
+    private func outputLongSide(_ image: SourceImage, _ target: CropTarget, _ crop: CropOptions) -> Int? {
+        guard crop.override == nil, case .fill = crop.zoom else { return nil }
+        let long = Double(max(image.size.width, image.size.height))
+        switch target {
+        case .aspect: return Int(long)
+        case let .size(width, height):
+            let ratio = Double(width) / Double(height)
+            let fillWidth = min(Double(image.size.width), Double(image.size.height) * ratio)
+            let scale = max(Double(width) / fillWidth, Double(height) / (fillWidth / ratio))
+            return Int((long * scale).rounded(.up))
+        }
+    }
+
+    /// A working copy whose base decode serves the detectors and, when `outputLongSide` is
+    /// known and no larger than the image, the output as well.
+    private func workingCopy(of image: SourceImage, accuracy: Accuracy, outputLongSide: Int?) -> WorkingCopy {
+        let long = max(image.size.width, image.size.height)
+        let side = min(long, max(accuracy.faceLongSide, outputLongSide ?? 0))
+        return WorkingCopy(image: image, baseLongSide: side, pool: pool) { [self] in
+            counters.withLock { $0.proxyDecodes += 1 }
+        }
+    }
+
+    /// Renders a plan from the working copy's decode when it was made and holds enough pixels;
+    /// otherwise from the file, decoded at the output's scale.
+    private func render(_ plan: CropPlan, of copy: WorkingCopy, format: ImageFormat, quality: Int) async throws -> Data {
+        if copy.hasDecoded, let data = try await copy.render(plan, format: format, quality: quality) {
+            counters.withLock { $0.renders += 1 }
+            return data
+        }
+        return try await render(copy.image, plan: plan, format: format, quality: quality)
     }
 
     // MARK: - Analysis
@@ -168,9 +207,13 @@ public final class FocalPipeline: Sendable {
     ///   - input: A file, bytes or an http(s) URL.
     ///   - accuracy: Detection speed/accuracy; default `.fast`.
     ///   - detect: Whether to run detectors at all; default `true`.
+    ///   - scope: `.everything` (default) runs every detector; `.crop` only those whose subjects a
+    ///     crop could use, as `crop` does.
     /// - Throws: `FetchError`, `ImagingError` for unreadable input, `DetectionError` for missing
     ///   models, `NativeWorkPool.Overloaded`, `CancellationError`.
-    public func analyze(_ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true) async throws -> Analysis {
+    public func analyze(
+        _ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true, scope: DetectionScope = .everything
+    ) async throws -> Analysis {
         var identity = input.cacheName.map(Self.nameIdentity)
         let input = try await loaded(input)
         if identity == nil, detect, configuration.detectionCacheEntries > 0, configuration.identifyByContent, !input.isRemote {
@@ -179,7 +222,8 @@ public final class FocalPipeline: Sendable {
         let (location, known) = try await fetched(input, identity: identity)
         let image = try await open(location)
         guard detect else { return Analysis(image: image, subjects: []) }
-        return Analysis(image: image, subjects: try await subjects(of: image, identity: known, accuracy: accuracy))
+        let copy = workingCopy(of: image, accuracy: accuracy, outputLongSide: nil)
+        return Analysis(image: image, subjects: try await subjects(of: copy, identity: known, accuracy: accuracy, scope: scope))
     }
 
     /// Fetches a URL input (other inputs pass through) and identifies it by content when it has no
@@ -239,74 +283,6 @@ public final class FocalPipeline: Sendable {
             case let .url(url):
                 throw ImagingError(.internalFailure, "a URL must be fetched before it is opened", source: url.absoluteString)
             }
-        }
-    }
-
-    /// The subjects of an image, from the detection cache when its identity was seen with the
-    /// same detector settings.
-    private func subjects(of image: SourceImage, identity: String?, accuracy: Accuracy) async throws -> [Subject] {
-        let key = identity.map { DetectionCache.Key(identity: $0, detectors: detectorSignature(accuracy)) }
-        if let key, let cached = detectionCache.subjects(for: key) {
-            counters.withLock { $0.detectionCacheHits += 1 }
-            return cached
-        }
-        let detectors = try builtInDetectors(accuracy) + extraDetectors
-        counters.withLock { $0.detections += 1 }
-        let subjects = try await runDetectors(detectors, on: image, name: image.name, accuracy: accuracy)
-        try Task.checkCancellation()
-        try configuration.limits.check(subjects: subjects.count)
-        if let key { detectionCache.store(subjects, for: key) }
-        return subjects
-    }
-
-    /// Runs every detector side by side on shared proxies.
-    private func runDetectors(
-        _ detectors: [any SubjectDetecting], on image: SourceImage, name: String, accuracy: Accuracy
-    ) async throws -> [Subject] {
-        let proxies = ProxyCache(image: image, baseLongSide: accuracy.faceLongSide, pool: pool) { [self] in
-            counters.withLock { $0.proxyDecodes += 1 }
-        }
-        let request = DetectionRequest(name: name, imageSize: image.size, executor: pool) { side, enlarge in
-            try await proxies.pixels(longSide: side, enlarge: enlarge)
-        }
-        return try await withThrowingTaskGroup(of: (Int, [Subject]).self) { group in
-            for (index, detector) in detectors.enumerated() {
-                group.addTask { (index, try await detector.detect(request)) }
-            }
-            var found: [Int: [Subject]] = [:]
-            for try await (index, subjects) in group { found[index] = subjects }
-            // In detector order, so the result does not depend on which finished first.
-            return detectors.indices.flatMap { found[$0] ?? [] }.filter { $0.box.area > 0 }
-        }
-    }
-
-    /// Identifies the detectors that run for `accuracy` and their settings, without loading them.
-    private func detectorSignature(_ accuracy: Accuracy) -> String {
-        var identifiers = [FaceDetector.identifier(accuracy: accuracy, threshold: configuration.faceThreshold)]
-        if configuration.detectObjects {
-            identifiers.append(ObjectDetector.identifier(accuracy: accuracy, thresholds: configuration.objectThresholds))
-        }
-        if configuration.detectSaliency { identifiers.append(SaliencyDetector().identifier) }
-        return (identifiers + extraDetectors.map(\.identifier)).joined(separator: "+")
-    }
-
-    /// The built-in detectors for `accuracy`, made once (models load on first use).
-    private func builtInDetectors(_ accuracy: Accuracy) throws -> [any SubjectDetecting] {
-        if let detectors = builtIn.withLock({ $0[accuracy] }) { return detectors }
-        let explicit = configuration.modelsPath
-        let faces = try ModelDirectory.locate(explicit: explicit, containing: FaceDetector.modelFile)
-        var detectors: [any SubjectDetecting] = [
-            try FaceDetector(models: faces, accuracy: accuracy, threshold: configuration.faceThreshold)
-        ]
-        if configuration.detectObjects {
-            let objects = try ModelDirectory.locate(explicit: explicit, containing: ObjectDetector.weightsFile)
-            detectors.append(try ObjectDetector(models: objects, accuracy: accuracy, thresholds: configuration.objectThresholds))
-        }
-        if configuration.detectSaliency { detectors.append(SaliencyDetector()) }
-        return builtIn.withLock { cache in
-            if let existing = cache[accuracy] { return existing }
-            cache[accuracy] = detectors
-            return detectors
         }
     }
 

@@ -16,7 +16,7 @@ public enum CropStrategy: String, Hashable, Sendable, Codable, CaseIterable {
     /// The strategy for a subject kind.
     init(_ kind: SubjectKind) {
         switch kind {
-        case .face: self = .faces
+        case .face, .head: self = .faces
         case .cat, .dog: self = .pets
         case .person: self = .people
         case .saliency: self = .saliency

@@ -114,7 +114,7 @@ public enum CropPlanner {
     ) -> PixelRect {
         let box = subject.box, width = Double(size.width), height = Double(size.height)
         var x = region.midX - width / 2, y = region.midY - height / 2
-        if subject.kind == .face {
+        if subject.kind == .face || subject.kind == .head {
             if height < box.height {
                 y = height >= 0.85 * box.height
                     ? box.y + 0.25 * (box.height - height) : box.y - min(0.05 * box.height, 0.1 * height)
@@ -131,13 +131,18 @@ public enum CropPlanner {
         return frame.place(size: size, x: x, y: y)
     }
 
-    /// The part of `box` to centre on: a face whose centre lies in it, else the overlap of the
-    /// salient region with it.
+    /// The part of `box` to centre on: a face whose centre lies in it, else (for a person) the head
+    /// at its top, else the overlap of the salient region with it.
     static func focus(inside box: Box, among subjects: [Subject]) -> Box? {
         if let face = subjects.filter({ $0.kind == .face && box.contains(x: $0.box.midX, y: $0.box.midY) })
             .max(by: { $0.box.area < $1.box.area })
         {
             return face.box
+        }
+        if let person = subjects.first(where: { $0.kind == .person && $0.box == box }),
+            let head = HeadInference.heads(for: [person], faces: []).first
+        {
+            return head.box
         }
         return subjects.filter { $0.kind == .saliency }.compactMap { $0.box.intersection(box) }.max { $0.area < $1.area }
     }

@@ -57,10 +57,13 @@ struct PlacementSearch {
         return best
     }
 
-    /// The faces the crop cuts through the middle: 25–75 % of the box inside.
+    /// The faces, then the inferred heads, the crop cuts through the middle (25–75 % of the box
+    /// inside), as one number that orders placements: any face cut weighs more than every head cut.
     func middleCuts(_ crop: PixelRect) -> Int {
         let c = crop.box
-        return subjects.filter { $0.kind == .face && (0.25...0.75).contains($0.box.fractionInside(c)) }.count
+        let cut = subjects.filter { ($0.kind == .face || $0.kind == .head) && (0.25...0.75).contains($0.box.fractionInside(c)) }
+        let faces = cut.filter { $0.kind == .face }.count
+        return faces * (subjects.count + 1) + (cut.count - faces)
     }
 
     func score(_ crop: PixelRect) -> Double {
@@ -70,7 +73,7 @@ struct PlacementSearch {
             let weight = subject.box.area.squareRoot() * max(subject.confidence, 0.05)
             let inside = subject.box.fractionInside(c)
             let padded = c.contains(box, tolerance: 0.5)
-            if subject.kind != .face {
+            if subject.kind != .face && subject.kind != .head {
                 // Animals and bodies count when at least 80 % shows, a little more the more shows
                 // (concavely, so that trimming several a little beats cutting one deeper); one
                 // cut deeper than that loses in proportion to how deep the cut goes.

@@ -6,6 +6,8 @@
 /// 3. Faces come first, then cats and dogs, then people, then saliency; except that a cat or dog
 ///    at least `petDominance` times the area of the largest face is the subject of the photo
 ///    (a pet close up with someone far behind), so pets win.
+/// 4. With faces come the heads inferred from people whose face was missed (`HeadInference`), so
+///    that a crop that can keep every face and every such head does.
 /// People never pull a crop away from a face: when a face was found, person boxes are not used.
 public enum SubjectSelection {
     /// How many times larger than the largest face a pet must be to win over faces.
@@ -25,10 +27,12 @@ public enum SubjectSelection {
             let onPerson = people.contains { $0.box.contains(x: cx, y: cy) }
             return !onPet || onPerson
         }
-        if !faces.isEmpty {
-            let largestFace = faces.map(\.box.area).max() ?? 0
+        let heads = usable.filter { $0.kind == .head }
+        if !faces.isEmpty || !heads.isEmpty {
+            let largestFace = (faces + heads).map(\.box.area).max() ?? 0
             let largestPet = pets.map(\.box.area).max() ?? 0
-            return largestPet >= petDominance * largestFace ? pets : faces
+            if largestPet >= petDominance * largestFace { return pets }
+            return faces + heads + HeadInference.heads(for: people, faces: faces + heads)
         }
         for group in [pets, people, usable.filter { $0.kind == .saliency }] where !group.isEmpty {
             return group

@@ -24,9 +24,9 @@ public final class FaceDetector: SubjectDetecting {
     /// - Parameters:
     ///   - models: The model folder; see `ModelDirectory`.
     ///   - accuracy: `.fast` (default) or `.accurate`.
-    ///   - threshold: Minimum score 0...1; default 0.75.
+    ///   - threshold: Minimum score 0...1; default 0.6.
     /// - Throws: `DetectionError.modelMissing` when the file is not there.
-    public init(models: ModelDirectory, accuracy: Accuracy = .fast, threshold: Double = 0.75) throws(DetectionError) {
+    public init(models: ModelDirectory, accuracy: Accuracy = .fast, threshold: Double = 0.6) throws(DetectionError) {
         let path = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile).file(Self.modelFile)
         self.accuracy = accuracy
         self.threshold = threshold

@@ -16,6 +16,7 @@ struct DebugOverlay {
         case .dog: RGB(240, 70, 200)
         case .person: RGB(70, 160, 255)
         case .saliency: RGB(255, 230, 40)
+        case .head: RGB(170, 255, 200)
         }
     }
 
@@ -34,7 +35,9 @@ struct DebugOverlay {
             if let region = plan.region { canvas.stroke(region.scaled(x: s, y: t), color: RGB(255, 255, 255), thickness: 1, dash: 6) }
         }
         let used = Set(plan?.subjects ?? [])
-        for subject in analysis.subjects {
+        // Inferred heads are not detections: they appear in the plan alone.
+        let inferred = (plan?.subjects ?? []).filter { !analysis.subjects.contains($0) }
+        for subject in analysis.subjects + inferred {
             let box = subject.box.scaled(x: s, y: t)
             let color = Self.color(subject.kind)
             canvas.stroke(box, color: color, thickness: used.contains(subject) ? 3 : 1)

@@ -12,6 +12,9 @@ public struct EvalDetection: Sendable {
     public private(set) var precision: [SubjectKind: EvalScore.Ratio] = [:]
     /// Cats and dogs detected on images with no cat or dog labelled.
     public private(set) var falsePets = 0
+    /// Cat and dog labels found by a cat or dog detection, whichever it was named: what a crop
+    /// needs, since both are framed alike.
+    public private(set) var petRecall = EvalScore.Ratio()
 
     /// The kinds scored.
     public static let kinds: [SubjectKind] = [.face, .cat, .dog, .person]
@@ -43,6 +46,15 @@ public struct EvalDetection: Sendable {
             if exhaustive.contains(kind.rawValue) {
                 for i in 0..<found.count { precision[kind, default: EvalScore.Ratio()].add(i < matchedDetections) }
             }
+        }
+        let pets = detected.filter { $0.kind == .cat || $0.kind == .dog }
+        var usedPets = Set<Int>()
+        for label in labels where label.kind == "cat" || label.kind == "dog" {
+            let match = pets.indices.first { i in
+                !usedPets.contains(i) && (pets[i].box.iou(label.box) >= 0.3 || label.box.contains(x: pets[i].box.midX, y: pets[i].box.midY))
+            }
+            if let match { usedPets.insert(match) }
+            petRecall.add(match != nil)
         }
         if !labels.contains(where: { $0.kind == "cat" || $0.kind == "dog" }) {
             falsePets += detected.filter { $0.kind == .cat || $0.kind == .dog }.count

@@ -174,7 +174,7 @@ struct CropCommand: AsyncParsableCommand {
             let options = FocalOptions(crop: crop, accuracy: detection.accuracy, format: named ?? format, quality: quality)
             guard let path else {
                 // Nothing is written: plan only, so no pixels are rendered.
-                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection)
+                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection, scope: .crop)
                 let plan = try analysis.plan(target, options: crop)
                 return .success(Cropped(plan: plan, detected: analysis.subjects, output: nil, origin: "fresh"))
             }
@@ -187,7 +187,7 @@ struct CropCommand: AsyncParsableCommand {
             }
             try AtomicFile.write(result.data, to: finalPath)
             if debug {
-                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection)
+                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection, scope: .crop)
                 let overlay = try await pipeline.debugOverlay(analysis, plan: result.plan)
                 try AtomicFile.write(overlay, to: (finalPath as NSString).deletingPathExtension + ".debug.png")
             }

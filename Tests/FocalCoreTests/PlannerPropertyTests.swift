@@ -117,7 +117,9 @@ import FocalCore
             }
             #expect(![CropStrategy.center, .manual].contains(plan.strategy))
             #expect(!plan.subjects.isEmpty)
-            #expect(plan.subjects.allSatisfy { usable.contains($0) }, "only usable subjects are used")
+            // Used subjects are usable ones, or heads inferred from usable people.
+            let inferred = HeadInference.heads(for: usable.filter { $0.kind == .person }, faces: [])
+            #expect(plan.subjects.allSatisfy { usable.contains($0) || ($0.kind == .head && inferred.contains($0)) }, "only usable subjects are used")
             #expect(plan.subjects.allSatisfy { strategy(of: $0.kind) == plan.strategy })
             if c.options.scheme != .all { #expect(plan.subjects.count == 1) }
             // A lower kind wins only when no higher kind is there.
@@ -132,7 +134,7 @@ import FocalCore
 
     func strategy(of kind: SubjectKind) -> CropStrategy {
         switch kind {
-        case .face: .faces
+        case .face, .head: .faces
         case .cat, .dog: .pets
         case .person: .people
         case .saliency: .saliency

@@ -25,8 +25,11 @@ import FocalCore
     @Test func facesBeatEverythingElse() throws {
         let plan = try planned([salient, person, dog, cat, theFace])
         #expect(plan.strategy == .faces)
-        #expect(plan.subjects == [theFace])
+        // The person holds no face: its head was missed, so it comes along with the face.
+        let head = try #require(HeadInference.heads(for: [person], faces: [theFace]).first)
+        #expect(plan.subjects == [theFace, head])
         #expect(isWhole(theFace.box, in: plan.crop))
+        #expect(isWhole(head.box, in: plan.crop))
         #expect(plan.crop.x == 0, "the crop follows the face to the left edge")
     }
 

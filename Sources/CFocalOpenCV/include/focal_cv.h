@@ -28,7 +28,8 @@ void focal_cv_set_threads(int threads);
 /// Loads YuNet (2023mar ONNX) with cv::dnn::readNetFromONNX. Returns NULL and fills `err` on failure.
 focal_cv_net *focal_cv_yunet_load(const char *onnx_path, char *err, size_t errlen);
 
-/// Loads YOLOv4-tiny from Darknet files. Returns NULL and fills `err` on failure.
+/// Loads YOLOv4-tiny from Darknet files, with every [yolo] layer's `thresh` lowered to 0.01 so
+/// that weak class scores survive to be summed. Returns NULL and fills `err` on failure.
 focal_cv_net *focal_cv_yolo_load(const char *cfg_path, const char *weights_path, char *err, size_t errlen);
 
 /// Frees a network; NULL is ignored.
@@ -44,15 +45,18 @@ int focal_cv_yunet_detect(focal_cv_net *net, const unsigned char *rgb, size_t le
                           focal_cv_box *out, int capacity, char *err, size_t errlen);
 
 /// Finds COCO objects in an 8-bit interleaved RGB buffer with YOLOv4-tiny at a square network
-/// input of `input_size` (a multiple of 32, e.g. 416; the image is stretched to it, as Darknet
-/// does). Only the `class_count` classes in `classes` are kept, each with its own threshold in
-/// `thresholds` (score = objectness x class probability; OpenCV drops scores below 0.2, so
-/// lower thresholds act as 0.2); NMS runs per class. Boxes are written best first.
-/// Returns the number of boxes written (at most `capacity`), or -1 with `err` filled.
+/// input of `input_size` (a multiple of 32, e.g. 288; the image is stretched to it, as Darknet
+/// does). One pass per entry of `pads`: the image inside a grey border of that fraction of its
+/// size on every side (0 for none); boxes of all passes are merged by NMS.
+/// Classes are combined in groups: `classes[k]` (a COCO id) belongs to group `groups[k]`; a
+/// group's score is the sum of its classes' scores (objectness x class probability), its label the
+/// class that scored most, and only groups at `group_thresholds[g]` or above are kept. NMS runs
+/// per group. Boxes are written best first. Returns the number of boxes written (at most
+/// `capacity`), or -1 with `err` filled.
 int focal_cv_yolo_detect(focal_cv_net *net, const unsigned char *rgb, size_t length, int width, int height,
-                         int stride, int input_size, const int *classes, const float *thresholds,
-                         int class_count, float nms_iou, focal_cv_box *out, int capacity,
-                         char *err, size_t errlen);
+                         int stride, int input_size, const double *pads, int pad_count, const int *classes,
+                         const int *groups, int class_count, const float *group_thresholds, int group_count,
+                         float nms_iou, focal_cv_box *out, int capacity, char *err, size_t errlen);
 
 /// Computes a spectral-residual saliency map of an 8-bit RGB buffer, resized to `map_width` x
 /// `map_height` floats in [0, 1] written to `out_map` (row-major). The map is computed at 64 px

@@ -1,0 +1,109 @@
+import FocalCore
+import FocalDetection
+import FocalImaging
+import FocalRuntime
+import Foundation
+import Synchronization
+
+/// The built-in detectors for one accuracy, loaded once.
+struct BuiltInDetectors: Sendable {
+    let faces: FaceDetector
+    let objects: ObjectDetector?
+    let saliency: SaliencyDetector?
+}
+
+extension FocalPipeline {
+    /// A face scored at least this is taken for a person's without asking the object detector.
+    static let sureFaceScore = 0.9
+
+    /// The subjects of an image: from the detection cache when its identity was seen with the same
+    /// detector settings and the stages `scope` needs ran; otherwise the missing stages run.
+    ///
+    /// Stages run in order, each only when `scope` needs it: faces (with the caller's own
+    /// detectors); cats, dogs and people when no face was found, or a pet could still outrank the
+    /// faces, or for `.everything`; the salient region when nothing was found, or for `.everything`.
+    func subjects(of copy: WorkingCopy, identity: String?, accuracy: Accuracy, scope: DetectionScope) async throws -> [Subject] {
+        let key = identity.map { DetectionCache.Key(identity: $0, detectors: detectorSignature(accuracy)) }
+        var entry = key.flatMap { detectionCache.entry(for: $0) } ?? DetectionCache.Entry(found: [:])
+        let detectors = try builtInDetectors(accuracy)
+        let image = copy.image
+        let request = DetectionRequest(name: image.name, imageSize: image.size, wantsEverything: scope == .everything, executor: pool) {
+            side, enlarge in try await copy.pixels(longSide: side, enlarge: enlarge)
+        }
+        var ran = false
+        func stage(_ stage: DetectionCache.Stage, _ run: () async throws -> [Subject]) async throws {
+            guard entry.found[stage] == nil else { return }
+            try Task.checkCancellation()
+            try image.deadline.check(source: image.name)
+            if !ran { counters.withLock { $0.detections += 1 } }
+            ran = true
+            entry.found[stage] = try await run().filter { $0.box.area > 0 }
+        }
+
+        try await stage(.faces) { try await Self.run([detectors.faces] + extraDetectors, request) }
+        let faces = (entry.found[.faces] ?? []).filter { $0.kind == .face || $0.kind == .head }
+        let imageArea = Double(image.size.width) * Double(image.size.height)
+        let largestFace = faces.map(\.box.area).max() ?? 0
+        // A pet could still win when it could be 20 times the largest face, or when a face may be
+        // an animal's own (YuNet fires on dogs, at 0.75–0.85 on the photos measured; the pet-face
+        // rule needs the animal's box to tell).
+        let petCouldWin = largestFace * SubjectSelection.petDominance <= imageArea
+            || faces.contains { $0.confidence < Self.sureFaceScore }
+        if let objects = detectors.objects, scope == .everything || faces.isEmpty || petCouldWin {
+            try await stage(.objects) { try await objects.detect(request) }
+        }
+        let found = entry.subjects.contains { $0.kind != .saliency }
+        if let saliency = detectors.saliency, scope == .everything || !found {
+            try await stage(.saliency) { try await saliency.detect(request) }
+        }
+        if ran {
+            try configuration.limits.check(subjects: entry.subjects.count)
+            if let key { detectionCache.store(entry, for: key) }
+        } else {
+            counters.withLock { $0.detectionCacheHits += 1 }
+        }
+        return entry.subjects
+    }
+
+    /// Runs detectors side by side; results in detector order, whichever finished first.
+    private static func run(_ detectors: [any SubjectDetecting], _ request: DetectionRequest) async throws -> [Subject] {
+        try await withThrowingTaskGroup(of: (Int, [Subject]).self) { group in
+            for (index, detector) in detectors.enumerated() {
+                group.addTask { (index, try await detector.detect(request)) }
+            }
+            var found: [Int: [Subject]] = [:]
+            for try await (index, subjects) in group { found[index] = subjects }
+            return detectors.indices.flatMap { found[$0] ?? [] }
+        }
+    }
+
+    /// Identifies the detectors that run for `accuracy` and their settings, without loading them.
+    func detectorSignature(_ accuracy: Accuracy) -> String {
+        var identifiers = [FaceDetector.identifier(accuracy: accuracy, threshold: configuration.faceThreshold)]
+        if configuration.detectObjects {
+            identifiers.append(ObjectDetector.identifier(accuracy: accuracy, thresholds: configuration.objectThresholds))
+        }
+        if configuration.detectSaliency { identifiers.append(SaliencyDetector().identifier) }
+        return (identifiers + extraDetectors.map(\.identifier)).joined(separator: "+")
+    }
+
+    /// The built-in detectors for `accuracy`, made once (models load on first use).
+    func builtInDetectors(_ accuracy: Accuracy) throws -> BuiltInDetectors {
+        if let detectors = builtIn.withLock({ $0[accuracy] }) { return detectors }
+        let explicit = configuration.modelsPath
+        let faces = try ModelDirectory.locate(explicit: explicit, containing: FaceDetector.modelFile)
+        var objects: ObjectDetector?
+        if configuration.detectObjects {
+            let folder = try ModelDirectory.locate(explicit: explicit, containing: ObjectDetector.weightsFile)
+            objects = try ObjectDetector(models: folder, accuracy: accuracy, thresholds: configuration.objectThresholds)
+        }
+        let detectors = BuiltInDetectors(
+            faces: try FaceDetector(models: faces, accuracy: accuracy, threshold: configuration.faceThreshold),
+            objects: objects, saliency: configuration.detectSaliency ? SaliencyDetector() : nil)
+        return builtIn.withLock { cache in
+            if let existing = cache[accuracy] { return existing }
+            cache[accuracy] = detectors
+            return detectors
+        }
+    }
+}
