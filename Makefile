@@ -9,7 +9,7 @@ LINK :=
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps models fixtures build release demo test eval bench clean
+.PHONY: all deps models fixtures build release demo test eval stress eval-stress bench clean
 
 all: build
 
@@ -46,6 +46,13 @@ test: models fixtures
 
 eval: models build
 	.build/debug/focal eval $(EVAL)
+
+# The pet stress set: hard views (tight, cut, hidden, tiny, far) of the dev photos' cats and dogs.
+stress: deps
+	python3 scripts/stress-set.py $(EVAL) .cache/stress
+
+eval-stress: models build stress
+	.build/debug/focal eval .cache/stress
 
 bench: models fixtures release
 	python3 scripts/bench.py

@@ -1,91 +1,186 @@
 #!/usr/bin/env python3
-"""Side-by-side timings for `make bench`: one crop of a 12 MP JPEG to 400x400, then throughput.
+"""`make bench`: Focal against libvips's own smart crop, measured side by side in one run.
 
-Runs each command in turn, interleaved, so that the machine's load falls on all of them alike,
-and prints the median wall time and the peak memory (max RSS) of each. Commands:
-  focal crop (faces, pets, people, saliency), focal crop --no-detect (centre crop, the
-  decode/resize/encode floor), vipsthumbnail --smartcrop attention, vipsthumbnail (centre).
-Then focal-bench: crops per second in one process on all cores, cold and cached, with peak memory.
+1. Per process: one crop of a 12 MP JPEG to 400x400, whole process (start-up and model loading
+   included), for a portrait and for a pet photo: `focal crop`, `focal crop --no-detect`,
+   `vipsthumbnail --smartcrop attention`, `vipsthumbnail` (centre). Each command runs in turn,
+   interleaved, so the machine's load falls on all alike; median wall time and peak memory.
+2. In one process on all cores, over a mixed set of real photos enlarged to 12 MP (portraits and
+   groups, pets, scenes with neither): crops per second and peak resident memory for Focal cold
+   with detection, Focal with detection off, and libvips's thumbnail with crop=attention (a small
+   C harness on the same libvips, Benchmarks/vips-attention). Rounds interleaved; medians.
+3. Focal's caches: memory hits by content and by cache name, disk hits after a restart.
+
+Environment: BENCH_RUNS (per-process runs, default 9), BENCH_ROUNDS (throughput rounds, 3).
 """
-import os, resource, statistics, subprocess, sys, time
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOCAL = os.path.join(ROOT, ".build", "release", "focal")
-WORK = os.path.join(ROOT, ".build", "bench")
-RUNS = int(os.environ.get("BENCH_RUNS", "15"))
+BENCH = os.path.join(ROOT, ".build", "release", "focal-bench")
+WORK = os.path.join(ROOT, ".cache", "bench")
+DEV = os.path.join(ROOT, "..", "shared", "eval", "dev")
+RUNS = int(os.environ.get("BENCH_RUNS", "9"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+
+# The mixed set: (source, kind). Fixtures come from `make fixtures`; the dev photos are used when
+# ../shared is beside the checkout.
+MIXED = [
+    ("Fixtures/grace_hopper.jpg", "portrait"), ("Fixtures/astronaut.png", "portrait"),
+    ("Fixtures/camera.png", "portrait"), (f"{DEV}/dlib_2007_007763.jpg", "group"),
+    (f"{DEV}/ultralytics_bus.jpg", "group"), (f"{DEV}/facerec_obama.jpg", "portrait"),
+    ("Fixtures/chelsea.png", "pet"), (f"{DEV}/labelme_cls_0002_dog.jpg", "pet"),
+    (f"{DEV}/pyglet_kitten.jpg", "pet"), (f"{DEV}/dlib_dogs.jpg", "pet"),
+    ("Fixtures/coffee.png", "neither"), ("Fixtures/rocket.jpg", "neither"),
+    ("Fixtures/motorcycle_left.png", "neither"), ("Fixtures/hubble_deep_field.jpg", "neither"),
+]
 
 
 def sh(*args):
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
 
 
-def make_input():
-    """A 4000x3000 (12 MP) JPEG made from the Grace Hopper fixture, enlarged and re-encoded."""
-    os.makedirs(WORK, exist_ok=True)
-    path = os.path.join(WORK, "12mp.jpg")
-    if not os.path.exists(path):
-        src = os.path.join(ROOT, "Fixtures", "grace_hopper.jpg")
-        sh("vips", "resize", src, os.path.join(WORK, "big.v"), "8")  # 4096x4800
-        sh("vips", "crop", os.path.join(WORK, "big.v"), path + "[Q=90]", "48", "900", "4000", "3000")
-        os.remove(os.path.join(WORK, "big.v"))
-    return path
+def enlarge(source, dest, megapixels=12):
+    """`source` resized so that it has about `megapixels` MP, as a JPEG of quality 90."""
+    if os.path.exists(dest):
+        return dest
+    out = subprocess.run(["vipsheader", "-f", "width", source], capture_output=True, text=True, check=True).stdout
+    width = int(out)
+    height = int(subprocess.run(["vipsheader", "-f", "height", source], capture_output=True, text=True, check=True).stdout)
+    scale = (megapixels * 1e6 / (width * height)) ** 0.5
+    tmp = dest + ".v"
+    sh("vips", "resize", source, tmp, f"{scale:.6f}")
+    sh("vips", "copy", tmp, dest + "[Q=90,strip]")
+    os.remove(tmp)
+    return dest
 
 
-def make_variants(image, count=16):
-    """`count` copies of the 12 MP JPEG at different qualities: the same picture, distinct bytes,
-    so that no cache can serve one from another."""
-    folder = os.path.join(WORK, "variants")
+def mixed_set():
+    folder = os.path.join(WORK, "mixed")
     os.makedirs(folder, exist_ok=True)
-    for i in range(count):
-        path = os.path.join(folder, f"v{i:02}.jpg")
+    used = []
+    for i, (source, kind) in enumerate(MIXED):
+        path = source if os.path.isabs(source) else os.path.join(ROOT, source)
         if not os.path.exists(path):
-            sh("vips", "copy", image, f"{path}[Q={80 + i}]")
-    return folder
+            continue
+        name = f"{i:02}-{kind}-{os.path.splitext(os.path.basename(path))[0]}.jpg"
+        enlarge(path, os.path.join(folder, name))
+        used.append((name, kind))
+    return folder, used
 
 
 def run_one(cmd):
     start = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = status
     elapsed = time.perf_counter() - start
     if status != 0:
         sys.exit(f"bench: {' '.join(cmd)} failed with status {status}")
     return elapsed, usage.ru_maxrss / 1024.0
 
 
-def main():
-    image = make_input()
+def per_process(photos):
     out = os.path.join(WORK, "out")
     os.makedirs(out, exist_ok=True)
-    vipsthumbnail = subprocess.run(["sh", "-c", "command -v vipsthumbnail"], capture_output=True, text=True).stdout.strip()
-    commands = {
-        "focal crop --size 400x400": [FOCAL, "crop", image, "--size", "400x400", "-o", f"{out}/focal.jpg"],
-        "focal crop --size 400x400 --no-detect": [FOCAL, "crop", image, "--size", "400x400", "--no-detect", "-o", f"{out}/centre.jpg"],
-        "vipsthumbnail --smartcrop attention": [vipsthumbnail, image, "--size", "400x400", "--smartcrop", "attention", "-o", f"{out}/attention.jpg"],
-        "vipsthumbnail --smartcrop centre": [vipsthumbnail, image, "--size", "400x400", "--smartcrop", "centre", "-o", f"{out}/vcentre.jpg"],
-    }
-    times = {k: [] for k in commands}
-    rss = {k: 0.0 for k in commands}
-    for name, cmd in commands.items():  # warm-up: page cache, model files
-        run_one(cmd)
-    for _ in range(RUNS):
-        for name, cmd in commands.items():
-            t, m = run_one(cmd)
-            times[name].append(t)
-            rss[name] = max(rss[name], m)
-    base = statistics.median(times["vipsthumbnail --smartcrop attention"])
-    print(f"One crop of a 12 MP JPEG (4000x3000) to 400x400, whole process, median of {RUNS} interleaved runs")
-    print(f"{'command':42} {'median ms':>10} {'vs attention':>13} {'peak MB':>8}")
-    for name in commands:
-        m = statistics.median(times[name])
-        print(f"{name:42} {m * 1000:10.1f} {m / base:12.2f}x {rss[name]:8.1f}")
-    print(f"(a full 12 MP decode would hold {4000 * 3000 * 3 / 1e6:.0f} MB of pixels)")
+    vipsthumbnail = shutil.which("vipsthumbnail")
+    for label, image in photos:
+        commands = {
+            "focal crop --size 400x400": [FOCAL, "crop", image, "--size", "400x400", "-o", f"{out}/focal.jpg"],
+            "focal crop --size 400x400 --no-detect": [FOCAL, "crop", image, "--size", "400x400", "--no-detect", "-o", f"{out}/centre.jpg"],
+            "vipsthumbnail --smartcrop attention": [vipsthumbnail, image, "--size", "400x400", "--smartcrop", "attention", "-o", f"{out}/attention.jpg"],
+            "vipsthumbnail (centre)": [vipsthumbnail, image, "--size", "400x400", "--smartcrop", "centre", "-o", f"{out}/vcentre.jpg"],
+        }
+        times = {k: [] for k in commands}
+        rss = {k: 0.0 for k in commands}
+        for cmd in commands.values():  # warm-up: page cache, model files
+            run_one(cmd)
+        for _ in range(RUNS):
+            for name, cmd in commands.items():
+                t, m = run_one(cmd)
+                times[name].append(t)
+                rss[name] = max(rss[name], m)
+        base = statistics.median(times["vipsthumbnail --smartcrop attention"])
+        print(f"Per process: one crop of a 12 MP JPEG ({label}) to 400x400, median of {RUNS} interleaved runs")
+        print(f"  {'command':40} {'median ms':>10} {'vs attention':>13} {'peak MB':>8}")
+        for name in commands:
+            m = statistics.median(times[name])
+            print(f"  {name:40} {m * 1000:10.1f} {m / base:12.2f}x {rss[name]:8.1f}")
+        print()
+        sys.stdout.flush()
+
+
+def harness():
+    """Builds the libvips attention harness once."""
+    binary = os.path.join(WORK, "vips-attention")
+    source = os.path.join(ROOT, "Benchmarks", "vips-attention", "attention.c")
+    if not os.path.exists(binary) or os.path.getmtime(binary) < os.path.getmtime(source):
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "vips"], capture_output=True, text=True, check=True).stdout.split()
+        sh("cc", "-O2", "-o", binary, source, *flags, "-lpthread")
+    return binary
+
+
+def throughput(folder, used):
+    env = dict(os.environ, FOCAL_MODELS=os.path.join(ROOT, "models"), FOCAL_BENCH_WARMUP=os.path.join(ROOT, "Fixtures", "astronaut.png"))
+    attention = harness()
+    phases = {"Focal, cold, with detection": [], "Focal, cold, detection off": [], "libvips thumbnail, crop=attention": []}
+    peaks = {k: 0.0 for k in phases}
+    detail = {}
+    for _ in range(ROUNDS):
+        for name, cmd in (
+            ("Focal, cold, with detection", [BENCH, folder, "cold"]),
+            ("Focal, cold, detection off", [BENCH, folder, "nodetect"]),
+        ):
+            line = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
+            result = json.loads(line)
+            phases[name].append(result["crops_per_second"])
+            peaks[name] = max(peaks[name], result["peak_mb"])
+            detail[name] = result
+        line = subprocess.run([attention, folder, "1"], capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+        rate, peak = map(float, line.split())
+        phases["libvips thumbnail, crop=attention"].append(rate)
+        peaks["libvips thumbnail, crop=attention"] = max(peaks["libvips thumbnail, crop=attention"], peak)
+    kinds = {}
+    for _, kind in used:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    mix = ", ".join(f"{n} {k}" for k, n in kinds.items())
+    workers = detail["Focal, cold, with detection"]["workers"]
+    print(f"In one process on {workers} cores: {len(used)} photos at 12 MP ({mix}) cropped to 400x400,")
+    print(f"{2 * workers} requests in flight; median of {ROUNDS} interleaved rounds; peak = resident memory of the process")
+    base = statistics.median(phases["libvips thumbnail, crop=attention"])
+    print(f"  {'':40} {'crops/s':>8} {'vs attention':>13} {'peak MB':>8}")
+    for name, rates in phases.items():
+        m = statistics.median(rates)
+        print(f"  {name:40} {m:8.1f} {m / base:12.2f}x {peaks[name]:8.0f}")
+    cold = detail["Focal, cold, with detection"]
+    print(f"  (Focal with detection: {cold['detections']} images detected, {cold['decodes']} decodes, {cold['renders']} renders from the decode)")
     print()
     sys.stdout.flush()
-    bench = os.path.join(ROOT, ".build", "release", "focal-bench")
+
+
+def cached(folder):
     env = dict(os.environ, FOCAL_MODELS=os.path.join(ROOT, "models"))
-    subprocess.run([bench, make_variants(image), os.environ.get("BENCH_ROUNDS", "3")], check=True, env=env)
+    line = subprocess.run([BENCH, folder, "cached"], capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
+    r = json.loads(line)
+    print("Focal's caches, same process (crops/s):")
+    print(f"  memory, identified by content (SHA-256 of each file)  {r['memory_by_content']:10.0f}")
+    print(f"  memory, identified by cache name                      {r['memory_by_name']:10.0f}")
+    print(f"  disk, a new pipeline (as after a restart)             {r['disk']:10.0f}")
+    print(f"  peak resident memory                                  {r['peak_mb']:10.0f} MB")
+
+
+def main():
+    folder, used = mixed_set()
+    portrait = os.path.join(folder, next(n for n, k in used if k == "portrait"))
+    pet = os.path.join(folder, next(n for n, k in used if k == "pet"))
+    per_process([("portrait", portrait), ("pet", pet)])
+    throughput(folder, used)
+    cached(folder)
 
 
 if __name__ == "__main__":

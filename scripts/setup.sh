@@ -106,6 +106,11 @@ fixtures() {
     extract "$w" skimage/data/astronaut.png "$FIXTURES/astronaut.png" 88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5
     extract "$w" skimage/data/chelsea.png "$FIXTURES/chelsea.png" 596aa1e7cb875eb79f437e310381d26b338a81c2da23439704a73c4651e8c4bb
     extract "$w" skimage/data/coffee.png "$FIXTURES/coffee.png" cc02f8ca188b167c775a7101b5d767d1e71792cf762c33d6fa15a4599b5a8de7
+    # Scenes with no face or pet, and a portrait in grey, for the benchmarks' mixed set.
+    extract "$w" skimage/data/camera.png "$FIXTURES/camera.png" b0793d2adda0fa6ae899c03989482bff9a42d3d5690fc7e3648f2795d730c23a
+    extract "$w" skimage/data/rocket.jpg "$FIXTURES/rocket.jpg" c2dd0de7c538df8d111e479619b129464d0269d0ae5fd18ca91d33a7fdfea95c
+    extract "$w" skimage/data/motorcycle_left.png "$FIXTURES/motorcycle_left.png" db18e9c4157617403c3537a6ba355dfeafe9a7eabb6b9b94cb33f6525dd49179
+    extract "$w" skimage/data/hubble_deep_field.jpg "$FIXTURES/hubble_deep_field.jpg" 3a19c5dd8a927a9334bb1229a6d63711b1c0c767fb27e2286e7c84a3e2c2f5f4
     w=$(fetch_wheel matplotlib==3.8.4 'matplotlib-3.8.4-*.whl' "${pins[@]}")
     extract "$w" matplotlib/mpl-data/sample_data/grace_hopper.jpg "$FIXTURES/grace_hopper.jpg" \
         a8ca6d734765703b09728ab47fe59f473d93ae3967fc24c7c0288c3c7adb7130

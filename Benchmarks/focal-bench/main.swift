@@ -1,18 +1,24 @@
-// Throughput of the Focal pipeline in one process: crops per second of 12 MP JPEGs to 400x400 on
-// all cores, cold and cached, with the peak memory of each phase. Run by `make bench` after
-// scripts/bench.py has made the inputs; prints a table. Phases run in rounds, interleaved, so that
-// the machine's load falls on all of them alike; each figure is the median of its rounds.
+// focal-bench: crops per second of the Focal pipeline in one process, on all cores, for
+// `make bench` (scripts/bench.py runs it beside libvips's own smart crop and prints the table).
+//
+// Usage: focal-bench FOLDER PHASE [ROUNDS]
+//   PHASE: cold       every .jpg of FOLDER cropped to 400x400 once, with detection, by a new
+//                     pipeline (models loaded beforehand, on another photo)
+//          nodetect   the same with detection off: decode, resize, encode
+//          cached     memory hits by content, memory hits by cache name, disk hits after a restart
+// Prints one JSON object per round: {"phase", "crops_per_second", "peak_mb", ...}. Peak memory
+// is the process's peak resident set during the round (reset before it).
 import Focal
 import FocalRuntime
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: focal-bench FOLDER_OF_JPEGS [ROUNDS]\n".utf8))
+guard arguments.count >= 3, ["cold", "nodetect", "cached"].contains(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: focal-bench FOLDER cold|nodetect|cached [ROUNDS]\n".utf8))
     exit(64)
 }
-let folder = arguments[1]
-let rounds = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 3) : 3
+let folder = arguments[1], phase = arguments[2]
+let rounds = arguments.count > 3 ? max(1, Int(arguments[3]) ?? 1) : 1
 let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
     .filter { $0.hasSuffix(".jpg") }.sorted().map { folder + "/" + $0 }
 guard !files.isEmpty else {
@@ -20,6 +26,7 @@ guard !files.isEmpty else {
     exit(66)
 }
 let models = ProcessInfo.processInfo.environment["FOCAL_MODELS"]
+let warmUp = ProcessInfo.processInfo.environment["FOCAL_BENCH_WARMUP"]
 let target = CropTarget.size(width: 400, height: 400)
 let workers = NativeWorkPool.coreCount
 
@@ -56,64 +63,53 @@ func crops(_ pipeline: FocalPipeline, _ inputs: [ImageInput], options: FocalOpti
     return Double(inputs.count) / seconds
 }
 
-struct Phase {
-    let name: String
-    var rates: [Double] = []
-    var peak = 0.0
-    var median: Double { rates.sorted()[rates.count / 2] }
+/// A pipeline whose models are loaded (by a crop of another photo, with and without faces).
+func warmPipeline(_ configure: (inout FocalConfiguration) -> Void = { _ in }) async throws -> FocalPipeline {
+    var configuration = FocalConfiguration(modelsPath: models)
+    configure(&configuration)
+    let pipeline = FocalPipeline(configuration: configuration)
+    if let warmUp { _ = try await pipeline.analyze(.file(warmUp), scope: .everything) }
+    return pipeline
+}
+
+func report(_ values: [String: Any]) {
+    let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])) ?? Data("{}".utf8)
+    print(String(decoding: data, as: UTF8.self))
 }
 
 var noDetect = FocalOptions()
 noDetect.crop.detect = false
 let byContent = files.map { ImageInput.file($0) }
 let byName = files.map { ImageInput.file($0, cacheName: $0) }
-let diskFolder = FileManager.default.temporaryDirectory.appendingPathComponent("focal-bench-\(getpid())").path
-defer { try? FileManager.default.removeItem(atPath: diskFolder) }
-
-var phases = [
-    Phase(name: "cold: every detector"), Phase(name: "cold: --no-detect (decode, resize, encode)"),
-    Phase(name: "cached in memory, by content digest"), Phase(name: "cached in memory, by cache name"),
-    Phase(name: "cached on disk, new pipeline"),
-]
-
-@MainActor func measure(_ index: Int, _ body: () async throws -> Double) async throws {
-    resetPeak()
-    let rate = try await body()
-    phases[index].rates.append(rate)
-    phases[index].peak = max(phases[index].peak, peakMB())
-}
-
-// Warm-up: models loaded, page cache filled.
-_ = try await crops(FocalPipeline(configuration: FocalConfiguration(modelsPath: models)), [byContent[0]], options: .default)
 
 for _ in 0..<rounds {
-    try? FileManager.default.removeItem(atPath: diskFolder)
-    var configuration = FocalConfiguration(modelsPath: models)
-    configuration.diskCache = DiskCacheSettings(folder: diskFolder)
-    let pipeline = FocalPipeline(configuration: configuration)
-    try await measure(0) { try await crops(pipeline, byContent, options: .default) }
-    try await measure(1) { try await crops(FocalPipeline(configuration: FocalConfiguration(modelsPath: models)), byContent, options: noDetect) }
-    try await measure(2) { try await crops(pipeline, byContent, options: .default) }
-    // The same images under cache names: filled once, then measured.
-    _ = try await crops(pipeline, byName, options: .default)
-    try await measure(3) { try await crops(pipeline, byName, options: .default) }
-    try await measure(4) { try await crops(FocalPipeline(configuration: configuration), byContent, options: .default) }
-    let statistics = pipeline.statistics
-    guard statistics.memoryHits >= files.count else {
-        FileHandle.standardError.write(Data("focal-bench: expected memory hits, got \(statistics)\n".utf8))
-        exit(1)
+    switch phase {
+    case "cold", "nodetect":
+        let pipeline = try await warmPipeline()
+        resetPeak()
+        let rate = try await crops(pipeline, byContent, options: phase == "cold" ? .default : noDetect)
+        let statistics = pipeline.statistics
+        report([
+            "phase": phase, "crops_per_second": rate, "peak_mb": peakMB(), "workers": workers, "images": files.count,
+            "detections": statistics.detections, "decodes": statistics.proxyDecodes, "renders": statistics.renders,
+        ])
+    default:
+        let disk = FileManager.default.temporaryDirectory.appendingPathComponent("focal-bench-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: disk) }
+        let pipeline = try await warmPipeline { $0.diskCache = DiskCacheSettings(folder: disk) }
+        _ = try await crops(pipeline, byContent, options: .default)
+        _ = try await crops(pipeline, byName, options: .default)
+        resetPeak()
+        let content = try await crops(pipeline, byContent, options: .default)
+        let name = try await crops(pipeline, byName, options: .default)
+        let restarted = try await warmPipeline { $0.diskCache = DiskCacheSettings(folder: disk) }
+        let fromDisk = try await crops(restarted, byContent, options: .default)
+        guard pipeline.statistics.memoryHits >= 2 * files.count, restarted.statistics.diskHits >= files.count else {
+            FileHandle.standardError.write(Data("focal-bench: expected cache hits, got \(pipeline.statistics)\n".utf8))
+            exit(1)
+        }
+        report([
+            "phase": phase, "memory_by_content": content, "memory_by_name": name, "disk": fromDisk, "peak_mb": peakMB(),
+        ])
     }
-}
-
-let cold = phases[0].median
-print("Crops of \(files.count) distinct 12 MP JPEGs to 400x400 in one process, \(workers) workers, \(2 * workers) requests in flight")
-print("median of \(rounds) interleaved rounds; peak = the phase's peak resident memory of the whole process")
-print("\("phase".padding(toLength: 44, withPad: " ", startingAt: 0)) \("crops/s".leftPad(9)) \("vs cold".leftPad(9)) \("peak MB".leftPad(9))")
-for phase in phases {
-    let ratio = String(format: "%.1fx", phase.median / cold)
-    print("\(phase.name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%.1f", phase.median).leftPad(9)) \(ratio.leftPad(9)) \(String(format: "%.0f", phase.peak).leftPad(9))")
-}
-
-extension String {
-    func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

@@ -523,6 +523,48 @@ focal_vips_status focal_vips_resize(const focal_vips_image *image, int width, in
     return guarded(resize_body, &a, err, errlen, "cannot resize the image");
 }
 
+struct flip_args {
+    const focal_vips_image *image;
+    int horizontal, vertical;
+    focal_vips_image **out;
+};
+
+static focal_vips_status flip_body(void *raw, const char **own) {
+    (void)own;
+    struct flip_args *a = raw;
+    VipsImage *current = a->image->image;
+    g_object_ref(current);
+    if (a->horizontal) {
+        VipsImage *flipped = NULL;
+        int failed = vips_flip(current, &flipped, VIPS_DIRECTION_HORIZONTAL, NULL);
+        g_object_unref(current);
+        if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+        current = flipped;
+    }
+    if (a->vertical) {
+        VipsImage *flipped = NULL;
+        int failed = vips_flip(current, &flipped, VIPS_DIRECTION_VERTICAL, NULL);
+        g_object_unref(current);
+        if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+        current = flipped;
+    }
+    VipsImage *memory = materialised(current, NULL);
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_flip(const focal_vips_image *image, int horizontal, int vertical,
+                                  focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || image == NULL) {
+        put_text(err, errlen, "image or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    struct flip_args a = {image, horizontal != 0, vertical != 0, out};
+    return guarded(flip_body, &a, err, errlen, "cannot flip the image");
+}
+
 void focal_vips_image_free(focal_vips_image *image) {
     if (image == NULL) return;
     g_object_unref(image->image);

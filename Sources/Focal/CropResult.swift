@@ -37,14 +37,19 @@ public struct CropResult: Sendable {
     public var detected: [Subject]
     /// Where this result came from; default `.fresh`.
     public var origin: Origin
+    /// A digest of everything the result depends on (the image's identity and every option), the
+    /// same for every identical request: an HTTP ETag. Nil when the input had no identity or the
+    /// result is a fallback.
+    public var key: String?
 
     /// Creates a result.
-    public init(data: Data, format: ImageFormat, plan: CropPlan, detected: [Subject], origin: Origin = .fresh) {
+    public init(data: Data, format: ImageFormat, plan: CropPlan, detected: [Subject], origin: Origin = .fresh, key: String? = nil) {
         self.data = data
         self.format = format
         self.plan = plan
         self.detected = detected
         self.origin = origin
+        self.key = key
     }
 
     /// The same result from another origin.

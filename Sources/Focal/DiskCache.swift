@@ -107,7 +107,12 @@ final class DiskCache: Sendable {
         else { return nil }
         let payload = Data(file[(newline + 1)...])
         guard payload.count == header.length, ContentDigest.of(payload) == header.sha256 else { return nil }
-        return (CropResult(data: payload, format: header.format, plan: header.plan, detected: header.detected, origin: .diskCache), file.count)
+        return (
+            CropResult(
+                data: payload, format: header.format, plan: header.plan, detected: header.detected, origin: .diskCache,
+                key: key.fileName),
+            file.count
+        )
     }
 
     /// Creates the folder and reads its entries into the recency index, once.

@@ -3,6 +3,7 @@
 @_exported public import FocalCore
 
 @_exported public import enum FocalImaging.ImageFormat
+@_exported public import struct FocalImaging.Flip
 @_exported public import struct FocalImaging.ImagingError
 @_exported public import class FocalImaging.SourceImage
 @_exported public import class FocalImaging.RenderedImage

@@ -1,3 +1,7 @@
+public import FocalCore
+public import FocalDetection
+public import FocalImaging
+
 /// What one crop request asks for besides the image and the target.
 public struct FocalOptions: Hashable, Sendable {
     /// Scheme, padding, zoom, override, detection on or off.
@@ -10,6 +14,8 @@ public struct FocalOptions: Hashable, Sendable {
     public var quality: Int
     /// What a failure returns; default `.error`.
     public var fallback: Fallback
+    /// Mirroring of the output; default none.
+    public var flip: Flip
 
     /// The defaults listed on each property.
     public static let `default` = FocalOptions()
@@ -17,13 +23,14 @@ public struct FocalOptions: Hashable, Sendable {
     /// Creates options; every parameter defaults to the value documented on its property.
     public init(
         crop: CropOptions = .default, accuracy: Accuracy = .fast, format: ImageFormat? = nil, quality: Int = 85,
-        fallback: Fallback = .error
+        fallback: Fallback = .error, flip: Flip = []
     ) {
         self.crop = crop
         self.accuracy = accuracy
         self.format = format
         self.quality = quality
         self.fallback = fallback
+        self.flip = flip
     }
 
     /// Checks every option.

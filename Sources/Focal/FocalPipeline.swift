@@ -80,25 +80,40 @@ public final class FocalPipeline: Sendable {
     ///   `DetectionError` naming the input (unless `options.fallback` turns them into a result);
     ///   `NativeWorkPool.Overloaded`; `CancellationError`.
     public func crop(_ input: ImageInput, to target: CropTarget, options: FocalOptions = .default) async throws -> CropResult {
-        try target.validate()
-        try options.validate()
-        if case let .size(width, height) = target {
-            try configuration.limits.check(output: PixelSize(width: width, height: height))
+        try await crop(input, sizedBy: .fixed(target), options: options)
+    }
+
+    /// Crops an image to a target chosen from its size once its header is read, keeping its
+    /// subjects in view, and encodes the result.
+    ///
+    /// - Parameters:
+    ///   - input: A file, bytes or an http(s) URL, optionally with a cache name.
+    ///   - rule: The target, fixed or derived from the image's size.
+    ///   - options: Crop, detection, encoding and fallback options; default `.default`.
+    /// - Returns: The encoded bytes, the plan, every subject found, and where the result came from.
+    /// - Throws: as `crop(_:to:options:)`.
+    public func crop(_ input: ImageInput, sizedBy rule: TargetRule, options: FocalOptions = .default) async throws -> CropResult {
+        if let target = rule.fixed {
+            try target.validate()
+            if case let .size(width, height) = target {
+                try configuration.limits.check(output: PixelSize(width: width, height: height))
+            }
         }
+        try options.validate()
         counters.withLock { $0.requests += 1 }
         do {
-            return try await cropOrShare(input, to: target, options: options)
+            return try await cropOrShare(input, sizedBy: rule, options: options)
         } catch {
             if error is NativeWorkPool.Overloaded { counters.withLock { $0.refused += 1 } }
             guard case let .placeholder(image) = options.fallback, !(error is CancellationError),
                 (error as? any FocalError)?.code != .requestInvalid
             else { throw error }
-            return try await placeholder(image, to: target, options: options, reason: error)
+            return try await placeholder(image, sizedBy: rule, options: options, reason: error)
         }
     }
 
     /// Answers from a cache, or joins or starts the job for this request.
-    private func cropOrShare(_ input: ImageInput, to target: CropTarget, options: FocalOptions) async throws -> CropResult {
+    private func cropOrShare(_ input: ImageInput, sizedBy rule: TargetRule, options: FocalOptions) async throws -> CropResult {
         let detectors = detectorSignature(options.accuracy)
         // The identity is known before any work for a cache name, a file or bytes; a URL without a
         // cache name is identified by its content once it has been fetched.
@@ -108,12 +123,12 @@ public final class FocalPipeline: Sendable {
             input = try await loaded(input)
             identity = try await contentIdentity(input.location)
         }
-        if let identity, let hit = await cached(ResultKey(identity: identity, target: target, options: options, detectors: detectors)) {
+        if let identity, let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
             return hit
         }
         let known = identity
         var jobKey = ResultKey(
-            identity: identity ?? Self.locationIdentity(input.location), target: target, options: options, detectors: detectors
+            identity: identity ?? Self.locationIdentity(input.location), target: rule.key, options: options, detectors: detectors
         ).text
         if options.fallback == .centerCrop { jobKey += "|center-fallback" }
         let loadedInput = input
@@ -121,7 +136,7 @@ public final class FocalPipeline: Sendable {
             counters.withLock { admission == .joined ? ($0.jobsJoined += 1) : ($0.jobsStarted += 1) }
         } work: { [self] in
             do {
-                return try await produce(loadedInput, identity: known, target: target, options: options, detectors: detectors)
+                return try await produce(loadedInput, identity: known, rule: rule, options: options, detectors: detectors)
             } catch is CancellationError {
                 counters.withLock { $0.jobsCancelled += 1 }
                 throw CancellationError()
@@ -129,18 +144,26 @@ public final class FocalPipeline: Sendable {
         }
     }
 
+    /// The size a target rule is derived from: the bounds (clipped to the image), else the image.
+    private static func ruleSize(_ image: SourceImage, _ crop: CropOptions) -> PixelSize {
+        guard let bounds = crop.bounds else { return image.size }
+        let clipped = bounds.box.clamped(to: image.size)
+        return PixelSize(width: max(1, Int(clipped.width.rounded(.down))), height: max(1, Int(clipped.height.rounded(.down))))
+    }
+
     /// One job: fetch, open, detect, plan, encode, cache; it stops between stages once cancelled.
     private func produce(
-        _ input: ImageInput, identity known: String?, target: CropTarget, options: FocalOptions, detectors: String
+        _ input: ImageInput, identity known: String?, rule: TargetRule, options: FocalOptions, detectors: String
     ) async throws -> CropResult {
         let (location, identity) = try await fetched(input, identity: known)
         if known == nil, let identity,
-            let hit = await cached(ResultKey(identity: identity, target: target, options: options, detectors: detectors))
+            let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors))
         {
             return hit
         }
         try Task.checkCancellation()
         let image = try await open(location)
+        let target = try rule.target(for: Self.ruleSize(image, options.crop))
         if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
         try Task.checkCancellation()
         let format = options.outputFormat(for: image.format)
@@ -157,10 +180,11 @@ public final class FocalPipeline: Sendable {
         try image.deadline.check(source: image.name)
         let plan = try Analysis(image: image, subjects: subjects).plan(target, options: options.crop)
         if case .aspect = target { try configuration.limits.check(output: plan.outputSize) }
-        let data = try await render(plan, of: copy, format: format, quality: options.quality)
+        let data = try await render(plan, of: copy, format: format, quality: options.quality, flip: options.flip)
         try Task.checkCancellation()
-        let result = CropResult(data: data, format: format, plan: plan, detected: subjects)
-        if let identity { await store(result, for: ResultKey(identity: identity, target: target, options: options, detectors: detectors)) }
+        let key = identity.map { ResultKey(identity: $0, target: rule.key, options: options, detectors: detectors) }
+        let result = CropResult(data: data, format: format, plan: plan, detected: subjects, key: key?.fileName)
+        if let key { await store(result, for: key) }
         return result
     }
 
@@ -168,7 +192,7 @@ public final class FocalPipeline: Sendable {
     /// is known before detection: a size target with the largest crop (its crop size does not
     /// depend on the subjects). Nil when it depends on them (zoom, overrides).
     private func outputLongSide(_ image: SourceImage, _ target: CropTarget, _ crop: CropOptions) -> Int? {
-        guard crop.override == nil, case .fill = crop.zoom else { return nil }
+        guard crop.override == nil, crop.bounds == nil, case .fill = crop.zoom else { return nil }
         let long = Double(max(image.size.width, image.size.height))
         switch target {
         case .aspect: return Int(long)
@@ -192,12 +216,12 @@ public final class FocalPipeline: Sendable {
 
     /// Renders a plan from the working copy's decode when it was made and holds enough pixels;
     /// otherwise from the file, decoded at the output's scale.
-    private func render(_ plan: CropPlan, of copy: WorkingCopy, format: ImageFormat, quality: Int) async throws -> Data {
-        if copy.hasDecoded, let data = try await copy.render(plan, format: format, quality: quality) {
+    private func render(_ plan: CropPlan, of copy: WorkingCopy, format: ImageFormat, quality: Int, flip: Flip) async throws -> Data {
+        if copy.hasDecoded, let data = try await copy.render(plan, format: format, quality: quality, flip: flip) {
             counters.withLock { $0.renders += 1 }
             return data
         }
-        return try await render(copy.image, plan: plan, format: format, quality: quality)
+        return try await render(copy.image, plan: plan, format: format, quality: quality, flip: flip)
     }
 
     // MARK: - Analysis
@@ -294,11 +318,12 @@ public final class FocalPipeline: Sendable {
     ///   - plan: The crop and output size.
     ///   - format: The output encoding.
     ///   - quality: JPEG and WebP quality 1...100; default 85.
+    ///   - flip: Mirroring of the output; default none.
     /// - Throws: `ImagingError` when the image turns out corrupt or cannot be encoded.
-    public func render(_ image: SourceImage, plan: CropPlan, format: ImageFormat, quality: Int = 85) async throws -> Data {
+    public func render(_ image: SourceImage, plan: CropPlan, format: ImageFormat, quality: Int = 85, flip: Flip = []) async throws -> Data {
         counters.withLock { $0.renders += 1 }
         return try await pool.run { () throws -> Data in
-            try image.encode(crop: plan.crop, to: plan.outputSize, format: format, quality: quality)
+            try image.encode(crop: plan.crop, to: plan.outputSize, format: format, quality: quality, flip: flip)
         }
     }
 
@@ -321,8 +346,9 @@ public final class FocalPipeline: Sendable {
     }
 
     /// The caller's placeholder, centre-cropped to the target.
-    private func placeholder(_ bytes: Data, to target: CropTarget, options: FocalOptions, reason: any Error) async throws -> CropResult {
+    private func placeholder(_ bytes: Data, sizedBy rule: TargetRule, options: FocalOptions, reason: any Error) async throws -> CropResult {
         let image = try await open(.data(bytes, name: "placeholder"))
+        let target = try rule.target(for: image.size)
         let plan = try Analysis(image: image, subjects: []).plan(target, options: CropOptions(detect: false))
         let format = options.outputFormat(for: image.format)
         let data = try await render(image, plan: plan, format: format, quality: options.quality)

@@ -8,11 +8,11 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
 
     /// - Parameters:
     ///   - identity: `name:<cache name>` or `sha256:<digest>`.
-    ///   - target: The output size or aspect.
+    ///   - target: The target rule's key: the output size or aspect, or how it is derived.
     ///   - options: Crop, detection and encoding options (the fallback is not part of it: only
     ///     complete results are cached).
     ///   - detectors: The detector signature, which changes with models and thresholds.
-    init(identity: String, target: CropTarget, options: FocalOptions, detectors: String) {
+    init(identity: String, target: String, options: FocalOptions, detectors: String) {
         let crop = options.crop
         let override: String =
             switch crop.override {
@@ -27,7 +27,8 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
             "focal-result-1", identity, "target=\(target)", "scheme=\(crop.scheme.rawValue)", "padding=\(crop.padding)",
             "headroom=\(crop.faceHeadroom)", "zoom=\(crop.zoom)", "override=\(override)", "min=\(confidence)",
             "detect=\(detects ? detectors : "off")", "accuracy=\(detects ? options.accuracy.rawValue : "-")",
-            "format=\(options.format?.rawValue ?? "same")", "quality=\(options.quality)",
+            "format=\(options.format?.rawValue ?? "same")", "quality=\(options.quality)", "flip=\(options.flip)",
+            "bounds=\(crop.bounds.map(\.description) ?? "none")",
         ].joined(separator: "|")
     }
 

@@ -13,6 +13,9 @@ public struct CropOptions: Hashable, Sendable {
     public var override: ManualOverride? = nil
     /// Whether to use detected subjects at all; `false` gives a plain centre crop. Default `true`.
     public var detect: Bool = true
+    /// The part of the image the crop must stay inside (a manual crop made first, as thumbor's
+    /// `AxB:CxD`); the plan treats it as the whole image. Default nil: the whole image.
+    public var bounds: PixelRect? = nil
 
     /// Whether a crop with these options needs detected subjects: detection on and no override.
     public var needsDetection: Bool { detect && override == nil }
@@ -26,7 +29,7 @@ public struct CropOptions: Hashable, Sendable {
     public init(
         scheme: BoundingScheme = .all, padding: Padding = .default, faceHeadroom: Double = 0.25,
         zoom: Zoom = .fill, override: ManualOverride? = nil, detect: Bool = true,
-        minimumConfidence: [SubjectKind: Double] = [:]
+        minimumConfidence: [SubjectKind: Double] = [:], bounds: PixelRect? = nil
     ) {
         self.scheme = scheme
         self.padding = padding
@@ -35,6 +38,7 @@ public struct CropOptions: Hashable, Sendable {
         self.override = override
         self.detect = detect
         self.minimumConfidence = minimumConfidence
+        self.bounds = bounds
     }
 
     /// Checks every option is in range.
@@ -53,6 +57,9 @@ public struct CropOptions: Hashable, Sendable {
         case let .region(rect)? where !(rect.width > 0 && rect.height > 0):
             throw PlanningError.invalidOption("region \(rect) must have a positive width and height")
         default: break
+        }
+        if let bounds, !(bounds.width > 0 && bounds.height > 0) {
+            throw PlanningError.invalidOption("crop bounds \(bounds) must have a positive width and height")
         }
     }
 }

@@ -34,6 +34,9 @@ public enum CropPlanner {
         }
         // Boxes or confidences that are not finite numbers cannot be placed: they are dropped.
         let subjects = subjects.filter(\.isFinite)
+        if let bounds = options.bounds {
+            return try planInside(bounds, imageSize: imageSize, target: target, subjects: subjects, options: options)
+        }
         let frame = CropFrame(imageSize: imageSize, target: target)
         // The smallest crop zoom may reach: the output size, or a single pixel for an aspect
         // (whose crop is its own output).
@@ -102,6 +105,46 @@ public enum CropPlanner {
             crop = placeOversized(used[0], in: fitted, size: size, frame: frame, others: subjects)
         }
         return make(crop, region, used, CropStrategy(kind))
+    }
+
+    /// Plans inside `bounds` as if it were the whole image, then maps the plan back: subjects are
+    /// clipped to it (those left empty dropped), overrides moved into its pixels.
+    static func planInside(
+        _ bounds: PixelRect, imageSize: PixelSize, target: CropTarget, subjects: [Subject], options: CropOptions
+    ) throws(PlanningError) -> CropPlan {
+        let clipped = bounds.box.clamped(to: imageSize)
+        let x = Int(clipped.x.rounded(.down)), y = Int(clipped.y.rounded(.down))
+        let rect = PixelRect(x: x, y: y, width: Int(clipped.maxX.rounded(.down)) - x, height: Int(clipped.maxY.rounded(.down)) - y)
+        guard rect.width > 0, rect.height > 0 else {
+            throw PlanningError.invalidOption("crop bounds \(bounds) lie outside the image of \(imageSize)")
+        }
+        let dx = Double(rect.x), dy = Double(rect.y)
+        func inside(_ box: Box) -> Box { Box(x: box.x - dx, y: box.y - dy, width: box.width, height: box.height) }
+        func outside(_ box: Box) -> Box { Box(x: box.x + dx, y: box.y + dy, width: box.width, height: box.height) }
+        var local = options
+        local.bounds = nil
+        switch options.override {
+        case let .focus(fx, fy)?: local.override = .focus(x: fx - dx, y: fy - dy)
+        case let .region(r)?:
+            // Through Doubles clipped to the image: an Int from a caller may be anything.
+            let box = inside(r.box.clamped(to: imageSize))
+            let lx = Int(box.x.rounded(.down)), ly = Int(box.y.rounded(.down))
+            local.override = .region(PixelRect(
+                x: lx, y: ly, width: max(1, Int(box.maxX.rounded(.up)) - lx), height: max(1, Int(box.maxY.rounded(.up)) - ly)))
+        case nil: break
+        }
+        let moved = subjects.compactMap { subject -> Subject? in
+            var s = subject
+            s.box = inside(subject.box).clamped(to: rect.size)
+            return s.box.area > 0 ? s : nil
+        }
+        var plan = try plan(imageSize: rect.size, target: target, subjects: moved, options: local)
+        plan.imageSize = imageSize
+        plan.crop.x += rect.x
+        plan.crop.y += rect.y
+        plan.region = plan.region.map(outside)
+        plan.subjects = plan.subjects.map { var s = $0; s.box = outside(s.box); return s }
+        return plan
     }
 
     /// Places a crop smaller than its one subject. It centres on the subject, except that:

@@ -62,6 +62,18 @@ public final class RenderedImage: @unchecked Sendable {
         return RenderedImage(handle: out)
     }
 
+    /// The image mirrored as `flip` says (itself when it says nothing).
+    /// - Throws: `ImagingError` when libvips fails.
+    public func flipped(_ flip: Flip) throws(ImagingError) -> RenderedImage {
+        guard !flip.isEmpty else { return self }
+        var out: OpaquePointer?
+        let (status, text) = withErrorText {
+            focal_vips_flip(handle, flip.contains(.horizontal) ? 1 : 0, flip.contains(.vertical) ? 1 : 0, &out, $0, $1)
+        }
+        guard status == FOCAL_VIPS_OK, let out else { throw ImagingError(.internalFailure, "cannot flip", cause: text) }
+        return RenderedImage(handle: out)
+    }
+
     /// The pixels as 8-bit RGB, alpha flattened on white.
     /// - Throws: `ImagingError` when libvips fails.
     public func pixels() throws(ImagingError) -> PixelBuffer {

@@ -245,11 +245,13 @@ public final class SourceImage: @unchecked Sendable {
         return RenderedImage(handle: out)
     }
 
-    /// Crops, resizes and encodes in one go; see `render(crop:to:)` and `RenderedImage.encode`.
+    /// Crops, resizes, mirrors and encodes in one go; see `render(crop:to:)` and
+    /// `RenderedImage.encode`.
+    /// - Parameter flip: Mirroring of the output; default none.
     /// - Throws: `ImagingError` or `LimitExceeded` naming this image.
-    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85) throws -> Data {
+    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85, flip: Flip = []) throws -> Data {
         do {
-            return try render(crop: crop, to: output).encode(format, quality: quality)
+            return try render(crop: crop, to: output).flipped(flip).encode(format, quality: quality)
         } catch let error as ImagingError {
             throw error.naming(name)
         } catch let error as LimitExceeded {

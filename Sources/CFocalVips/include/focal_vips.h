@@ -110,6 +110,9 @@ focal_vips_status focal_vips_from_rgb(const unsigned char *rgb, size_t length, i
 /// enlarging), into memory.
 focal_vips_status focal_vips_resize(const focal_vips_image *image, int width, int height,
                                     focal_vips_image **out, char *err, size_t errlen);
+/// Mirrors the image left to right (`horizontal`) and/or top to bottom (`vertical`), into memory.
+focal_vips_status focal_vips_flip(const focal_vips_image *image, int horizontal, int vertical,
+                                  focal_vips_image **out, char *err, size_t errlen);
 /// Releases an image; NULL is ignored.
 void focal_vips_image_free(focal_vips_image *image);
 /// The image's size.
