@@ -35,7 +35,8 @@ public struct FocalConfiguration: Sendable {
     /// `NativeWorkPool.Overloaded`. Identical requests share a job and count once. Default
     /// 16 per worker.
     public var maxJobs: Int
-    /// Timeouts, redirects and the User-Agent for URL inputs.
+    /// Timeouts, redirects and the User-Agent for URL inputs, and which sources and addresses
+    /// they may reach; default `NetworkSettings()`, which fetches from public addresses only.
     public var network: NetworkSettings
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.

@@ -1,4 +1,14 @@
-/// How URLs are fetched.
+/// How URLs are fetched, and which ones may be.
+///
+/// The defaults suit a service that fetches URLs its users give: any host, but only public
+/// addresses (`AddressPolicy.publicOnly`). To fetch from this machine or a private network,
+/// allow those networks:
+///
+/// ```swift
+/// var network = NetworkSettings()
+/// network.addressPolicy = try AddressPolicy(allowing: ["10.20.0.0/16"])
+/// network.allowedSources = try SourceAllowList(["*.example.com", "https://cdn.example.net/img/"])
+/// ```
 public struct NetworkSettings: Hashable, Sendable {
     /// Time to open a connection; default 5 s.
     public var connectTimeout: Duration
@@ -10,16 +20,26 @@ public struct NetworkSettings: Hashable, Sendable {
     public var maxRedirects: Int
     /// The User-Agent header; default "Focal/1".
     public var userAgent: String
+    /// The hosts and URL prefixes that may be fetched, redirect targets included; default
+    /// empty, which allows any. A URL outside it fails with `fetch.not_allowed`.
+    public var allowedSources: SourceAllowList
+    /// The addresses that may be connected to, checked on every connection (after DNS, so
+    /// rebinding does not get around it) and for every redirect; default `.publicOnly`. A refused
+    /// address fails with `fetch.address_refused`.
+    public var addressPolicy: AddressPolicy
 
     /// Creates settings; every parameter defaults to the value documented on its property.
     public init(
         connectTimeout: Duration = .seconds(5), readTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(30),
-        maxRedirects: Int = 5, userAgent: String = "Focal/1"
+        maxRedirects: Int = 5, userAgent: String = "Focal/1", allowedSources: SourceAllowList = SourceAllowList(),
+        addressPolicy: AddressPolicy = .publicOnly
     ) {
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
         self.totalTimeout = totalTimeout
         self.maxRedirects = maxRedirects
         self.userAgent = userAgent
+        self.allowedSources = allowedSources
+        self.addressPolicy = addressPolicy
     }
 }

@@ -6,7 +6,10 @@ import NIOHTTP1
 import Synchronization
 
 /// Fetches image bytes over http(s) with AsyncHTTPClient: timeouts, a byte limit enforced while
-/// the body streams, a redirect limit, and a format check on the bytes themselves.
+/// the body streams, redirects followed one by one, a format check on the bytes themselves, and
+/// the SSRF guard: the allow-list of sources for the URL and every redirect target, and the
+/// address policy for IP-literal hosts before connecting and for the address of every
+/// connection once it is made.
 struct URLLoader: Sendable {
     let settings: NetworkSettings
     let maxBytes: Int
@@ -15,12 +18,10 @@ struct URLLoader: Sendable {
     /// - Throws: `FetchError` naming the URL, or `CancellationError`.
     func fetch(_ url: URL) async throws -> Data {
         let address = url.absoluteString
-        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false else {
-            throw FetchError(.fetchInvalidURL, url: address, "is not an http or https URL with a host")
-        }
+        try vet(url, asked: address)
         let total = settings.totalTimeout
         return try await withThrowingTaskGroup(of: Data?.self) { group in
-            group.addTask { try await self.download(address) }
+            group.addTask { try await self.download(url, asked: address) }
             group.addTask {
                 try await Task.sleep(for: total)
                 return nil
@@ -33,16 +34,86 @@ struct URLLoader: Sendable {
         }
     }
 
-    private func download(_ address: String) async throws -> Data {
-        var request = HTTPClientRequest(url: address)
+    /// Requests `url` and follows its redirects, each target vetted before it is requested.
+    private func download(_ url: URL, asked address: String) async throws -> Data {
+        var current = url
+        var visited: Set<String> = [url.absoluteString]
+        var followed = 0
+        while true {
+            let response = try await open(current, asked: address)
+            guard let location = Self.redirectLocation(of: response) else {
+                return try await read(response, asked: address)
+            }
+            guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
+                throw FetchError(.fetchInvalidURL, url: address, "redirects to \"\(location.oneLine)\", which is not a URL")
+            }
+            guard settings.maxRedirects > 0 else {
+                throw FetchError(
+                    .fetchRedirects, url: address,
+                    "redirects to \(next.absoluteString), and following redirects is turned off; link to the image itself")
+            }
+            guard visited.insert(next.absoluteString).inserted else {
+                throw FetchError(.fetchRedirects, url: address, "redirects in a loop back to \(next.absoluteString), an address already visited")
+            }
+            guard followed < settings.maxRedirects else {
+                throw FetchError(.fetchRedirects, url: address, "redirected more than \(settings.maxRedirects) times; link to the image itself")
+            }
+            try vet(next, asked: address)
+            followed += 1
+            current = next
+            // `response` goes out of scope unread: AsyncHTTPClient stops receiving its body.
+        }
+    }
+
+    /// Checks a URL before it is requested: http(s) with a host and a valid port, on the
+    /// allow-list of sources, and, when its host is an address, an address the policy allows.
+    /// - Parameters:
+    ///   - url: The URL about to be requested: the one asked for, or a redirect target.
+    ///   - address: The URL asked for, which every error names.
+    private func vet(_ url: URL, asked address: String) throws(FetchError) {
+        let redirect = url.absoluteString == address ? nil : "redirects to \(url.absoluteString), "
+        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty else {
+            throw FetchError(.fetchInvalidURL, url: address, (redirect.map { $0 + "which " } ?? "") + "is not an http or https URL with a host")
+        }
+        guard SourceAllowList.effectivePort(of: url) != nil else {
+            throw FetchError(.fetchInvalidURL, url: address, (redirect.map { $0 + "which " } ?? "") + "has a port outside 1...65535")
+        }
+        guard settings.allowedSources.allows(url) else {
+            let what = redirect.map { $0 + "which is" } ?? "is"
+            throw FetchError(.fetchNotAllowed, url: address, "\(what) not on the list of allowed sources (\(settings.allowedSources))")
+        }
+        if let literal = IPAddress(host: host), let refusal = settings.addressPolicy.refusal(for: literal) {
+            throw refused(refusal, asked: address, redirect: redirect)
+        }
+    }
+
+    private func refused(_ refusal: AddressRefusal, asked address: String, redirect: String?) -> FetchError {
+        FetchError(
+            .fetchAddressRefused, url: address,
+            (redirect.map { $0 + "and " } ?? "") + "\(refusal); the address policy does not allow it")
+    }
+
+    /// Sends the request for `url` and waits for the response head.
+    private func open(_ url: URL, asked address: String) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         request.headers.add(name: "Accept", value: "image/*")
-        let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, timeout: .nanoseconds(Self.nanoseconds(settings.totalTimeout)))
+            return try await client.execute(request, timeout: .nanoseconds(Self.nanoseconds(settings.totalTimeout)))
         } catch {
-            throw translate(error, address: address)
+            throw translate(error, asked: address, at: url)
         }
+    }
+
+    /// The Location of a redirect response (301, 302, 303, 307, 308); nil for any other.
+    private static func redirectLocation(of response: HTTPClientResponse) -> String? {
+        guard [301, 302, 303, 307, 308].contains(response.status.code) else { return nil }
+        return response.headers.first(name: "Location")
+    }
+
+    /// Reads the body of a final response: a 2xx status, within the byte limit, that starts
+    /// like an image.
+    private func read(_ response: HTTPClientResponse, asked address: String) async throws -> Data {
         guard (200..<300).contains(Int(response.status.code)) else {
             throw FetchError(
                 .fetchStatus, url: address,
@@ -68,7 +139,7 @@ struct URLLoader: Sendable {
         } catch let error as FetchError {
             throw error
         } catch {
-            throw translate(error, address: address)
+            throw translate(error, asked: address, at: nil)
         }
         try Task.checkCancellation()
         if !checked { try checkSignature(body, address: address) }
@@ -87,8 +158,21 @@ struct URLLoader: Sendable {
         FetchError(.fetchTooLarge, url: address, "the body \(what), over the limit of \(maxBytes) bytes; raise the byte limit to accept it")
     }
 
-    private func translate(_ error: any Error, address: String) -> any Error {
+    /// The `FetchError` for an error of AsyncHTTPClient (or of the connection check).
+    /// - Parameters:
+    ///   - address: The URL asked for, which the error names.
+    ///   - url: The URL being requested when it failed (a redirect target, perhaps).
+    private func translate(_ error: any Error, asked address: String, at url: URL?) -> any Error {
         if error is CancellationError { return error }
+        if let refusal = error as? ConnectionRefusal {
+            let redirect = url.flatMap { $0.absoluteString == address ? nil : "redirects to \($0.absoluteString), " }
+            guard let reason = refusal.refusal else {
+                return FetchError(
+                    .fetchAddressRefused, url: address,
+                    (redirect.map { $0 + "and " } ?? "") + "the address connected (\(refusal.address)) is not an IP address the address policy can judge")
+            }
+            return refused(reason, asked: address, redirect: redirect)
+        }
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout, .getConnectionFromPoolTimeout:
@@ -97,10 +181,6 @@ struct URLLoader: Sendable {
                 return FetchError(.fetchTimeout, url: address, "the server sent nothing for \(Self.seconds(settings.readTimeout)) (read timeout)")
             case .deadlineExceeded:
                 return FetchError(.fetchTimeout, url: address, "took longer than the total timeout of \(Self.seconds(settings.totalTimeout))")
-            case .redirectLimitReached:
-                return FetchError(.fetchRedirects, url: address, "redirected more than \(settings.maxRedirects) times; link to the image itself")
-            case .redirectCycleDetected:
-                return FetchError(.fetchRedirects, url: address, "redirects in a loop back to an address already visited")
             case .cancelled:
                 return CancellationError()
             case .invalidURL, .emptyHost, .emptyScheme:
@@ -126,20 +206,27 @@ struct URLLoader: Sendable {
     /// The client for these settings: one per distinct setting for the life of the process, so
     /// that callers never have to shut one down (AsyncHTTPClient requires that before release).
     private var client: HTTPClient {
-        let key = ClientKey(connect: settings.connectTimeout, read: settings.readTimeout, redirects: settings.maxRedirects)
+        let key = ClientKey(connect: settings.connectTimeout, read: settings.readTimeout, policy: settings.addressPolicy)
         return Self.clients.withLock { clients in
             if let client = clients[key] { return client }
             var configuration = HTTPClient.Configuration(
-                // With max 0 a redirect is an error of its own, not a 3xx "image".
-                redirectConfiguration: .follow(max: max(0, settings.maxRedirects), allowCycles: false),
+                // Redirects are followed by `download`, which vets each target first.
+                redirectConfiguration: .disallow,
                 timeout: .init(
                     connect: .nanoseconds(Self.nanoseconds(settings.connectTimeout)),
                     read: .nanoseconds(Self.nanoseconds(settings.readTimeout))),
                 decompression: .disabled)
             configuration.httpVersion = .automatic
             // A refused connection is an answer: report it at once instead of retrying until the
-            // connect timeout.
+            // connect timeout. (A connection the address policy refuses is not retried either.)
             configuration.connectionPool.retryConnectionEstablishment = false
+            let policy = key.policy
+            if !policy.allowsEverything {
+                // Every new connection, HTTP/1 or HTTP/2, is judged by the address it reached,
+                // after DNS; it carries no request until it passes.
+                configuration.http1_1ConnectionDebugInitializer = { channel in ConnectionRefusal.check(channel, against: policy) }
+                configuration.http2ConnectionDebugInitializer = { channel in ConnectionRefusal.check(channel, against: policy) }
+            }
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             clients[key] = client
             return client
@@ -149,7 +236,7 @@ struct URLLoader: Sendable {
     private struct ClientKey: Hashable {
         let connect: Duration
         let read: Duration
-        let redirects: Int
+        let policy: AddressPolicy
     }
 
     private static let clients = Mutex<[ClientKey: HTTPClient]>([:])

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Focal
 
-/// The options every command that detects shares.
+/// The options every command that reads and detects shares: detection, models, known subjects,
+/// and which URLs may be fetched.
 struct DetectionOptions: ParsableArguments {
     @Option(help: "Detection setting: fast or accurate (finds smaller faces, slower).")
     var accuracy: Accuracy = .fast
@@ -11,6 +12,27 @@ struct DetectionOptions: ParsableArguments {
 
     @Option(help: "A JSON file of subjects you already know, used beside the detectors (see README).")
     var subjects: String?
+
+    @Flag(help: "Fetch URLs only from public addresses: refuse loopback, private, link-local and other special addresses, also after redirects (by default any address is fetched).")
+    var publicOnly = false
+
+    @Option(
+        name: .customLong("allow-source"),
+        help: "Fetch URLs only from this host (example.com), the subdomains of a domain (*.example.com) or under a URL prefix (https://cdn.example.com/img/); repeat for more.")
+    var allowedSources: [String] = []
+
+    /// The network settings for a person's own URLs: any address unless `--public-only`, any
+    /// source unless `--allow-source`.
+    func network() throws -> NetworkSettings {
+        var network = NetworkSettings()
+        network.addressPolicy = publicOnly ? .publicOnly : .allowAll
+        do {
+            network.allowedSources = try SourceAllowList(allowedSources)
+        } catch {
+            throw ValidationError("--allow-source \(error)")
+        }
+        return network
+    }
 
     /// The limits for a person's own files on the command line: the library's input limits, and
     /// outputs as large as an input may be (the library's server-minded default is 8192 px).
@@ -25,13 +47,15 @@ struct DetectionOptions: ParsableArguments {
     /// Checks the subjects file reads; call from a command's `validate()` inside `Usage.check`.
     func check() throws {
         if let subjects { _ = try SubjectFile(path: subjects, maxSubjects: limits.maxSubjects) }
+        _ = try network()
     }
 
-    /// A pipeline on these options.
+    /// A pipeline on these options. Unlike the library's default, it fetches URLs from any
+    /// address (a person fetching their own URLs) unless `--public-only` is given.
     /// - Parameter configure: Changes to the configuration the command needs (a disk cache).
     func pipeline(_ configure: (inout FocalConfiguration) -> Void = { _ in }) throws -> FocalPipeline {
         let extra: [any SubjectDetecting] = try subjects.map { [try SubjectFile(path: $0, maxSubjects: limits.maxSubjects)] } ?? []
-        var configuration = FocalConfiguration(modelsPath: models, limits: limits)
+        var configuration = FocalConfiguration(modelsPath: models, limits: limits, network: try network())
         configure(&configuration)
         return FocalPipeline(configuration: configuration, detectors: extra)
     }

@@ -9,9 +9,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A real HTTP/1.1 server (Hummingbird) on 127.0.0.1, on a port the kernel picks, serving the
-/// fixture photos and the ways a server can misbehave. Use it through `withLoopbackServer`, which
-/// stops it when the body returns or throws.
+/// A real HTTP/1.1 server (Hummingbird) on 127.0.0.1 (or another loopback address), on a port
+/// the kernel picks, serving the fixture photos and the ways a server can misbehave. Use it
+/// through `withLoopbackServer`, which stops it when the body returns or throws.
 ///
 /// Routes (`NAME` is a file in `Fixtures/`, read from disk at each request):
 /// - `/image/NAME`: the file, with its Content-Type and Content-Length.
@@ -27,11 +27,20 @@ import Darwin
 ///   chunks, at most one a millisecond, until the client goes away (or 1 GiB); no
 ///   Content-Length. `endlessStreamsEnded` counts streams whose writer stopped.
 /// - `/declared-huge`: a Content-Length of 1 GiB, a JPEG's first bytes, then nothing.
+/// - `/redirect-to?url=URL`: a 302 to `URL`, whatever it is (another server, another host).
 package final class LoopbackServer: Sendable {
-    /// `http://127.0.0.1:PORT`.
+    /// `http://HOST:PORT`, HOST being the address it listens on.
     package let base: URL
+    /// The port it listens on.
+    package var port: Int { base.port ?? 0 }
     private let log: RequestLog
     private let task: Task<Void, any Error>
+
+    /// The URL of `/redirect-to`, redirecting to `target`.
+    package func redirect(to target: URL) -> URL {
+        let query = target.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return url("/redirect-to?url=" + query)
+    }
 
     /// The URL of `path` (which starts with "/") on this server.
     package func url(_ path: String) -> URL { URL(string: base.absoluteString + path)! }
@@ -53,7 +62,9 @@ package final class LoopbackServer: Sendable {
     }
 
     /// Starts a server and returns once it listens.
-    package static func start() async throws -> LoopbackServer {
+    /// - Parameter host: The address to listen on; default 127.0.0.1. Linux answers on all of
+    ///   127.0.0.0/8, so 127.0.0.2 gives a second loopback host.
+    package static func start(host: String = "127.0.0.1") async throws -> LoopbackServer {
         let log = RequestLog()
         let router = Router()
         router.add(middleware: CountingMiddleware(log: log))
@@ -63,7 +74,7 @@ package final class LoopbackServer: Sendable {
         logger.logLevel = .critical
         let app = Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: 0)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
@@ -85,7 +96,12 @@ package final class LoopbackServer: Sendable {
             _ = await task.result
             throw LoopbackError("the loopback server did not start")
         }
-        return LoopbackServer(base: URL(string: "http://127.0.0.1:\(port)")!, log: log, task: task)
+        guard let base = URL(string: "http://\(host):\(port)") else {
+            task.cancel()
+            _ = await task.result
+            throw LoopbackError("no URL for host \(host)")
+        }
+        return LoopbackServer(base: base, log: log, task: task)
     }
 
     /// Stops the server: stops listening and cancels the requests in progress, then waits for it.
@@ -136,6 +152,10 @@ package final class LoopbackServer: Sendable {
             let name = try context.parameters.require("name")
             let next = count > 1 ? "/hop/\(count - 1)/\(name)" : "/image/\(name)"
             return Response(status: .found, headers: [.location: next])
+        }
+        router.get("/redirect-to") { request, _ in
+            guard let target = request.uri.queryParameters["url"] else { return Response(status: .badRequest) }
+            return Response(status: .found, headers: [.location: String(target)])
         }
         router.get("/loop-a") { _, _ in Response(status: .found, headers: [.location: "/loop-b"]) }
         router.get("/loop-b") { _, _ in Response(status: .found, headers: [.location: "/loop-a"]) }
@@ -203,9 +223,10 @@ package final class LoopbackServer: Sendable {
     }
 }
 
-/// Runs `body` with a fresh loopback server, and stops the server afterwards, also when `body` throws.
-package func withLoopbackServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
-    let server = try await LoopbackServer.start()
+/// Runs `body` with a fresh loopback server listening on `host` (default 127.0.0.1), and stops
+/// the server afterwards, also when `body` throws.
+package func withLoopbackServer<T>(host: String = "127.0.0.1", _ body: (LoopbackServer) async throws -> T) async throws -> T {
+    let server = try await LoopbackServer.start(host: host)
     do {
         let value = try await body(server)
         await server.stop()

@@ -16,11 +16,19 @@ struct NetworkTests {
     /// and keeping Swift's cooperative pool busy (it is as wide as the cores, here two).
     static let prompt = Duration.seconds(10)
 
-    /// A pipeline on the checkout's models with these limits and network settings.
+    /// 127.0.0.1, where the test servers listen. The library refuses loopback addresses unless
+    /// they are allowed, as `pipeline` does.
+    static let loopback = IPNetwork(IPAddress(127, 0, 0, 1))
+
+    /// A pipeline on the checkout's models with these limits and network settings, whose address
+    /// policy also allows 127.0.0.1 unless `allowLoopback` is false.
     static func pipeline(
-        limits: ImageLimits = .default, network: NetworkSettings = NetworkSettings(), modelsPath: String = Checkout.models
+        limits: ImageLimits = .default, network: NetworkSettings = NetworkSettings(), modelsPath: String = Checkout.models,
+        allowLoopback: Bool = true
     ) -> FocalPipeline {
-        FocalPipeline(configuration: FocalConfiguration(modelsPath: modelsPath, limits: limits, network: network))
+        var network = network
+        if allowLoopback { network.addressPolicy.allowedNetworks.append(loopback) }
+        return FocalPipeline(configuration: FocalConfiguration(modelsPath: modelsPath, limits: limits, network: network))
     }
 
     /// Whether `error` names `url` in its description and, for `FetchError`, in `url`.
