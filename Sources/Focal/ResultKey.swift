@@ -19,6 +19,7 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
             case nil: "none"
             case let .focus(x, y)?: "focus:\(x),\(y)"
             case let .region(rect)?: "region:\(rect.x),\(rect.y),\(rect.width),\(rect.height)"
+            case let .relativeFocus(x, y)?: "relative:\(x),\(y)"
             }
         let confidence = crop.minimumConfidence.sorted { $0.key.rawValue < $1.key.rawValue }
             .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")

@@ -54,6 +54,8 @@ public struct CropOptions: Hashable, Sendable {
         switch override {
         case let .focus(x, y)? where !(x.isFinite && y.isFinite):
             throw PlanningError.invalidOption("focus \(x),\(y) must be two finite numbers (pixels)")
+        case let .relativeFocus(x, y)? where !(x.isFinite && y.isFinite):
+            throw PlanningError.invalidOption("focus \(x),\(y) must be two finite fractions")
         case let .region(rect)? where !(rect.width > 0 && rect.height > 0):
             throw PlanningError.invalidOption("region \(rect) must have a positive width and height")
         default: break

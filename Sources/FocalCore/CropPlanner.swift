@@ -59,6 +59,9 @@ public enum CropPlanner {
                 (region, zoom) = (Box(x: px, y: py, width: 0, height: 0), .fill)
             case let .region(rect):
                 (region, zoom) = (rect.box.clamped(to: imageSize), .subject(1))
+            case let .relativeFocus(fx, fy):
+                let px = min(max(fx, 0), 1) * Double(imageSize.width), py = min(max(fy, 0), 1) * Double(imageSize.height)
+                (region, zoom) = (Box(x: px, y: py, width: 0, height: 0), .fill)
             }
             let size = frame.size(toHold: region, zoom: zoom, minimum: minimum)
             return make(frame.place(size: size, centredOn: region), region, [], .manual)
@@ -131,7 +134,7 @@ public enum CropPlanner {
             let lx = Int(box.x.rounded(.down)), ly = Int(box.y.rounded(.down))
             local.override = .region(PixelRect(
                 x: lx, y: ly, width: max(1, Int(box.maxX.rounded(.up)) - lx), height: max(1, Int(box.maxY.rounded(.up)) - ly)))
-        case nil: break
+        case .relativeFocus?, nil: break
         }
         let moved = subjects.compactMap { subject -> Subject? in
             var s = subject

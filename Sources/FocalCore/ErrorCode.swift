@@ -19,6 +19,18 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// An option or target is malformed or out of range.
     public static let requestInvalid = ErrorCode(rawValue: "request.invalid")
+    /// A signed URL's signature does not verify with any key.
+    public static let requestBadSignature = ErrorCode(rawValue: "request.bad_signature")
+    /// An `unsafe/` URL, and the service does not serve them.
+    public static let requestUnsafeRefused = ErrorCode(rawValue: "request.unsafe_refused")
+    /// A write without the bearer token, or with a wrong one.
+    public static let requestUnauthorized = ErrorCode(rawValue: "request.unauthorized")
+    /// No such route, image or override.
+    public static let requestNotFound = ErrorCode(rawValue: "request.not_found")
+    /// The request body is larger than the body limit.
+    public static let requestTooLarge = ErrorCode(rawValue: "request.too_large")
+    /// A conditional write whose `If-Match` names a revision that is no longer current.
+    public static let requestPreconditionFailed = ErrorCode(rawValue: "request.precondition_failed")
 
     // MARK: Inputs
 
@@ -82,6 +94,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Too much work is queued; try again later.
     public static let serverOverloaded = ErrorCode(rawValue: "server.overloaded")
+    /// The request took longer than the request timeout.
+    public static let serverTimeout = ErrorCode(rawValue: "server.timeout")
+    /// The service is not ready (models not loaded, shutting down).
+    public static let serverNotReady = ErrorCode(rawValue: "server.not_ready")
+    /// A store the service depends on (the overrides database) failed.
+    public static let serverStorage = ErrorCode(rawValue: "server.storage")
     /// A model file is missing.
     public static let modelsMissing = ErrorCode(rawValue: "models.missing")
     /// A model file could not be loaded.

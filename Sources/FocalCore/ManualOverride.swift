@@ -4,6 +4,9 @@ public enum ManualOverride: Hashable, Sendable {
     case focus(x: Double, y: Double)
     /// Build the crop around this rectangle (pixels of the oriented image).
     case region(PixelRect)
+    /// Centre the crop on this point given as fractions of the image's width and height (0...1;
+    /// 0, 0 is the top left), then keep it inside: alignments such as "top left" or "bottom".
+    case relativeFocus(x: Double, y: Double)
 
     /// Parses `X,Y` as a focus point.
     /// - Throws: `PlanningError.invalidOption` unless it is two numbers.
