@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "Focal", targets: ["Focal"]),
         .library(name: "FocalCore", targets: ["FocalCore"]),
+        .library(name: "FocalServer", targets: ["FocalServer"]),
         .executable(name: "focal", targets: ["focal"]),
     ],
     dependencies: [
@@ -26,7 +27,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
     ],
     targets: [
         // libvips, found through pkg-config; wrapped by a C shim with an opaque, non-variadic header.
@@ -56,13 +63,32 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict),
+        // The HTTP service: thumbor's URL grammar, signing, the JSON API, metrics.
+        .target(
+            name: "FocalServer",
+            dependencies: [
+                "Focal", "FocalImaging",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict),
         // What only the command line needs: evaluation, contact sheets, debug overlays, drawing.
         .target(name: "FocalTools", dependencies: ["Focal", "FocalImaging", "FocalRuntime"], swiftSettings: strict),
         .executableTarget(
             name: "focal",
             dependencies: [
-                "Focal", "FocalTools", "FocalImaging", "FocalRuntime",
+                "Focal", "FocalTools", "FocalImaging", "FocalRuntime", "FocalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         // `make bench`: crops per second in one process, cold and cached.
@@ -84,6 +110,13 @@ let package = Package(
             swiftSettings: testing),
         .testTarget(name: "FocalDetectionTests", dependencies: ["Focal", "FocalTestSupport"], swiftSettings: testing),
         .testTarget(name: "FocalToolsTests", dependencies: ["FocalTools", "FocalImaging", "FocalTestSupport"], swiftSettings: testing),
+        .testTarget(
+            name: "FocalServerTests",
+            dependencies: [
+                "FocalServer", "FocalTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: testing),
         .testTarget(
             name: "FocalTests",
             dependencies: ["Focal", "FocalRuntime", "FocalImaging", "FocalTestSupport"],

@@ -60,6 +60,8 @@ public final class FocalPipeline: Sendable {
     public var statistics: PipelineStatistics {
         var statistics = counters.withLock { $0 }
         (statistics.memoryEntries, statistics.memoryBytes) = results.usage
+        statistics.jobsInProgress = jobs.running
+        statistics.queueDepth = pool.load.waiting
         if let disk {
             let usage = disk.usage
             (statistics.diskEntries, statistics.diskBytes, statistics.diskDiscarded) = (usage.entries, usage.bytes, usage.discarded)

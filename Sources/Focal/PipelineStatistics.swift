@@ -1,5 +1,8 @@
 /// Counters a pipeline keeps, readable at any time.
 public struct PipelineStatistics: Hashable, Sendable {
+    /// All counts zero.
+    public init() {}
+
     /// Crop requests received.
     public var requests = 0
     /// Requests answered from the memory cache.
@@ -40,4 +43,8 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var diskBytes = 0
     /// Disk entries deleted because they could not be read or did not check out.
     public var diskDiscarded = 0
+    /// Distinct jobs in progress now (decoding, detecting, encoding, or waiting to).
+    public var jobsInProgress = 0
+    /// Native tasks waiting for one of the pool's threads now.
+    public var queueDepth = 0
 }

@@ -48,6 +48,9 @@ public final class NativeWorkPool: BlockingExecutor {
         self.queueLimit = max(0, queueLimit)
     }
 
+    /// Jobs running now and jobs waiting for a thread.
+    public var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.waiting.count) } }
+
     /// The number of cores this process may use.
     public static var coreCount: Int { max(1, sysconfCores()) }
 

@@ -5,5 +5,5 @@ struct FocalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focal",
         abstract: "Crop photos to any frame so that faces, pets, people or salient content stay in view.",
-        subcommands: [CropCommand.self, DetectCommand.self, EvalCommand.self, SheetCommand.self])
+        subcommands: [CropCommand.self, DetectCommand.self, EvalCommand.self, SheetCommand.self, ServeCommand.self])
 }

@@ -1,0 +1,236 @@
+import Crypto
+import Focal
+import FocalImaging
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOFoundationCompat
+
+/// The JSON API for applications and the web page.
+extension FocalService {
+    /// A source named in a JSON body: `{"path": ...}` under the root, `{"id": ...}`, or `{"url": ...}`.
+    struct SourceBody: Decodable {
+        var path: String?
+        var id: String?
+        var url: String?
+    }
+
+    /// One frame of `/v1/plan`: a size or an aspect.
+    struct FrameBody: Decodable {
+        var width: Int?
+        var height: Int?
+        var aspect: String?
+    }
+
+    /// Crop options of `/v1/plan`.
+    struct OptionsBody: Decodable {
+        var scheme: String?
+        var padding: String?
+        var zoom: String?
+        var accuracy: String?
+        var detect: Bool?
+        var focus: String?
+    }
+
+    struct PlanBody: Decodable {
+        var source: SourceBody
+        var frames: [FrameBody]
+        var options: OptionsBody?
+    }
+
+    struct DetectBody: Decodable {
+        var source: SourceBody
+        var accuracy: String?
+    }
+
+    /// The most frames one `/v1/plan` request may ask for.
+    static let maxFrames = 32
+
+    /// Reads a JSON body, bounded while it streams.
+    func decodeBody<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+        var request = request
+        let buffer = try await collect(&request, limit: 1 << 20)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw ServerError.invalid("the JSON body is not what this endpoint takes: \(Self.describe(error))")
+        } catch {
+            throw ServerError.invalid("the body is not valid JSON")
+        }
+    }
+
+    /// The body, refused with 413 as soon as it passes `limit` bytes.
+    func collect(_ request: inout Request, limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.collectBody(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw ServerError(.requestTooLarge, "the body is larger than \(limit) bytes")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case let .keyNotFound(key, _): "\"\(key.stringValue)\" is missing"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
+            context.codingPath.map(\.stringValue).joined(separator: ".").isEmpty
+                ? context.debugDescription : "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not valid"
+        @unknown default: "it does not decode"
+        }
+    }
+
+    /// The source a JSON body names.
+    func source(_ body: SourceBody) throws(ServerError) -> ImageSource {
+        let given = [body.path, body.id, body.url].compactMap { $0 }
+        guard given.count == 1 else { throw ServerError.invalid("name the source by exactly one of path, id or url") }
+        if let path = body.path { return try resolver.file(path) }
+        if let id = body.id {
+            let id = id.lowercased()
+            guard SourceResolver.isImageID(id) else { throw ServerError.invalid("an image id is 64 hex digits") }
+            return .upload(id: id)
+        }
+        return try resolver.resolve(body.url ?? "")
+    }
+
+    /// The crop options a JSON body gives.
+    static func cropOptions(_ body: OptionsBody?) throws(ServerError) -> (CropOptions, Accuracy) {
+        var crop = CropOptions()
+        var accuracy = Accuracy.fast
+        guard let body else { return (crop, accuracy) }
+        do {
+            if let scheme = body.scheme {
+                guard let value = BoundingScheme(rawValue: scheme) else { throw ServerError.invalid("scheme must be all, largest or smallest") }
+                crop.scheme = value
+            }
+            if let padding = body.padding { crop.padding = try Padding(parsing: padding) }
+            if let zoom = body.zoom { crop.zoom = try Zoom(parsing: zoom) }
+            if let value = body.accuracy {
+                guard let parsed = Accuracy(rawValue: value) else { throw ServerError.invalid("accuracy must be fast or accurate") }
+                accuracy = parsed
+            }
+            if let detect = body.detect { crop.detect = detect }
+            if let focus = body.focus { crop.override = try ManualOverride(parsingFocus: focus) }
+        } catch let error as ServerError {
+            throw error
+        } catch let error as PlanningError {
+            throw ServerError.invalid(error.publicMessage)
+        } catch {
+            throw ServerError.invalid("the options are not valid")
+        }
+        return (crop, accuracy)
+    }
+
+    /// The target a frame names.
+    static func target(_ frame: FrameBody) throws(ServerError) -> CropTarget {
+        do {
+            if let aspect = frame.aspect {
+                guard frame.width == nil, frame.height == nil else {
+                    throw ServerError.invalid("a frame is a width and height, or an aspect, not both")
+                }
+                let target = try CropTarget(parsing: aspect.replacingOccurrences(of: "x", with: ":"))
+                return target
+            }
+            guard let width = frame.width, let height = frame.height else {
+                throw ServerError.invalid("a frame needs width and height, or an aspect like \"16:9\"")
+            }
+            let target = CropTarget.size(width: width, height: height)
+            try target.validate()
+            return target
+        } catch let error as ServerError {
+            throw error
+        } catch let error as PlanningError {
+            throw ServerError.invalid(error.publicMessage)
+        } catch {
+            throw ServerError.invalid("the frame is not valid")
+        }
+    }
+
+    /// `POST /v1/plan`: one source, many frames, one decode and one detection.
+    func plan(_ request: Request) async throws -> Response {
+        let body = try await decodeBody(PlanBody.self, from: request)
+        guard !body.frames.isEmpty, body.frames.count <= Self.maxFrames else {
+            throw ServerError.invalid("give between 1 and \(Self.maxFrames) frames")
+        }
+        let targets = try body.frames.map { frame throws(ServerError) in try Self.target(frame) }
+        let (crop, accuracy) = try Self.cropOptions(body.options)
+        let (input, id) = try await input(for: source(body.source))
+        let limits = configuration.pipeline.limits
+        for case let .size(w, h) in targets { try limits.check(output: PixelSize(width: w, height: h)) }
+        let object = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> Data in
+            // Frames are planned on what a crop detects; the subjects shown are everything found.
+            let analysis = try await pipeline.analyze(input, accuracy: accuracy, detect: crop.needsDetection, scope: .crop)
+            let everything = crop.needsDetection
+                ? try await pipeline.analyze(input, accuracy: accuracy, scope: .everything) : analysis
+            var frames: [[String: Any]] = []
+            for target in targets {
+                let plan = try analysis.plan(target, options: crop)
+                var frame = Self.planObject(plan, imageSize: analysis.size)
+                frame["target"] = target.description
+                frame["override"] = NSNull()
+                frames.append(frame)
+            }
+            return Self.jsonData([
+                "image": ["id": id ?? NSNull(), "width": analysis.size.width, "height": analysis.size.height] as [String: Any],
+                "subjects": everything.subjects.map(Self.subjectObject),
+                "frames": frames,
+            ])
+        }
+        return json(data: object)
+    }
+
+    /// `POST /v1/detect`: every subject every detector finds.
+    func detect(_ request: Request) async throws -> Response {
+        let body = try await decodeBody(DetectBody.self, from: request)
+        let accuracy = try body.accuracy.map { value throws(ServerError) -> Accuracy in
+            guard let parsed = Accuracy(rawValue: value) else { throw ServerError.invalid("accuracy must be fast or accurate") }
+            return parsed
+        } ?? .fast
+        let (input, id) = try await input(for: source(body.source))
+        let object = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> Data in
+            let analysis = try await pipeline.analyze(input, accuracy: accuracy, scope: .everything)
+            return Self.jsonData([
+                "image": ["id": id ?? NSNull(), "width": analysis.size.width, "height": analysis.size.height] as [String: Any],
+                "subjects": analysis.subjects.map(Self.subjectObject),
+            ])
+        }
+        return json(data: object)
+    }
+
+    /// `POST /v1/images`: stores an image sent as the raw body; answers its identity and size.
+    func upload(_ request: Request) async throws -> Response {
+        try authorization.check(request)
+        var request = request
+        let limit = min(configuration.maxBodyBytes, configuration.pipeline.limits.maxInputBytes)
+        let buffer = try await collect(&request, limit: limit)
+        let data = Data(buffer: buffer)
+        // Only what opens as an image within the limits is kept.
+        let limits = configuration.pipeline.limits
+        let image = try await pipeline.runNative { try SourceImage.open(data: data, name: "upload", limits: limits) }
+        let id = Self.hex(SHA256.hash(data: data))
+        try await uploads.put(data, id: id)
+        return json(["id": id, "width": image.size.width, "height": image.size.height, "format": image.format], status: .created)
+    }
+
+    /// `GET /v1/images/{id}`: the original bytes of an upload or a file under the root.
+    func original(id: String) async throws -> Response {
+        let id = id.lowercased()
+        guard SourceResolver.isImageID(id) else { throw ServerError(.requestNotFound, "no image with that id") }
+        var data: Data?
+        if let relative = catalog.path(for: id), case let .file(path, _) = try resolver.file(relative) {
+            data = try await ThreadExecutor().run { FileManager.default.contents(atPath: path) }
+        }
+        if data == nil { data = try await uploads.get(id) }
+        guard let data else { throw ServerError(.requestNotFound, "no image with id \(id)") }
+        let type = ImageSignature.format(of: data).map { "image/\($0)" } ?? "application/octet-stream"
+        return Response(
+            status: .ok,
+            headers: [.contentType: type, .cacheControl: "public, max-age=31536000, immutable", .contentLength: String(data.count), .xkey: id],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `GET /v1/photos`: the photos under the root folder, with their identities.
+    func photos() async -> Response {
+        let entries = await catalog.list()
+        return json(["photos": entries.map { ["path": $0.path, "id": $0.id] }])
+    }
+}

@@ -1,0 +1,238 @@
+import Crypto
+public import Focal
+import FocalImaging
+import Foundation
+import HTTPTypes
+import Hummingbird
+public import Logging
+import Synchronization
+
+/// The service behind the routes: resolves sources, checks signatures, runs the pipeline, and
+/// turns results into HTTP responses. One per server; safe to share between requests.
+public final class FocalService: Sendable {
+    /// The settings.
+    public let configuration: ServerConfiguration
+    /// The pipeline every request runs on.
+    public let pipeline: FocalPipeline
+    /// The metrics `/metrics` serves.
+    public let metrics: ServerMetrics
+    let resolver: SourceResolver
+    let catalog: ImageCatalog
+    let uploads: FolderImageStore
+    let signer: URLSigner
+    let authorization: Authorization
+    let logger: Logger
+    private let ready = Mutex(false)
+    private let temporaryData: String?
+
+    /// Creates the service; models load in `prepare()`.
+    /// - Throws: `ServerError` for a root or data folder that cannot be used.
+    public init(configuration: ServerConfiguration, logger: Logger) throws(ServerError) {
+        self.configuration = configuration
+        self.logger = logger
+        pipeline = FocalPipeline(configuration: configuration.pipeline)
+        metrics = ServerMetrics()
+        resolver = try SourceResolver(root: configuration.root)
+        catalog = ImageCatalog(resolver: resolver, maxBytes: configuration.pipeline.limits.maxInputBytes)
+        signer = URLSigner(keys: configuration.keys)
+        authorization = Authorization(token: configuration.token)
+        if let data = configuration.dataDirectory {
+            uploads = try FolderImageStore(folder: data + "/uploads")
+            temporaryData = nil
+        } else {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("focal-serve-\(UUID().uuidString)").path
+            uploads = try FolderImageStore(folder: folder + "/uploads")
+            temporaryData = folder
+        }
+    }
+
+    deinit {
+        if let temporaryData { try? FileManager.default.removeItem(atPath: temporaryData) }
+    }
+
+    /// Loads the models (by detecting on a tiny image), so that the first request does not pay
+    /// for it and `/readyz` can tell; then marks the service ready.
+    public func prepare() async {
+        do {
+            let probe = try RenderedImage(pixels: PixelBuffer(unchecked: 64, height: 48, bytes: [UInt8](repeating: 128, count: 64 * 48 * 3)))
+                .encode(.png)
+            _ = try await pipeline.analyze(.data(probe, name: "start-up probe"), scope: .everything)
+            ready.withLock { $0 = true }
+            logger.info("ready", metadata: ["models": .string(configuration.pipeline.modelsPath ?? "(searched)")])
+        } catch {
+            logger.error("not ready: models could not be loaded", metadata: ["error": .string((error as? any FocalError)?.detail ?? "\(error)")])
+        }
+    }
+
+    /// Whether the models are loaded and the pipeline accepts work.
+    public var isReady: Bool {
+        guard ready.withLock({ $0 }) else { return false }
+        let statistics = pipeline.statistics
+        return statistics.jobsInProgress < configuration.pipeline.maxJobs
+    }
+
+    // MARK: - Images (thumbor's grammar)
+
+    /// Answers a thumbor-style image or `meta/` URL.
+    func image(_ request: Request) async throws -> Response {
+        let url = try ThumborURL(path: request.uri.path)
+        if let signature = url.signature {
+            guard signer.verify(signature, path: url.signedPath) else {
+                throw ServerError(
+                    .requestBadSignature,
+                    signer.keys.isEmpty ? "signed URLs cannot be verified: this service has no key" : "the URL's signature is not valid")
+            }
+        } else if !configuration.allowUnsafe {
+            throw ServerError(.requestUnsafeRefused, "unsafe URLs are not served here; sign the URL")
+        }
+        var imageRequest = try ImageRequest(url)
+        let source = try resolver.resolve(url.image)
+        let (input, id) = try await input(for: source)
+        var vary = false
+        if configuration.autoWebP, !imageRequest.formatChosen {
+            vary = true
+            if request.headers[.accept]?.contains("image/webp") == true { imageRequest.options.format = .webp }
+        }
+        let (rule, options) = (imageRequest.rule, imageRequest.options)
+        if url.meta {
+            let body = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
+                Self.jsonData(try await meta(url: url, input: input, id: id, rule: rule, options: options))
+            }
+            return json(data: body, headers: [.cacheControl: "public, max-age=\(configuration.maxAge)"])
+        }
+        let result = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
+            try await pipeline.crop(input, sizedBy: rule, options: options)
+        }
+        return imageResponse(result, id: id, request: request, vary: vary)
+    }
+
+    /// The pipeline input for a source, and the image's identity when known before fetching.
+    func input(for source: ImageSource) async throws -> (ImageInput, String?) {
+        switch source {
+        case let .file(path, relative):
+            guard let id = await catalog.identity(path: path, relative: relative) else {
+                throw ServerError(.inputNotFound, "no image \(relative.oneLine) here")
+            }
+            return (.file(path, cacheName: "content:" + id), id)
+        case let .url(url):
+            return (.url(url), nil)
+        case let .upload(id):
+            if let relative = catalog.path(for: id), case let .file(path, _) = try resolver.file(relative) {
+                return (.file(path, cacheName: "content:" + id), id)
+            }
+            let path = uploads.folder + "/" + id
+            guard FileManager.default.fileExists(atPath: path) else { throw ServerError(.inputNotFound, "no image with id \(id)") }
+            return (.file(path, cacheName: "content:" + id), id)
+        }
+    }
+
+    /// An image response: the bytes, their type, validators and caching headers; 304 when the
+    /// client's `If-None-Match` names this result.
+    func imageResponse(_ result: CropResult, id: String?, request: Request, vary: Bool) -> Response {
+        let tag = "\"" + String((result.key ?? Self.hex(SHA256.hash(data: result.data))).prefix(32)) + "\""
+        var headers: HTTPFields = [
+            .contentType: result.format.mediaType, .eTag: tag, .cacheControl: "public, max-age=\(configuration.maxAge)",
+            .focalStrategy: result.plan.strategy.rawValue, .focalOrigin: result.origin.name,
+        ]
+        if vary { headers[.vary] = "Accept" }
+        if let id { headers[.xkey] = id }
+        if let match = request.headers[.ifNoneMatch],
+            match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentLength] = String(result.data.count)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data)))
+    }
+
+    /// thumbor's `meta/` JSON, with Focal's own object beside it.
+    func meta(url: ThumborURL, input: ImageInput, id: String?, rule: TargetRule, options: FocalOptions) async throws -> [String: Any] {
+        let analysis = try await pipeline.analyze(input, accuracy: options.accuracy, detect: options.crop.needsDetection, scope: .everything)
+        let size = analysis.size
+        var bounds = size
+        if let b = options.crop.bounds {
+            let clipped = b.box.clamped(to: size)
+            bounds = PixelSize(width: max(1, Int(clipped.width)), height: max(1, Int(clipped.height)))
+        }
+        let target = try rule.target(for: bounds)
+        let plan = try analysis.plan(target, options: options.crop)
+        var operations: [[String: Any]] = [[
+            "type": "crop", "left": plan.crop.x, "top": plan.crop.y, "right": plan.crop.x + plan.crop.width,
+            "bottom": plan.crop.y + plan.crop.height,
+        ]]
+        if plan.outputSize != plan.crop.size {
+            operations.append(["type": "resize", "width": plan.outputSize.width, "height": plan.outputSize.height])
+        }
+        if options.flip.contains(.horizontal) { operations.append(["type": "flip_horizontally"]) }
+        if options.flip.contains(.vertical) { operations.append(["type": "flip_vertically"]) }
+        var focal = Self.planObject(plan, imageSize: size)
+        focal["image"] = ["id": id ?? NSNull(), "width": size.width, "height": size.height] as [String: Any]
+        focal["subjects"] = analysis.subjects.map(Self.subjectObject)
+        return [
+            "thumbor": [
+                "source": ["url": url.image, "width": size.width, "height": size.height, "frameCount": analysis.image.pages],
+                "operations": operations,
+                "target": ["width": plan.outputSize.width, "height": plan.outputSize.height],
+            ] as [String: Any],
+            "focal": focal,
+        ]
+    }
+
+    // MARK: - JSON
+
+    /// A JSON response.
+    func json(_ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        json(data: Self.jsonData(object), status: status, headers: headers)
+    }
+
+    /// A JSON response from encoded bytes.
+    func json(data: Data, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A JSON object's bytes, keys sorted.
+    static func jsonData(_ object: Any) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    }
+
+    /// A plan as JSON: crop in pixels and relative to the image, output, region, strategy, subjects used.
+    static func planObject(_ plan: CropPlan, imageSize: PixelSize) -> [String: Any] {
+        let w = Double(imageSize.width), h = Double(imageSize.height)
+        var object: [String: Any] = [
+            "strategy": plan.strategy.rawValue,
+            "crop": rect(plan.crop.box),
+            "relative": [
+                "x": round4(Double(plan.crop.x) / w), "y": round4(Double(plan.crop.y) / h),
+                "width": round4(Double(plan.crop.width) / w), "height": round4(Double(plan.crop.height) / h),
+            ],
+            "output": ["width": plan.outputSize.width, "height": plan.outputSize.height],
+            "used": plan.subjects.map(subjectObject),
+        ]
+        object["region"] = plan.region.map(rect) ?? NSNull()
+        return object
+    }
+
+    static func subjectObject(_ subject: Subject) -> [String: Any] {
+        var object = rect(subject.box)
+        object["kind"] = subject.kind.rawValue
+        object["confidence"] = round4(subject.confidence)
+        return object
+    }
+
+    static func rect(_ box: Box) -> [String: Any] {
+        ["x": round2(box.x), "y": round2(box.y), "width": round2(box.width), "height": round2(box.height)]
+    }
+
+    static func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+    static func round4(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+
+    static func hex(_ digest: some Sequence<UInt8>) -> String { digest.map { String(format: "%02x", $0) }.joined() }
+}
+
+extension HTTPField.Name {
+    /// The image's identity, for tag-based purges in a cache in front (Varnish's xkey).
+    static var xkey: Self { Self("xkey")! }
+}

@@ -1,0 +1,28 @@
+public import Focal
+public import HTTPTypes
+
+extension HTTPResponse.Status {
+    /// The status every error code is answered with, in one place:
+    /// 400 malformed, 401 no token, 403 signature, 404 missing or not allowed, 409 stale write,
+    /// 413 too large, 415 not a supported image, 422 over a pixel or cost limit or corrupt,
+    /// 429 overloaded, 502 fetch failed, 503 not ready or too slow, 504 fetch timeout.
+    public init(for code: ErrorCode) {
+        switch code {
+        case .requestInvalid, .inputEmpty: self = .badRequest
+        case .requestUnauthorized: self = .unauthorized
+        case .requestBadSignature, .requestUnsafeRefused: self = .forbidden
+        case .requestNotFound, .inputNotFound, .inputNotAFile, .fetchNotAllowed, .fetchAddressRefused: self = .notFound
+        case .requestPreconditionFailed: self = .preconditionFailed
+        case .requestTooLarge, .inputTooLarge, .fetchTooLarge: self = .contentTooLarge
+        case .inputNotAnImage, .inputUnsupported, .fetchNotAnImage: self = .unsupportedMediaType
+        case .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputCorrupt, .inputTimeout, .outputTooLarge:
+            self = .unprocessableContent
+        case .serverOverloaded: self = .tooManyRequests
+        case .fetchInvalidURL: self = .badRequest
+        case .fetchConnection, .fetchRedirects, .fetchStatus: self = .badGateway
+        case .fetchTimeout: self = .gatewayTimeout
+        case .serverTimeout, .serverNotReady, .modelsMissing, .modelsInvalid, .serverStorage: self = .serviceUnavailable
+        default: self = .internalServerError
+        }
+    }
+}

@@ -1,0 +1,191 @@
+public import Focal
+import Foundation
+
+/// What a thumbor-style URL asks Focal for: the target rule, the crop and encoding options.
+///
+/// - `smart` is Focal's subject-aware plan (faces, pets, people, saliency, or a saved override);
+///   without it the crop is aligned as `left|center|right` and `top|middle|bottom` say (centre by
+///   default), as in thumbor.
+/// - `AxB:CxD` is a manual crop in source pixels made first: the rest happens inside it.
+/// - `W` and `H`: both given, the exact output size; one given, the other follows the source's
+///   aspect; neither, the source's own size. `fit-in` scales the whole image to fit the box.
+/// - Filters: `focal(LxT:RxB)` or `focal(X,Y)` (several make one region), `format(jpeg|png|webp)`,
+///   `quality(N)`, `aspect(A:B)`, `padding(F|Npx)`, `zoom(F|fill)`, `scheme(all|largest|smallest)`,
+///   `accuracy(fast|accurate)`, and `strip_icc()`, `strip_exif()` (Focal always strips). Any
+///   other filter is refused.
+public struct ImageRequest: Sendable {
+    /// The parsed URL.
+    public let url: ThumborURL
+    /// How the target follows from the source's size.
+    public let rule: TargetRule
+    /// Crop, detection, encoding options.
+    public var options: FocalOptions
+    /// Whether a `format()` filter chose the format (then `--auto-webp` leaves it alone).
+    public let formatChosen: Bool
+
+    /// Builds the request.
+    /// - Throws: `ServerError` (`request.invalid`) for a filter that is unknown or malformed, or
+    ///   options that contradict each other.
+    public init(_ url: ThumborURL) throws(ServerError) {
+        self.url = url
+        var options = FocalOptions()
+        options.flip = url.flip
+        var crop = CropOptions()
+        var aspect: (Int, Int)?
+        var focus: Box?
+        var formatChosen = false
+        for filter in url.filters {
+            let argument = filter.arguments.trimmingCharacters(in: .whitespaces)
+            switch filter.name {
+            case "focal":
+                let box = try Self.focal(argument)
+                focus = focus.map { $0.union(box) } ?? box
+            case "format":
+                let name = argument.lowercased() == "jpg" ? "jpeg" : argument.lowercased()
+                guard let format = ImageFormat(rawValue: name) else {
+                    throw ServerError.invalid("format(\(argument)) is not one Focal writes: jpeg, png or webp")
+                }
+                options.format = format
+                formatChosen = true
+            case "quality":
+                guard let quality = Int(argument), (1...100).contains(quality) else {
+                    throw ServerError.invalid("quality(\(argument)) must be a whole number from 1 to 100")
+                }
+                options.quality = quality
+            case "aspect":
+                let parts = argument.split(whereSeparator: { $0 == ":" || $0 == "x" })
+                guard parts.count == 2, let a = ThumborURL.number(parts[0]), let b = ThumborURL.number(parts[1]), a > 0, b > 0,
+                    a <= 100_000, b <= 100_000
+                else { throw ServerError.invalid("aspect(\(argument)) must be two positive numbers, e.g. aspect(16:9)") }
+                aspect = (a, b)
+            case "padding":
+                do { crop.padding = try Padding(parsing: argument) } catch { throw ServerError.invalid(error.publicMessage) }
+            case "zoom":
+                if argument == "fill" {
+                    crop.zoom = .fill
+                } else {
+                    guard let f = Double(argument), f > 0, f <= 1 else {
+                        throw ServerError.invalid("zoom(\(argument)) must be fill or a fraction in (0, 1], e.g. zoom(0.6)")
+                    }
+                    crop.zoom = .subject(f)
+                }
+            case "scheme":
+                guard let scheme = BoundingScheme(rawValue: argument) else {
+                    throw ServerError.invalid("scheme(\(argument)) must be all, largest or smallest")
+                }
+                crop.scheme = scheme
+            case "accuracy":
+                guard let accuracy = Accuracy(rawValue: argument) else {
+                    throw ServerError.invalid("accuracy(\(argument)) must be fast or accurate")
+                }
+                options.accuracy = accuracy
+            case "strip_icc", "strip_exif":
+                // Outputs never carry metadata or profiles.
+                break
+            default:
+                throw ServerError.invalid("unknown filter \(filter.name)(); Focal knows focal, format, quality, aspect, padding, zoom, scheme, accuracy, strip_icc, strip_exif")
+            }
+        }
+        if let (left, top, right, bottom) = url.manualCrop {
+            guard right > left, bottom > top else {
+                throw ServerError.invalid("crop \(left)x\(top):\(right)x\(bottom) must have its right-bottom corner past its left-top one")
+            }
+            crop.bounds = PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+        }
+        if let focus {
+            // A focal region the planner frames; a point is a region of no size.
+            let x = Int(focus.x.rounded(.down)), y = Int(focus.y.rounded(.down))
+            crop.override = focus.width > 0 && focus.height > 0
+                ? .region(PixelRect(x: x, y: y, width: max(1, Int(focus.width.rounded(.up))), height: max(1, Int(focus.height.rounded(.up)))))
+                : .focus(x: focus.x, y: focus.y)
+        } else if !url.smart {
+            crop.detect = false
+            if url.horizontalAlignment != nil || url.verticalAlignment != nil {
+                let x: Double = switch url.horizontalAlignment { case .left?: 0; case .right?: 1; default: 0.5 }
+                let y: Double = switch url.verticalAlignment { case .top?: 0; case .bottom?: 1; default: 0.5 }
+                crop.override = .relativeFocus(x: x, y: y)
+            }
+        }
+        options.crop = crop
+        self.options = options
+        self.formatChosen = formatChosen
+        rule = try Self.rule(url, aspect: aspect)
+    }
+
+    /// `LxT:RxB` (a region) or `X,Y` (a point), in source pixels.
+    static func focal(_ argument: String) throws(ServerError) -> Box {
+        if let (left, top, right, bottom) = try ThumborURL.manualCrop(Substring(argument)) {
+            guard right > left, bottom > top else { throw ServerError.invalid("focal(\(argument)) is an empty region") }
+            return Box(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top))
+        }
+        let parts = argument.split(separator: ",")
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite, x >= 0, y >= 0,
+            x < 1e9, y < 1e9
+        else {
+            throw ServerError.invalid("focal(\(argument)) must be a region LxT:RxB or a point X,Y in source pixels")
+        }
+        return Box(x: x, y: y, width: 0, height: 0)
+    }
+
+    /// The target rule for the URL's size, `fit-in` and `aspect()`.
+    static func rule(_ url: ThumborURL, aspect: (Int, Int)?) throws(ServerError) -> TargetRule {
+        let (width, height) = (url.width, url.height)
+        if let (a, b) = aspect {
+            guard url.fitIn == nil else { throw ServerError.invalid("aspect() and fit-in cannot be used together") }
+            switch (width, height) {
+            case (.pixels, .pixels): throw ServerError.invalid("aspect() cannot be used with both a width and a height")
+            case let (.pixels(w), _): return .fixed(.size(width: w, height: max(1, Int((Double(w) * Double(b) / Double(a)).rounded()))))
+            case let (_, .pixels(h)): return .fixed(.size(width: max(1, Int((Double(h) * Double(a) / Double(b)).rounded())), height: h))
+            default: return .fixed(.aspect(width: a, height: b))
+            }
+        }
+        if case let .pixels(w) = width, case let .pixels(h) = height, url.fitIn == nil {
+            return .fixed(.size(width: w, height: h))
+        }
+        let key = "w=\(width);h=\(height);fit=\(url.fitIn?.rawValue ?? "none")"
+        let fitIn = url.fitIn
+        return TargetRule(key: key) { source throws(PlanningError) -> CropTarget in
+            let sw = Double(source.width), sh = Double(source.height)
+            func pixels(_ side: ThumborURL.Side, original: Int) -> Int? {
+                switch side {
+                case .auto: nil
+                case .original: original
+                case let .pixels(n): n
+                }
+            }
+            var w = pixels(width, original: source.width), h = pixels(height, original: source.height)
+            if let fitIn {
+                // Turn the box to the image's orientation first, when asked.
+                if fitIn == .adaptive || fitIn == .adaptiveFull, let bw = w, let bh = h,
+                    (source.width < source.height && bw > bh) || (source.width > source.height && bw < bh)
+                {
+                    (w, h) = (bh, bw)
+                }
+                let full = fitIn == .full || fitIn == .adaptiveFull
+                let scales = [w.map { Double($0) / sw }, h.map { Double($0) / sh }].compactMap { $0 }
+                guard let scale = full ? scales.max() : scales.min() else {
+                    return .aspect(width: source.width, height: source.height).reduced
+                }
+                // Never enlarged to fit (thumbor's fit-in only shrinks).
+                if !full && scale >= 1 { return .aspect(width: source.width, height: source.height).reduced }
+                return .size(width: max(1, Int((sw * scale).rounded())), height: max(1, Int((sh * scale).rounded())))
+            }
+            switch (w, h) {
+            case let (w?, h?): return .size(width: w, height: h)
+            case let (w?, nil): return .size(width: w, height: max(1, Int((Double(w) * sh / sw).rounded())))
+            case let (nil, h?): return .size(width: max(1, Int((Double(h) * sw / sh).rounded())), height: h)
+            case (nil, nil): return .aspect(width: source.width, height: source.height).reduced
+            }
+        }
+    }
+}
+
+extension CropTarget {
+    /// An aspect with its terms divided by their greatest common divisor (sizes unchanged).
+    var reduced: CropTarget {
+        guard case let .aspect(a, b) = self else { return self }
+        var (x, y) = (a, b)
+        while y != 0 { (x, y) = (y, x % y) }
+        return x > 1 ? .aspect(width: a / x, height: b / x) : self
+    }
+}

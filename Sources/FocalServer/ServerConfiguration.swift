@@ -1,0 +1,93 @@
+public import Focal
+import Foundation
+
+/// Everything `focal serve` is configured with. Every setting has a default that suits one
+/// machine serving its own photos on loopback; flags (`focal serve --help`) and `FOCAL_*`
+/// environment variables set them.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on; default `127.0.0.1`.
+    public var host: String
+    /// The port to listen on; default 8080 (0 lets the system choose).
+    public var port: Int
+    /// A folder of images that thumbor-style URLs may name by relative path; default none.
+    public var root: String?
+    /// Keys that verify signed URLs (thumbor's HMAC-SHA1); several for rotation, all accepted.
+    /// Default none: only `unsafe/` URLs work, and only with `allowUnsafe`.
+    public var keys: [String]
+    /// Whether `/unsafe/...` URLs are served; default `false`.
+    public var allowUnsafe: Bool
+    /// The bearer token that writes (uploads, overrides) need; default none: writes are refused.
+    public var token: String?
+    /// `Cache-Control: public, max-age` of image responses, in seconds; default 86400 (a day).
+    public var maxAge: Int
+    /// Whether WebP is sent to clients that accept it when the URL names no format (then
+    /// responses carry `Vary: Accept`); default `false`.
+    public var autoWebP: Bool
+    /// The longest any request may take before it is answered 503; default 30 s.
+    public var requestTimeout: Duration
+    /// The largest request body (uploads, JSON), checked while it streams; default the input
+    /// byte limit (64 MiB).
+    public var maxBodyBytes: Int
+    /// A folder for uploads and saved overrides; default none (uploads kept in a temporary
+    /// folder for the life of the process).
+    public var dataDirectory: String?
+    /// Whether `/metrics` is served; default `true`.
+    public var metrics: Bool
+    /// The library's settings: models, limits, caches, workers, queue, network policy.
+    public var pipeline: FocalConfiguration
+
+    /// Creates a configuration; every parameter defaults to the value documented on its property.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, root: String? = nil, keys: [String] = [], allowUnsafe: Bool = false,
+        token: String? = nil, maxAge: Int = 86_400, autoWebP: Bool = false, requestTimeout: Duration = .seconds(30),
+        maxBodyBytes: Int? = nil, dataDirectory: String? = nil, metrics: Bool = true,
+        pipeline: FocalConfiguration = FocalConfiguration()
+    ) {
+        self.host = host
+        self.port = port
+        self.root = root
+        self.keys = keys
+        self.allowUnsafe = allowUnsafe
+        self.token = token
+        self.maxAge = maxAge
+        self.autoWebP = autoWebP
+        self.requestTimeout = requestTimeout
+        self.maxBodyBytes = maxBodyBytes ?? pipeline.limits.maxInputBytes
+        self.dataDirectory = dataDirectory
+        self.metrics = metrics
+        self.pipeline = pipeline
+    }
+
+    /// The settings as `name value` lines for the start-up log, secrets masked.
+    public var summary: [(String, String)] {
+        func mask(_ secret: String) -> String { secret.isEmpty ? "(empty)" : "\(secret.prefix(2))… (\(secret.count) characters)" }
+        let limits = pipeline.limits
+        return [
+            ("listen", "\(host):\(port)"),
+            ("root", root ?? "(none)"),
+            ("keys", keys.isEmpty ? "(none)" : keys.map(mask).joined(separator: ", ")),
+            ("allow-unsafe", "\(allowUnsafe)"),
+            ("token", token.map(mask) ?? "(none: writes refused)"),
+            ("data", dataDirectory ?? "(temporary)"),
+            ("cache-dir", pipeline.diskCache.map { "\($0.folder) (\($0.maxBytes >> 20) MiB)" } ?? "(none)"),
+            ("memory-cache", "\(pipeline.memoryCacheBytes >> 20) MiB"),
+            ("workers", "\(pipeline.workers)"),
+            ("max-jobs", "\(pipeline.maxJobs)"),
+            ("max-age", "\(maxAge) s"),
+            ("auto-webp", "\(autoWebP)"),
+            ("request-timeout", "\(requestTimeout)"),
+            ("max-body", "\(maxBodyBytes) bytes"),
+            ("limits", "input \(limits.maxInputBytes >> 20) MiB, \(limits.maxPixels) px; output \(limits.maxOutputSide) px a side, \(limits.maxOutputPixels) px"),
+            ("network", Self.describe(pipeline.network.addressPolicy)),
+            ("allowed-sources", pipeline.network.allowedSources.isEmpty ? "(any host)" : pipeline.network.allowedSources.description),
+            ("models", pipeline.modelsPath ?? "(searched)"),
+        ]
+    }
+
+    static func describe(_ policy: AddressPolicy) -> String {
+        var parts = [policy.refusesSpecialPurpose ? "public addresses only" : "any address"]
+        if !policy.allowedNetworks.isEmpty { parts.append("also " + policy.allowedNetworks.map(\.description).joined(separator: ", ")) }
+        if !policy.deniedNetworks.isEmpty { parts.append("never " + policy.deniedNetworks.map(\.description).joined(separator: ", ")) }
+        return parts.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,88 @@
+import Focal
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the image of a request comes from.
+public enum ImageSource: Hashable, Sendable {
+    /// A file under the root folder: its real path, and the relative path as asked.
+    case file(path: String, relative: String)
+    /// An http(s) URL, fetched under the network policy.
+    case url(URL)
+    /// An uploaded image, by its identity (SHA-256 of its bytes, hex).
+    case upload(id: String)
+}
+
+/// Turns the image part of a request into a source: a path under the root folder (never outside
+/// it: no `..`, no absolute path, no hidden file, no symbolic link leading out), an http(s) URL
+/// (percent-encoded or not), or `id:<sha256>` of an upload.
+public struct SourceResolver: Sendable {
+    /// The root folder's real path, when there is one.
+    public let root: String?
+
+    /// Creates a resolver.
+    /// - Parameter root: The folder local paths are read from; nil for none.
+    /// - Throws: `ServerError` when the root folder does not exist.
+    public init(root: String?) throws(ServerError) {
+        guard let root else {
+            self.root = nil
+            return
+        }
+        guard let real = Self.realPath(root) else {
+            throw ServerError(.inputNotFound, "the root folder \(root) does not exist")
+        }
+        self.root = real
+    }
+
+    /// The source the image part names.
+    /// - Parameter image: The image part of the request, as sent (percent-encoded or not).
+    /// - Throws: `ServerError` with `request.invalid` for a malformed name or `input.not_found`
+    ///   for one that is missing or not allowed.
+    public func resolve(_ image: String) throws(ServerError) -> ImageSource {
+        let decoded = image.removingPercentEncoding ?? image
+        let lowered = decoded.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            guard let url = URL(string: decoded) ?? URL(string: image), url.host?.isEmpty == false else {
+                throw ServerError.invalid("the image URL is malformed")
+            }
+            return .url(url)
+        }
+        if decoded.hasPrefix("id:") {
+            let id = String(decoded.dropFirst(3)).lowercased()
+            guard Self.isImageID(id) else { throw ServerError.invalid("an image id is id: followed by 64 hex digits") }
+            return .upload(id: id)
+        }
+        return try file(decoded)
+    }
+
+    /// A relative path under the root, checked.
+    public func file(_ relative: String) throws(ServerError) -> ImageSource {
+        guard let root else { throw ServerError(.inputNotFound, "this service has no local images (no root folder)") }
+        let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relative.isEmpty, !relative.contains("\0"), !relative.hasPrefix("/"),
+            segments.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") })
+        else {
+            throw ServerError(.inputNotFound, "no image \(relative.oneLine) here")
+        }
+        guard let real = Self.realPath(root + "/" + relative), real.hasPrefix(root + "/") else {
+            throw ServerError(.inputNotFound, "no image \(relative.oneLine) here")
+        }
+        return .file(path: real, relative: relative)
+    }
+
+    /// Whether `text` is 64 lowercase hex digits.
+    public static func isImageID(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// The path with every symbolic link resolved, or nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

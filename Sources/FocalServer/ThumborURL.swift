@@ -1,0 +1,217 @@
+public import Focal
+
+/// A request in thumbor's URL grammar, the one thumbor, imagor and their client libraries
+/// (libthumbor, Pollexor, ruby-thumbor, Thumbor-PHP) generate:
+///
+/// `/{SIGNATURE|unsafe}/[meta/][AxB:CxD/][(adaptive-)(full-)fit-in/][-]Wx[-]H/[left|center|right/][top|middle|bottom/][smart/][filters:NAME(ARGS):.../]IMAGE`
+///
+/// `W` and `H` may be `0` or left out (keep the source's aspect) or `orig` (the source's own
+/// size); a leading `-` mirrors the output on that axis. `IMAGE` is everything after the last
+/// option, as sent (still percent-encoded).
+public struct ThumborURL: Hashable, Sendable {
+    /// How the image fits the box with `fit-in`.
+    public enum FitIn: String, Hashable, Sendable {
+        /// Scaled down to fit inside the box, never up, nothing cropped.
+        case normal = "fit-in"
+        /// The box turned to the image's orientation first.
+        case adaptive = "adaptive-fit-in"
+        /// The image covers the box instead (the larger scale), nothing cropped.
+        case full = "full-fit-in"
+        /// Both.
+        case adaptiveFull = "adaptive-full-fit-in"
+    }
+
+    /// One side of the requested size.
+    public enum Side: Hashable, Sendable {
+        /// Not given, or `0`: follows the other side and the source's aspect.
+        case auto
+        /// `orig`: the source's own.
+        case original
+        /// That many pixels.
+        case pixels(Int)
+    }
+
+    /// Horizontal alignment of the crop.
+    public enum HorizontalAlignment: String, Hashable, Sendable { case left, center, right }
+    /// Vertical alignment of the crop.
+    public enum VerticalAlignment: String, Hashable, Sendable { case top, middle, bottom }
+
+    /// One filter: its name and its argument text (inside the parentheses, as sent).
+    public struct Filter: Hashable, Sendable {
+        /// The name, e.g. `quality`.
+        public var name: String
+        /// The arguments as one string, e.g. `80`.
+        public var arguments: String
+    }
+
+    /// The signature, or nil for `unsafe`.
+    public var signature: String?
+    /// The path after the signature (no leading slash), as sent: what the signature covers.
+    public var signedPath: String
+    /// `meta/`: answer with JSON instead of the image.
+    public var meta = false
+    /// `AxB:CxD`: a manual crop in source pixels (left, top, right, bottom).
+    public var manualCrop: (left: Int, top: Int, right: Int, bottom: Int)?
+    /// `fit-in` and its variants.
+    public var fitIn: FitIn?
+    /// The requested width.
+    public var width: Side = .auto
+    /// The requested height.
+    public var height: Side = .auto
+    /// Mirroring from `-W` and `-H`.
+    public var flip: Flip = []
+    /// Horizontal alignment; default centre.
+    public var horizontalAlignment: HorizontalAlignment?
+    /// Vertical alignment; default middle.
+    public var verticalAlignment: VerticalAlignment?
+    /// `smart/`: Focal's subject-aware plan.
+    public var smart = false
+    /// The filters in order.
+    public var filters: [Filter] = []
+    /// The image part, as sent.
+    public var image: String
+
+    public static func == (a: ThumborURL, b: ThumborURL) -> Bool { a.signedPath == b.signedPath && a.signature == b.signature }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(signature)
+        hasher.combine(signedPath)
+    }
+
+    /// Parses a request path (the part of the URL before any `?`).
+    /// - Throws: `ServerError` (`request.invalid`) naming what is malformed.
+    public init(path: String) throws(ServerError) {
+        var rest = Substring(path)
+        if rest.hasPrefix("/") { rest.removeFirst() }
+        guard let slash = rest.firstIndex(of: "/") else {
+            throw ServerError.invalid("the URL has no image: expected /unsafe/... or /SIGNATURE/... then the options and the image")
+        }
+        let first = rest[..<slash]
+        guard !first.isEmpty else { throw ServerError.invalid("the URL starts with an empty part; expected unsafe or a signature") }
+        signature = first == "unsafe" ? nil : String(first)
+        signedPath = String(rest[rest.index(after: slash)...])
+        image = ""
+
+        var segments = signedPath.split(separator: "/", omittingEmptySubsequences: false)[...]
+        if segments.first == "meta" {
+            meta = true
+            segments.removeFirst()
+        }
+        if let segment = segments.first, segment.hasPrefix("trim") {
+            throw ServerError.invalid("trim is not supported")
+        }
+        if let segment = segments.first, let crop = try Self.manualCrop(segment) {
+            manualCrop = crop
+            segments.removeFirst()
+        }
+        if let segment = segments.first, let fit = FitIn(rawValue: String(segment)) {
+            fitIn = fit
+            segments.removeFirst()
+        }
+        if let segment = segments.first, try parseDimensions(segment) { segments.removeFirst() }
+        if let segment = segments.first, let align = HorizontalAlignment(rawValue: String(segment)) {
+            horizontalAlignment = align
+            segments.removeFirst()
+        }
+        if let segment = segments.first, let align = VerticalAlignment(rawValue: String(segment)) {
+            verticalAlignment = align
+            segments.removeFirst()
+        }
+        if segments.first == "smart" {
+            smart = true
+            segments.removeFirst()
+        }
+        if let segment = segments.first, segment.hasPrefix("filters:") {
+            // Filter arguments may hold slashes (a URL): the filters end at the part ending in ")".
+            var text = String(segments.removeFirst().dropFirst("filters:".count))
+            while !text.hasSuffix(")"), let next = segments.first {
+                segments.removeFirst()
+                text += "/" + next
+            }
+            filters = try Self.filters(text)
+        }
+        image = segments.joined(separator: "/")
+        guard !image.isEmpty else { throw ServerError.invalid("the URL names no image after its options") }
+    }
+
+    /// `AxB:CxD`, or nil when the segment is not one.
+    static func manualCrop(_ segment: Substring) throws(ServerError) -> (Int, Int, Int, Int)? {
+        let corners = segment.split(separator: ":", omittingEmptySubsequences: false)
+        guard corners.count == 2 else { return nil }
+        var numbers: [Int] = []
+        for corner in corners {
+            let parts = corner.split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+            for part in parts {
+                guard let value = Self.number(part) else { throw ServerError.invalid("crop \(segment) has a number too large") }
+                numbers.append(value)
+            }
+        }
+        return (numbers[0], numbers[1], numbers[2], numbers[3])
+    }
+
+    /// `[-]Wx[-]H`; false when the segment is not one.
+    mutating func parseDimensions(_ segment: Substring) throws(ServerError) -> Bool {
+        let parts = segment.split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        func side(_ text: Substring) throws(ServerError) -> (flip: Bool, side: Side)? {
+            var text = text
+            let flip = text.hasPrefix("-")
+            if flip { text.removeFirst() }
+            if text.isEmpty { return (flip, .auto) }
+            if text == "orig" { return (flip, .original) }
+            guard text.allSatisfy(\.isASCIIDigit) else { return nil }
+            guard let value = Self.number(text) else { throw ServerError.invalid("size \(segment) has a number too large") }
+            return (flip, value == 0 ? .auto : .pixels(value))
+        }
+        guard let w = try side(parts[0]), let h = try side(parts[1]) else { return false }
+        (width, height) = (w.side, h.side)
+        if w.flip { flip.insert(.horizontal) }
+        if h.flip { flip.insert(.vertical) }
+        return true
+    }
+
+    /// Parses `name(args):name(args)`, splitting on colons outside parentheses.
+    static func filters(_ text: String) throws(ServerError) -> [Filter] {
+        var result: [Filter] = []
+        var depth = 0, current = ""
+        func finish() throws(ServerError) {
+            guard !current.isEmpty else { return }
+            guard let open = current.firstIndex(of: "("), current.hasSuffix(")") else {
+                throw ServerError.invalid("filter '\(current)' must look like name(arguments)")
+            }
+            let name = String(current[..<open])
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                throw ServerError.invalid("filter '\(current)' has no valid name")
+            }
+            result.append(Filter(name: name, arguments: String(current[current.index(after: open)..<current.index(before: current.endIndex)])))
+            current = ""
+        }
+        for character in text {
+            switch character {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case ":" where depth == 0:
+                try finish()
+                continue
+            default: break
+            }
+            guard depth >= 0 else { throw ServerError.invalid("filters '\(text)' have an unmatched parenthesis") }
+            current.append(character)
+        }
+        guard depth == 0 else { throw ServerError.invalid("filters '\(text)' have an unmatched parenthesis") }
+        try finish()
+        guard result.count <= 32 else { throw ServerError.invalid("at most 32 filters are accepted") }
+        return result
+    }
+
+    /// A decimal of at most 9 digits (so that it fits anything it is used for), or nil.
+    static func number(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.count <= 9, text.allSatisfy(\.isASCIIDigit) else { return nil }
+        return Int(text)
+    }
+}
+
+extension Character {
+    /// `0` to `9`, and nothing else (not other scripts' digits).
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Focal
+import FocalServer
+import Foundation
+import Hummingbird
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve subject-aware crops over HTTP, in thumbor's URL grammar, with a JSON API.",
+        discussion: """
+            Every option can also come from an environment variable, named after it: FOCAL_HOST,
+            FOCAL_PORT, FOCAL_ROOT, FOCAL_KEYS (comma-separated), FOCAL_ALLOW_UNSAFE=1, FOCAL_TOKEN,
+            FOCAL_CACHE_DIR, FOCAL_CACHE_SIZE, FOCAL_MEMORY_CACHE, FOCAL_MAX_AGE, FOCAL_AUTO_WEBP=1,
+            FOCAL_REQUEST_TIMEOUT, FOCAL_WORKERS, FOCAL_MAX_JOBS, FOCAL_DATA, FOCAL_MODELS,
+            FOCAL_ALLOW_SOURCES, FOCAL_ALLOW_NETWORKS, FOCAL_LOG_LEVEL. A flag wins over its variable.
+
+            Examples:
+              focal serve --root Fixtures --allow-unsafe
+                curl -o a.jpg http://127.0.0.1:8080/unsafe/400x400/smart/astronaut.png
+              FOCAL_KEYS=$(head -c 24 /dev/urandom | base64) focal serve --root photos --port 9000
+            """)
+
+    @Option(help: "Address to listen on (default 127.0.0.1).")
+    var host: String?
+    @Option(help: "Port to listen on (default 8080).")
+    var port: Int?
+    @Option(help: "Folder of images that URLs may name by relative path.")
+    var root: String?
+    @Option(name: .customLong("key"), help: "A key that verifies signed URLs; repeat it to rotate keys (the first signs).")
+    var keys: [String] = []
+    @Flag(help: "Serve /unsafe/... URLs (for local use; never on a public address).")
+    var allowUnsafe = false
+    @Option(help: "Bearer token that writes (uploads, overrides) need; without one, writes are refused.")
+    var token: String?
+    @Option(help: "Keep finished crops in this folder across restarts.")
+    var cacheDir: String?
+    @Option(help: "The most --cache-dir may hold, in MiB (default 1024).")
+    var cacheSize: Int?
+    @Option(help: "Finished crops kept in memory, in MiB (default 64; 0 turns it off).")
+    var memoryCache: Int?
+    @Option(help: "Cache-Control max-age of images, in seconds (default 86400).")
+    var maxAge: Int?
+    @Flag(help: "Send WebP to clients that accept it when the URL names no format (adds Vary: Accept).")
+    var autoWebp = false
+    @Option(help: "Seconds any request may take before it is answered 503 (default 30).")
+    var requestTimeout: Double?
+    @Option(help: "Native jobs at once (default: the cores).")
+    var workers: Int?
+    @Option(help: "Distinct requests in progress at once; more are answered 429 (default 16 per worker).")
+    var maxJobs: Int?
+    @Option(help: "Folder for uploads and saved crops (default: a temporary folder).")
+    var data: String?
+    @Option(help: "Folder holding the model files.")
+    var models: String?
+    @Option(name: .customLong("allow-source"), help: "A host (*.example.com) or URL prefix URL sources must match; repeatable.")
+    var allowSources: [String] = []
+    @Option(name: .customLong("allow-network"), help: "An address or network (10.0.0.0/8) URL sources may be on besides public ones; repeatable.")
+    var allowNetworks: [String] = []
+    @Option(help: "Log level: debug, info, notice, warning, error (default info).")
+    var logLevel: String?
+    @Flag(help: "Do not serve /metrics.")
+    var noMetrics = false
+
+    /// The settings from flags, then environment variables, then defaults.
+    func serverConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerConfiguration {
+        func env(_ name: String) -> String? { environment["FOCAL_" + name].flatMap { $0.isEmpty ? nil : $0 } }
+        func flag(_ name: String) -> Bool { ["1", "true", "yes", "on"].contains(env(name)?.lowercased() ?? "") }
+        func number(_ value: Int?, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let value = try value ?? env(name).map({ text -> Int in
+                guard let n = Int(text) else { throw ValidationError("FOCAL_\(name)=\(text) is not a whole number.") }
+                return n
+            }) else { return nil }
+            guard range.contains(value) else {
+                throw ValidationError("\(name.lowercased().replacingOccurrences(of: "_", with: "-")) \(value) must be between \(range.lowerBound) and \(range.upperBound).")
+            }
+            return value
+        }
+        var pipeline = FocalConfiguration(modelsPath: models ?? env("MODELS"))
+        if let workers = try number(workers, "WORKERS", 1...256) { pipeline.workers = workers; pipeline.maxJobs = 16 * workers }
+        if let maxJobs = try number(maxJobs, "MAX_JOBS", 1...100_000) { pipeline.maxJobs = maxJobs }
+        if let memory = try number(memoryCache, "MEMORY_CACHE", 0...1 << 20) { pipeline.memoryCacheBytes = memory << 20 }
+        if let folder = cacheDir ?? env("CACHE_DIR") {
+            try CropCommand.checkWritable(folder)
+            let size = try number(cacheSize, "CACHE_SIZE", 1...1 << 20) ?? 1024
+            pipeline.diskCache = DiskCacheSettings(folder: folder, maxBytes: size << 20)
+        }
+        let sources = allowSources.isEmpty ? (env("ALLOW_SOURCES")?.split(separator: ",").map(String.init) ?? []) : allowSources
+        let networks = allowNetworks.isEmpty ? (env("ALLOW_NETWORKS")?.split(separator: ",").map(String.init) ?? []) : allowNetworks
+        do {
+            pipeline.network.allowedSources = try SourceAllowList(sources.map { $0.trimmingCharacters(in: .whitespaces) })
+            pipeline.network.addressPolicy = try AddressPolicy(allowing: networks.map { $0.trimmingCharacters(in: .whitespaces) })
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let timeout = try requestTimeout ?? env("REQUEST_TIMEOUT").map { text -> Double in
+            guard let seconds = Double(text) else { throw ValidationError("FOCAL_REQUEST_TIMEOUT=\(text) is not a number of seconds.") }
+            return seconds
+        } ?? 30
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--request-timeout must be between 0 and 3600 seconds.") }
+        let keyList = keys.isEmpty ? (env("KEYS")?.split(separator: ",").map(String.init) ?? []) : keys
+        guard keyList.allSatisfy({ !$0.isEmpty }) else { throw ValidationError("--key may not be empty.") }
+        return ServerConfiguration(
+            host: host ?? env("HOST") ?? "127.0.0.1", port: try number(port, "PORT", 0...65535) ?? 8080,
+            root: root ?? env("ROOT"), keys: keyList, allowUnsafe: allowUnsafe || flag("ALLOW_UNSAFE"),
+            token: token ?? env("TOKEN"), maxAge: try number(maxAge, "MAX_AGE", 0...315_360_000) ?? 86_400,
+            autoWebP: autoWebp || flag("AUTO_WEBP"), requestTimeout: .milliseconds(Int(timeout * 1000)),
+            dataDirectory: data ?? env("DATA"), metrics: !noMetrics, pipeline: pipeline)
+    }
+
+    func validate() throws {
+        try Usage.check(json: false) {
+            let configuration = try serverConfiguration()
+            if let root = configuration.root {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw ValidationError("--root \(root) is not a folder.")
+                }
+            }
+            if let level = logLevel ?? ProcessInfo.processInfo.environment["FOCAL_LOG_LEVEL"], Logger.Level(rawValue: level) == nil {
+                throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
+            }
+        }
+    }
+
+    func run() async throws {
+        let configuration = try serverConfiguration()
+        let level = Logger.Level(rawValue: logLevel ?? ProcessInfo.processInfo.environment["FOCAL_LOG_LEVEL"] ?? "info") ?? .info
+        LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
+        let logger = Logger(label: "focal.serve")
+        var settings: Logger.Metadata = [:]
+        for (name, value) in configuration.summary { settings[name] = .string(value) }
+        logger.info("starting", metadata: settings)
+        if configuration.allowUnsafe && !["127.0.0.1", "::1", "localhost"].contains(configuration.host) {
+            logger.warning("unsafe URLs are served on a non-loopback address: anyone who reaches it can ask for any crop")
+        }
+        let app = try await buildApplication(configuration: configuration, logger: logger)
+        try await app.runService()
+        logger.info("stopped")
+    }
+}
