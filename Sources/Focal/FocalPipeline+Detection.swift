@@ -21,7 +21,8 @@ extension FocalPipeline {
     ///
     /// Stages run in order, each only when `scope` needs it: faces (with the caller's own
     /// detectors); cats, dogs and people when no face was found, or a pet could still outrank the
-    /// faces, or for `.everything`; the salient region when nothing was found, or for `.everything`.
+    /// faces, or for `.everything`; the salient region when no face was found, or for
+    /// `.everything`. Only the stages the scope uses are returned, even when more are cached.
     func subjects(of copy: WorkingCopy, identity: String?, accuracy: Accuracy, scope: DetectionScope) async throws -> [Subject] {
         let key = identity.map { DetectionCache.Key(identity: $0, detectors: detectorSignature(accuracy)) }
         var entry = key.flatMap { detectionCache.entry(for: $0) } ?? DetectionCache.Entry(found: [:])
@@ -49,11 +50,16 @@ extension FocalPipeline {
         // rule needs the animal's box to tell).
         let petCouldWin = largestFace * SubjectSelection.petDominance <= imageArea
             || faces.contains { $0.confidence < Self.sureFaceScore }
+        // Which stages this scope uses is decided by the faces alone, so that a crop's subjects
+        // never depend on what an earlier request happened to detect. The salient region matters
+        // whenever there is no face: it also places a pet or person larger than the crop.
+        var used: Set<DetectionCache.Stage> = [.faces]
         if let objects = detectors.objects, scope == .everything || faces.isEmpty || petCouldWin {
+            used.insert(.objects)
             try await stage(.objects) { try await objects.detect(request) }
         }
-        let found = entry.subjects.contains { $0.kind != .saliency }
-        if let saliency = detectors.saliency, scope == .everything || !found {
+        if let saliency = detectors.saliency, scope == .everything || faces.isEmpty {
+            used.insert(.saliency)
             try await stage(.saliency) { try await saliency.detect(request) }
         }
         if ran {
@@ -62,7 +68,7 @@ extension FocalPipeline {
         } else {
             counters.withLock { $0.detectionCacheHits += 1 }
         }
-        return entry.subjects
+        return DetectionCache.Stage.allCases.filter(used.contains).flatMap { entry.found[$0] ?? [] }
     }
 
     /// Runs detectors side by side; results in detector order, whichever finished first.

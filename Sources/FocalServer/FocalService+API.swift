@@ -64,6 +64,8 @@ extension FocalService {
     func collect(_ request: inout Request, limit: Int) async throws -> ByteBuffer {
         do {
             return try await request.collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw ServerError(.requestTooLarge, "the body is larger than \(limit) bytes")
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw ServerError(.requestTooLarge, "the body is larger than \(limit) bytes")
         }

@@ -147,7 +147,11 @@ public final class FocalService: Sendable {
 
     /// thumbor's `meta/` JSON, with Focal's own object beside it.
     func meta(url: ThumborURL, input: ImageInput, id: String?, rule: TargetRule, options: FocalOptions) async throws -> [String: Any] {
-        let analysis = try await pipeline.analyze(input, accuracy: options.accuracy, detect: options.crop.needsDetection, scope: .everything)
+        // Planned on what the image request detects, so that meta tells what the image shows;
+        // the subjects listed are everything every detector finds.
+        let analysis = try await pipeline.analyze(input, accuracy: options.accuracy, detect: options.crop.needsDetection, scope: .crop)
+        let everything = options.crop.needsDetection
+            ? try await pipeline.analyze(input, accuracy: options.accuracy, scope: .everything) : analysis
         let size = analysis.size
         var bounds = size
         if let b = options.crop.bounds {
@@ -167,7 +171,7 @@ public final class FocalService: Sendable {
         if options.flip.contains(.vertical) { operations.append(["type": "flip_vertically"]) }
         var focal = Self.planObject(plan, imageSize: size)
         focal["image"] = ["id": id ?? NSNull(), "width": size.width, "height": size.height] as [String: Any]
-        focal["subjects"] = analysis.subjects.map(Self.subjectObject)
+        focal["subjects"] = everything.subjects.map(Self.subjectObject)
         return [
             "thumbor": [
                 "source": ["url": url.image, "width": size.width, "height": size.height, "frameCount": analysis.image.pages],

@@ -1,0 +1,164 @@
+import Focal
+import FocalImaging
+import FocalServer
+import FocalTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Image URLs in thumbor's grammar, against the router: sizes, types, validators, caching
+/// headers, and every refusal with its status and JSON code.
+@Suite struct ImageRouteTests {
+    @Test func smartCropHasTheRequestedSizeAndHeaders() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/400x300/smart/astronaut.png", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png", "the astronaut is a PNG, so the output is too")
+                #expect(response.imageSize == PixelSize(width: 400, height: 300))
+                #expect(response.headers[.cacheControl] == "public, max-age=86400")
+                #expect(response.headers[.eTag]?.hasPrefix("\"") == true)
+                #expect(response.headers[HTTPField.Name("X-Focal-Strategy")!] == "faces")
+                #expect(response.headers[.vary] == nil, "no format negotiation without --auto-webp")
+                #expect(response.headers[HTTPField.Name("xkey")!] == "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5")
+            }
+        }
+    }
+
+    /// The content type follows the encoded bytes, whatever the URL's file name says.
+    @Test(arguments: [("jpeg", [UInt8]([0xFF, 0xD8, 0xFF])), ("png", [0x89, 0x50, 0x4E, 0x47]), ("webp", Array("RIFF".utf8))])
+    func formatFilterAndContentType(_ format: String, _ magic: [UInt8]) async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/120x80/filters:format(\(format))/grace_hopper.jpg", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/\(format)")
+                #expect(Array(response.data.prefix(magic.count)) == magic)
+            }
+        }
+    }
+
+    @Test func signedURLsWithEveryKeyAndNotOthers() async throws {
+        try await withServer({ $0.allowUnsafe = false }) { client in
+            let path = "200x200/smart/chelsea.png"
+            for key in TestSecrets.keys {
+                try await client.execute(uri: signed(path, key: key), method: .get) { #expect($0.status == .ok) }
+            }
+            try await client.execute(uri: signed(path, key: "wrong"), method: .get) { response in
+                #expect(response.status == .forbidden)
+                #expect(response.json?["code"] as? String == "request.bad_signature")
+                #expect(response.json?["status"] as? Int == 403)
+                #expect(response.headers[.contentType] == "application/json")
+                #expect(response.headers[.cacheControl] == "no-store")
+            }
+            try await client.execute(uri: "/unsafe/" + path, method: .get) { response in
+                #expect(response.status == .forbidden)
+                #expect(response.json?["code"] as? String == "request.unsafe_refused")
+            }
+        }
+    }
+
+    @Test func notModifiedOnTheSameETag() async throws {
+        try await withServer { client in
+            let uri = "/unsafe/150x150/smart/grace_hopper.jpg"
+            let tag = try await client.execute(uri: uri, method: .get) { $0.headers[.eTag] }
+            let etag = try #require(tag)
+            try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag]) { response in
+                #expect(response.status == .notModified)
+                #expect(response.body.readableBytes == 0)
+                #expect(response.headers[.eTag] == etag)
+            }
+            try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: "\"other\""]) { #expect($0.status == .ok) }
+            // Another size is another result with another tag.
+            try await client.execute(uri: "/unsafe/151x150/smart/grace_hopper.jpg", method: .get) { #expect($0.headers[.eTag] != etag) }
+        }
+    }
+
+    @Test func autoWebPNegotiatesAndVaries() async throws {
+        try await withServer({ $0.autoWebP = true }) { client in
+            try await client.execute(uri: "/unsafe/100x100/grace_hopper.jpg", method: .get, headers: [.accept: "image/webp,*/*"]) { response in
+                #expect(response.headers[.contentType] == "image/webp")
+                #expect(response.headers[.vary] == "Accept")
+            }
+            try await client.execute(uri: "/unsafe/100x100/grace_hopper.jpg", method: .get, headers: [.accept: "image/*"]) { response in
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(response.headers[.vary] == "Accept")
+            }
+            // A format the URL names wins, and does not vary.
+            try await client.execute(uri: "/unsafe/100x100/filters:format(png)/grace_hopper.jpg", method: .get, headers: [.accept: "image/webp"]) {
+                response in
+                #expect(response.headers[.contentType] == "image/png")
+                #expect(response.headers[.vary] == nil)
+            }
+        }
+    }
+
+    /// Each refusal has its documented status and code, as JSON.
+    @Test(arguments: [
+        ("/unsafe/300x300/filters:nope()/astronaut.png", HTTPResponse.Status.badRequest, "request.invalid"),
+        ("/unsafe/300x300/../Package.swift", .notFound, "input.not_found"),
+        ("/unsafe/300x300/%2E%2E%2FPackage.swift", .notFound, "input.not_found"),
+        ("/unsafe/300x300/nothing-here.jpg", .notFound, "input.not_found"),
+        ("/unsafe/9000x9000/astronaut.png", .unprocessableContent, "output.too_large"),
+        ("/unsafe/300x300/http%3A%2F%2F127.0.0.1%3A9%2Fa.jpg", .notFound, "fetch.address_refused"),
+        ("/unsafe/300x300/http%3A%2F%2F10.0.0.1%2Fa.jpg", .notFound, "fetch.address_refused"),
+        ("/unsafe/300x300/http%3A%2F%2F%5B%3A%3Affff%3A127.0.0.1%5D%2Fa.jpg", .notFound, "fetch.address_refused"),
+        ("/unsafe/300x300/id:" + String(repeating: "0", count: 64), .notFound, "input.not_found"),
+        ("/unsafe/trim/300x300/astronaut.png", .badRequest, "request.invalid"),
+    ])
+    func refusals(_ uri: String, _ status: HTTPResponse.Status, _ code: String) async throws {
+        try await withServer { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status == status, "\(uri)")
+                #expect(response.json?["code"] as? String == code, "\(uri): \(String(decoding: response.data, as: UTF8.self))")
+                #expect(response.json?["status"] as? Int == Int(status.code))
+                #expect(response.headers[.cacheControl] == "no-store")
+            }
+        }
+    }
+
+    /// `meta/` answers thumbor's JSON shape, with Focal's plan beside it.
+    @Test func metaIsThumborsShapePlusFocal() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/meta/-400x225/smart/astronaut.png", method: .get) { response in
+                #expect(response.status == .ok)
+                let json = try #require(response.json)
+                let thumbor = try #require(json["thumbor"] as? [String: Any])
+                let source = try #require(thumbor["source"] as? [String: Any])
+                #expect(source["width"] as? Int == 512 && source["height"] as? Int == 512)
+                #expect(source["url"] as? String == "astronaut.png")
+                let operations = try #require(thumbor["operations"] as? [[String: Any]])
+                #expect(operations.map { $0["type"] as? String } == ["crop", "resize", "flip_horizontally"])
+                #expect((thumbor["target"] as? [String: Any])?["width"] as? Int == 400)
+                let focal = try #require(json["focal"] as? [String: Any])
+                #expect(focal["strategy"] as? String == "faces")
+                let relative = try #require(focal["relative"] as? [String: Any])
+                #expect(relative["width"] as? Double == 1)
+                let subjects = try #require(focal["subjects"] as? [[String: Any]])
+                #expect(subjects.contains { $0["kind"] as? String == "face" })
+                #expect(subjects.contains { $0["kind"] as? String == "person" }, "meta runs every detector")
+            }
+        }
+    }
+
+    /// A manual crop first, then the crop inside it; alignments without smart.
+    @Test func manualCropAndAlignment() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/meta/100x50:300x250/100x100/astronaut.png", method: .get) { response in
+                let focal = try #require(response.json?["focal"] as? [String: Any])
+                let crop = try #require(focal["crop"] as? [String: Any])
+                #expect(crop["x"] as? Double == 100 && crop["y"] as? Double == 50 && crop["width"] as? Double == 200)
+            }
+            try await client.execute(uri: "/unsafe/meta/200x100/left/top/grace_hopper.jpg", method: .get) { response in
+                let focal = try #require(response.json?["focal"] as? [String: Any])
+                let crop = try #require(focal["crop"] as? [String: Any])
+                #expect(crop["x"] as? Double == 0 && crop["y"] as? Double == 0)
+                #expect(focal["strategy"] as? String == "manual")
+            }
+            try await client.execute(uri: "/unsafe/meta/200x100/right/bottom/grace_hopper.jpg", method: .get) { response in
+                let crop = try #require((response.json?["focal"] as? [String: Any])?["crop"] as? [String: Any])
+                #expect(crop["x"] as? Double == 0 && (crop["y"] as? Double ?? 0) + (crop["height"] as? Double ?? 0) == 600)
+            }
+        }
+    }
+}
