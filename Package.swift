@@ -79,6 +79,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            resources: [.copy("Web")],
             swiftSettings: strict),
         // What only the command line needs: evaluation, contact sheets, debug overlays, drawing.
         .target(name: "FocalTools", dependencies: ["Focal", "FocalImaging", "FocalRuntime"], swiftSettings: strict),

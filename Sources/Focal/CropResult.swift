@@ -41,6 +41,8 @@ public struct CropResult: Sendable {
     /// same for every identical request: an HTTP ETag. Nil when the input had no identity or the
     /// result is a fallback.
     public var key: String?
+    /// The revision of the saved crop (a person's override) that decided this result, if one did.
+    public var overrideRevision: Int?
 
     /// Creates a result.
     public init(data: Data, format: ImageFormat, plan: CropPlan, detected: [Subject], origin: Origin = .fresh, key: String? = nil) {

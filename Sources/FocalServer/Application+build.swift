@@ -34,6 +34,8 @@ public func buildApplication(
 /// - Returns: A router for `FocalRequestContext`.
 public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> {
     let router = Router(context: FocalRequestContext.self, options: .autoGenerateHeadEndpoints)
+    // Any site may show Focal's images and call its API; writes still need the token.
+    router.add(middleware: CrossOrigin())
     router.add(middleware: RequestObserver(logger: service.logger, metrics: service.metrics))
 
     router.get("/healthz") { _, _ in service.json(["status": "alive"]) }
@@ -55,6 +57,16 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
     router.post("/v1/images") { request, _ in try await service.upload(request) }
     router.get("/v1/images/:id") { _, context in try await service.original(id: context.parameters.get("id") ?? "") }
     router.get("/v1/photos") { _, _ in await service.photos() }
+
+    router.get("/v1/config") { _, _ in service.json(service.clientConfiguration) }
+    router.post("/v1/sign") { request, _ in try await service.sign(request) }
+
+    // The web page and its scripts.
+    let assets = WebAssets()
+    router.get("/") { request, _ in try assets.response("index.html", request: request) }
+    for name in assets.files.keys.sorted() where name != "index.html" {
+        router.get(RouterPath(stringLiteral: "/" + name)) { request, _ in try assets.response(name, request: request) }
+    }
 
     // Everything else is an image URL in thumbor's grammar.
     router.get("**") { request, _ in try await service.image(request) }

@@ -136,6 +136,7 @@ public final class FocalService: Sendable {
         ]
         if vary { headers[.vary] = "Accept" }
         if let id { headers[.xkey] = id }
+        headers[.focalPlan] = Self.planHeader(result)
         if let match = request.headers[.ifNoneMatch],
             match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
         {
@@ -180,6 +181,46 @@ public final class FocalService: Sendable {
             ] as [String: Any],
             "focal": focal,
         ]
+    }
+
+    /// The plan in one header, for `<focal-img>`'s `focal-load` event: strategy, crop and image
+    /// size in pixels, the subjects used as `[kind, x, y, width, height, confidence]`, and the
+    /// override's revision when a saved crop decided it.
+    static func planHeader(_ result: CropResult) -> String {
+        let plan = result.plan
+        var object: [String: Any] = [
+            "strategy": plan.strategy.rawValue,
+            "crop": [plan.crop.x, plan.crop.y, plan.crop.width, plan.crop.height],
+            "image": [plan.imageSize.width, plan.imageSize.height],
+            "subjects": plan.subjects.prefix(16).map {
+                [$0.kind.rawValue, round2($0.box.x), round2($0.box.y), round2($0.box.width), round2($0.box.height), round4($0.confidence)] as [Any]
+            },
+        ]
+        if let revision = result.overrideRevision { object["override"] = revision }
+        return String(decoding: jsonData(object), as: UTF8.self)
+    }
+
+    /// What the web page needs to know about this service.
+    var clientConfiguration: [String: Any] {
+        [
+            "unsafe": configuration.allowUnsafe, "signed": !configuration.keys.isEmpty, "writes": configuration.token != nil,
+            "root": configuration.root != nil, "maxOutputSide": configuration.pipeline.limits.maxOutputSide,
+        ]
+    }
+
+    /// `POST /v1/sign` (token): signs `{"paths": [...]}` with the first key, for a page that
+    /// cannot use unsafe URLs.
+    func sign(_ request: Request) async throws -> Response {
+        try authorization.check(request)
+        struct Body: Decodable { var paths: [String] }
+        let body = try await decodeBody(Body.self, from: request)
+        guard body.paths.count <= 256 else { throw ServerError.invalid("sign at most 256 paths at once") }
+        let urls = try body.paths.map { path throws(ServerError) -> String in
+            let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+            guard let signature = signer.sign(trimmed) else { throw ServerError(.requestInvalid, "this service has no key to sign with") }
+            return "/" + signature + "/" + trimmed
+        }
+        return json(["urls": urls])
     }
 
     // MARK: - JSON
@@ -239,4 +280,6 @@ public final class FocalService: Sendable {
 extension HTTPField.Name {
     /// The image's identity, for tag-based purges in a cache in front (Varnish's xkey).
     static var xkey: Self { Self("xkey")! }
+    /// The plan, as compact JSON.
+    static var focalPlan: Self { Self("X-Focal-Plan")! }
 }

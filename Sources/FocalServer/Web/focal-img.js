@@ -1,0 +1,1 @@
+// <focal-img>: see README
