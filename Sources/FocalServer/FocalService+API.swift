@@ -165,10 +165,10 @@ extension FocalService {
                 ? try await pipeline.analyze(input, accuracy: accuracy, scope: .everything) : analysis
             var frames: [[String: Any]] = []
             for target in targets {
-                let plan = try analysis.plan(target, options: crop)
+                let (plan, saved) = try await planWithSavedCrop(analysis, target: target, options: crop, id: id)
                 var frame = Self.planObject(plan, imageSize: analysis.size)
                 frame["target"] = target.description
-                frame["override"] = NSNull()
+                frame["override"] = saved.map(Self.object) ?? NSNull()
                 frames.append(frame)
             }
             return Self.jsonData([
