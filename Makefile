@@ -9,7 +9,7 @@ LINK :=
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps models fixtures build release demo test eval stress eval-stress bench clean
+.PHONY: all deps models fixtures build release demo serve test eval stress eval-stress bench clean
 
 all: build
 
@@ -36,6 +36,15 @@ demo: models fixtures build
 	done
 	@echo
 	@echo "Crops and debug overlays (*.debug.png) are in out/<aspect>/, e.g. out/16x9/astronaut.debug.png"
+
+# The service on the sample photos: open http://127.0.0.1:8080/ for the gallery, or an image URL
+# such as http://127.0.0.1:8080/unsafe/400x400/smart/astronaut.png. HOST, PORT and SERVE_FLAGS
+# change it (FOCAL_* variables too: see `focal serve --help`).
+HOST ?= 127.0.0.1
+PORT ?= 8080
+SERVE_FLAGS ?=
+serve: models fixtures release
+	.build/release/focal serve --host $(HOST) --port $(PORT) --root Fixtures --allow-unsafe --data .cache/serve-data $(SERVE_FLAGS)
 
 # The loopback network tests check that timeouts and refusals come promptly; they run in a
 # process of their own so that the CPU-heavy suites cannot delay their clocks.
