@@ -23,6 +23,8 @@ public final class FocalService: Sendable {
     let authorization: Authorization
     /// Where saved crops live.
     let overrides: any OverrideStore
+    /// The database replicas share, when there is one: it also holds uploads.
+    let shared: PostgresOverrideStore?
     let logger: Logger
     private let ready = Mutex(false)
     private let temporaryData: String?
@@ -40,7 +42,16 @@ public final class FocalService: Sendable {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("focal-serve-\(UUID().uuidString)").path
         temporaryData = configuration.dataDirectory == nil ? data : nil
         let store: any OverrideStore
-        if let overrides { store = overrides } else { store = try SQLiteOverrideStore(path: data + "/overrides.sqlite") }
+        if let overrides {
+            store = overrides
+            shared = overrides as? PostgresOverrideStore
+        } else if let database = configuration.database {
+            let postgres = try PostgresOverrideStore(url: database, logger: logger)
+            (store, shared) = (postgres, postgres)
+        } else {
+            store = try SQLiteOverrideStore(path: data + "/overrides.sqlite")
+            shared = nil
+        }
         self.overrides = store
         pipeline = FocalPipeline(configuration: configuration.pipeline, overrides: StoreOverrides(store: store))
         uploads = try FolderImageStore(folder: data + "/uploads")
@@ -59,6 +70,7 @@ public final class FocalService: Sendable {
     /// for it and `/readyz` can tell; then marks the service ready.
     public func prepare() async {
         do {
+            if let shared { try await migrate(shared) }
             let probe = try RenderedImage(pixels: PixelBuffer(unchecked: 64, height: 48, bytes: [UInt8](repeating: 128, count: 64 * 48 * 3)))
                 .encode(.png)
             _ = try await pipeline.analyze(.data(probe, name: "start-up probe"), scope: .everything)
@@ -66,6 +78,21 @@ public final class FocalService: Sendable {
             logger.info("ready", metadata: ["models": .string(configuration.pipeline.modelsPath ?? "(searched)")])
         } catch {
             logger.error("not ready: models could not be loaded", metadata: ["error": .string((error as? any FocalError)?.detail ?? "\(error)")])
+        }
+    }
+
+    /// Migrates the shared database, waiting up to 30 s for it to accept connections.
+    private func migrate(_ store: PostgresOverrideStore) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            do {
+                try await store.migrate()
+                return
+            } catch {
+                guard ContinuousClock.now < deadline else { throw error }
+                logger.warning("database not ready; retrying", metadata: ["error": .string((error as? any FocalError)?.detail ?? "\(error)")])
+                try await Task.sleep(for: .seconds(1))
+            }
         }
     }
 
@@ -124,6 +151,11 @@ public final class FocalService: Sendable {
         case let .upload(id):
             let path = uploads.folder + "/" + id
             if FileManager.default.fileExists(atPath: path) { return (.file(path, contentID: id), id) }
+            // Uploaded through another replica: from the shared database, kept here from then on.
+            if let shared, let data = try await shared.upload(id) {
+                try await uploads.put(data, id: id)
+                return (.file(path, contentID: id), id)
+            }
             // A photo under the root, by the identity the catalog knows (after a restart, once it
             // has looked at the root again).
             if catalog.path(for: id) == nil { _ = await catalog.list() }
