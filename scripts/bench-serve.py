@@ -365,7 +365,7 @@ def print_table(results, servers, setup_lines):
         print(line)
     print()
     header = (f"{'case':<12} {'server':<8} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
-              f"{'peak RSS MiB':>12} {'requests':>9} {'errors':>7} {'non-2xx':>8}")
+              f"{'peak RSS MiB':>12} {'requests':>9} {'errors':>7} {'4xx/5xx':>8}")
     print(header)
     print("-" * len(header))
     titles = {"cold": "cold smart", "manual": "manual crop", "cache": "cache hit"}
@@ -379,7 +379,8 @@ def print_table(results, servers, setup_lines):
         by = {r["server"]: r for r in rows}
         if "focal" in by and "thumbor" in by and by["thumbor"]["rps"] > 0:
             print(f"{'':<12} {'focal/thumbor req/s':<19} {by['focal']['rps'] / by['thumbor']['rps']:.2f}x")
-    print()
+    print("errors: socket errors and timeouts (60 s); 4xx/5xx: answers with a status of 400 or more; "
+          "peak RSS: VmHWM summed over the server's processes")
     for r in results:
         if r["case"] in ("cold", "manual") and r["wraps"]:
             remedy = "raise BENCH_COLD_FILES" if r["case"] == "cold" else "raise MANUAL_URLS"

@@ -23,7 +23,7 @@ if [ "$server" = focal ]; then
     fi
     [ -x "$bin" ] || die "no focal executable (${FOCAL_BIN:-.build/debug/focal or .build/release/focal}): build it first (make build)"
     if ! help=$("$bin" serve --help 2>&1) || ! grep -q -- --root <<<"$help"; then
-        die "$bin has no \`serve\` command yet, so there is no server to test: $(head -n 1 <<<"$help")"
+        die "$bin has no \`serve\` command yet (\`$bin serve --help\` does not offer --root): no server to test"
     fi
     [ -f models/face_detection_yunet_2023mar.onnx ] || scripts/setup.sh models
 fi

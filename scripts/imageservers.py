@@ -294,9 +294,8 @@ def focal_serve_support(executable):
         return False, f"{executable} could not run: {e}"
     text = p.stdout + p.stderr
     if p.returncode != 0 or "--root" not in text:
-        first = text.strip().splitlines()[:1]
-        return False, (f"{os.path.relpath(executable, ROOT)} has no `serve` command yet"
-                       + (f" ({first[0]})" if first else ""))
+        return False, (f"{os.path.relpath(executable, ROOT)} has no `serve` command yet (`focal serve "
+                       f"--help` does not offer --root)")
     return True, text
 
 
