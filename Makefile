@@ -9,7 +9,8 @@ LINK :=
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps models fixtures build release demo serve test eval stress eval-stress bench clean
+.PHONY: all deps models fixtures build release demo serve test eval stress eval-stress bench bench-serve \
+	client-tests clean
 
 all: build
 
@@ -65,6 +66,15 @@ eval-stress: models build stress
 
 bench: models fixtures release
 	python3 scripts/bench.py
+
+# `focal serve` against thumbor 7.8 (installed into .cache/thumbor-venv by scripts/thumbor-env.sh),
+# both on loopback, driven by wrk; BENCH_SERVE_FLAGS=--quick for a short run.
+bench-serve: models fixtures release
+	python3 scripts/bench-serve.py $(BENCH_SERVE_FLAGS)
+
+# libthumbor's signed URLs against a live `focal serve` (scripts/client-tests.sh thumbor: thumbor).
+client-tests: models fixtures build
+	scripts/client-tests.sh
 
 clean:
 	rm -rf .build out
