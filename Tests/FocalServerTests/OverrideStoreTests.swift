@@ -9,18 +9,27 @@ import Testing
 @Suite struct OverrideStoreTests {
     static let image = String(repeating: "a1", count: 32)
 
-    static func stores() throws -> [(String, any OverrideStore, () -> Void)] {
+    static func stores() async throws -> [(String, any OverrideStore, () -> Void)] {
         let scratch = try Scratch()
         var all: [(String, any OverrideStore, () -> Void)] = [
             ("sqlite", try SQLiteOverrideStore(path: scratch.file("overrides.sqlite")), { scratch.remove() })
         ]
-        all += try extraStores()
+        all += try await extraStores()
         return all
     }
 
+    /// Migrates PostgreSQL stores before use (twice: a second run finds the work done).
+    static func ready(_ store: any OverrideStore) async throws {
+        if let postgres = store as? PostgresOverrideStore {
+            try await postgres.migrate()
+            try await postgres.migrate()
+        }
+    }
+
     @Test func saveReadUpdateDelete() async throws {
-        for (name, store, cleanup) in try Self.stores() {
+        for (name, store, cleanup) in try await Self.stores() {
             defer { cleanup() }
+            try await Self.ready(store)
             let wide = try AspectKey(parsing: "16x9"), square = try AspectKey(parsing: "1:1")
             #expect(try await store.override(image: Self.image, aspect: wide) == nil, "\(name)")
             let (first, created) = try await store.save(image: Self.image, aspect: wide, crop: PixelRect(x: 0, y: 10, width: 160, height: 90), expected: 0)
@@ -46,8 +55,9 @@ import Testing
     }
 
     @Test func concurrentSavesEachGetTheirOwnRevision() async throws {
-        for (name, store, cleanup) in try Self.stores() {
+        for (name, store, cleanup) in try await Self.stores() {
             defer { cleanup() }
+            try await Self.ready(store)
             let key = try AspectKey(parsing: "4x5")
             let revisions = try await withThrowingTaskGroup(of: Int.self) { group in
                 for i in 0..<20 {
