@@ -9,7 +9,8 @@ LINK :=
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps models fixtures build release demo test eval stress eval-stress bench clean
+.PHONY: all deps models fixtures build release demo serve test eval stress eval-stress bench bench-serve \
+	client-tests clean
 
 all: build
 
@@ -37,6 +38,15 @@ demo: models fixtures build
 	@echo
 	@echo "Crops and debug overlays (*.debug.png) are in out/<aspect>/, e.g. out/16x9/astronaut.debug.png"
 
+# The service on the sample photos: open http://127.0.0.1:8080/ for the gallery, or an image URL
+# such as http://127.0.0.1:8080/unsafe/400x400/smart/astronaut.png. HOST, PORT and SERVE_FLAGS
+# change it (FOCAL_* variables too: see `focal serve --help`).
+HOST ?= 127.0.0.1
+PORT ?= 8080
+SERVE_FLAGS ?=
+serve: models fixtures release
+	.build/release/focal serve --host $(HOST) --port $(PORT) --root Fixtures --allow-unsafe --data .cache/serve-data $(SERVE_FLAGS)
+
 # The loopback network tests check that timeouts and refusals come promptly; they run in a
 # process of their own so that the CPU-heavy suites cannot delay their clocks.
 test: models fixtures
@@ -56,6 +66,15 @@ eval-stress: models build stress
 
 bench: models fixtures release
 	python3 scripts/bench.py
+
+# `focal serve` against thumbor 7.8 (installed into .cache/thumbor-venv by scripts/thumbor-env.sh),
+# both on loopback, driven by wrk; BENCH_SERVE_FLAGS=--quick for a short run.
+bench-serve: models fixtures release
+	python3 scripts/bench-serve.py $(BENCH_SERVE_FLAGS)
+
+# libthumbor's signed URLs against a live `focal serve` (scripts/client-tests.sh thumbor: thumbor).
+client-tests: models fixtures build
+	scripts/client-tests.sh
 
 clean:
 	rm -rf .build out

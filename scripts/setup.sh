@@ -23,6 +23,8 @@ deps() {
     pkg-config --exists vips 2>/dev/null || missing+=(libvips-dev)
     pkg-config --exists opencv4 2>/dev/null || missing+=(libopencv-dev)
     command -v vips >/dev/null || missing+=(libvips-tools)
+    # SQLite for the saved crops of `focal serve` (GRDB links the system's).
+    pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
     command -v python3 >/dev/null || missing+=(python3 python3-pip)
     # A font, so that debug overlays and contact sheets can label what they draw.
     [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)

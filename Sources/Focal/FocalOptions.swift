@@ -16,6 +16,9 @@ public struct FocalOptions: Hashable, Sendable {
     public var fallback: Fallback
     /// Mirroring of the output; default none.
     public var flip: Flip
+    /// The revision of the saved crop applied as `crop.override`, when one was (set by the
+    /// pipeline; part of result keys).
+    var savedCropRevision: Int?
 
     /// The defaults listed on each property.
     public static let `default` = FocalOptions()

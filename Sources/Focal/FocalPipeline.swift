@@ -37,6 +37,7 @@ public final class FocalPipeline: Sendable {
     private let disk: DiskCache?
     private let jobs: SharedJobs<CropResult>
     private let loader: URLLoader
+    private let overrides: (any CropOverriding)?
     let counters = Mutex(PipelineStatistics())
 
     /// Creates a pipeline.
@@ -44,9 +45,14 @@ public final class FocalPipeline: Sendable {
     ///   - configuration: Models, limits, thresholds, caches, concurrency, networking; default
     ///     `FocalConfiguration()`.
     ///   - detectors: Your own detectors, run beside the built-in ones; default none.
-    public init(configuration: FocalConfiguration = FocalConfiguration(), detectors: [any SubjectDetecting] = []) {
+    ///   - overrides: Where crops people saved are found; default none.
+    public init(
+        configuration: FocalConfiguration = FocalConfiguration(), detectors: [any SubjectDetecting] = [],
+        overrides: (any CropOverriding)? = nil
+    ) {
         self.configuration = configuration
         self.extraDetectors = detectors
+        self.overrides = overrides
         // Each job has at most a few native pieces in flight (the detectors run side by side).
         pool = NativeWorkPool(width: configuration.workers, queueLimit: max(64, 4 * configuration.maxJobs))
         detectionCache = DetectionCache(capacity: configuration.detectionCacheEntries)
@@ -119,13 +125,22 @@ public final class FocalPipeline: Sendable {
         let detectors = detectorSignature(options.accuracy)
         // The identity is known before any work for a cache name, a file or bytes; a URL without a
         // cache name is identified by its content once it has been fetched.
-        var identity = input.cacheName.map(Self.nameIdentity)
+        var identity = Self.givenIdentity(input)
         var input = input
         if identity == nil, configuration.identifyByContent, !input.isRemote {
             input = try await loaded(input)
             identity = try await contentIdentity(input.location)
         }
-        if let identity, let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
+        var options = options
+        if let identity, let target = rule.fixed {
+            options = try await applyingOverride(options, identity: identity, ratio: target.ratio)
+        }
+        // A target derived from the image's size, or a saved crop that may apply, is only known
+        // once the image is open: the cache is asked then.
+        let keyKnown = rule.fixed != nil || overrides == nil || !options.crop.needsDetection
+        if keyKnown, let identity,
+            let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors))
+        {
             return hit
         }
         let known = identity
@@ -133,12 +148,12 @@ public final class FocalPipeline: Sendable {
             identity: identity ?? Self.locationIdentity(input.location), target: rule.key, options: options, detectors: detectors
         ).text
         if options.fallback == .centerCrop { jobKey += "|center-fallback" }
-        let loadedInput = input
+        let (loadedInput, finalOptions) = (input, options)
         return try await jobs.value(for: jobKey) { [self] admission in
             counters.withLock { admission == .joined ? ($0.jobsJoined += 1) : ($0.jobsStarted += 1) }
         } work: { [self] in
             do {
-                return try await produce(loadedInput, identity: known, rule: rule, options: options, detectors: detectors)
+                return try await produce(loadedInput, identity: known, rule: rule, options: finalOptions, detectors: detectors)
             } catch is CancellationError {
                 counters.withLock { $0.jobsCancelled += 1 }
                 throw CancellationError()
@@ -157,15 +172,24 @@ public final class FocalPipeline: Sendable {
     private func produce(
         _ input: ImageInput, identity known: String?, rule: TargetRule, options: FocalOptions, detectors: String
     ) async throws -> CropResult {
+        var options = options
         let (location, identity) = try await fetched(input, identity: known)
-        if known == nil, let identity,
-            let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors))
-        {
-            return hit
+        if known == nil, let identity, let target = rule.fixed {
+            // Identified only now (a URL): its saved crop, then the cache.
+            options = try await applyingOverride(options, identity: identity, ratio: target.ratio)
+            if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
+                return hit
+            }
         }
         try Task.checkCancellation()
         let image = try await open(location)
         let target = try rule.target(for: Self.ruleSize(image, options.crop))
+        if rule.fixed == nil, let identity {
+            options = try await applyingOverride(options, identity: identity, ratio: target.ratio)
+            if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
+                return hit
+            }
+        }
         if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
         try Task.checkCancellation()
         let format = options.outputFormat(for: image.format)
@@ -185,7 +209,8 @@ public final class FocalPipeline: Sendable {
         let data = try await render(plan, of: copy, format: format, quality: options.quality, flip: options.flip)
         try Task.checkCancellation()
         let key = identity.map { ResultKey(identity: $0, target: rule.key, options: options, detectors: detectors) }
-        let result = CropResult(data: data, format: format, plan: plan, detected: subjects, key: key?.fileName)
+        var result = CropResult(data: data, format: format, plan: plan, detected: subjects, key: key?.fileName)
+        result.overrideRevision = options.savedCropRevision
         if let key { await store(result, for: key) }
         return result
     }
@@ -226,6 +251,19 @@ public final class FocalPipeline: Sendable {
         return try await render(copy.image, plan: plan, format: format, quality: quality, flip: flip)
     }
 
+    /// The options with the crop a person saved for this image at this ratio, when there is one
+    /// and the request would otherwise detect.
+    private func applyingOverride(_ options: FocalOptions, identity: String, ratio: Double) async throws -> FocalOptions {
+        guard let overrides, options.crop.needsDetection, identity.hasPrefix("sha256:") else { return options }
+        guard let saved = try await overrides.override(image: String(identity.dropFirst("sha256:".count)), ratio: ratio) else {
+            return options
+        }
+        var options = options
+        options.crop.override = .region(saved.crop)
+        options.savedCropRevision = saved.revision
+        return options
+    }
+
     // MARK: - Analysis
 
     /// Opens an image and finds its subjects (from the cache when this image was seen before).
@@ -240,7 +278,7 @@ public final class FocalPipeline: Sendable {
     public func analyze(
         _ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true, scope: DetectionScope = .everything
     ) async throws -> Analysis {
-        var identity = input.cacheName.map(Self.nameIdentity)
+        var identity = Self.givenIdentity(input)
         let input = try await loaded(input)
         if identity == nil, detect, configuration.detectionCacheEntries > 0, configuration.identifyByContent, !input.isRemote {
             identity = try await contentIdentity(input.location)
@@ -283,7 +321,15 @@ public final class FocalPipeline: Sendable {
                 throw ImagingError(error.code, error.message, source: path, cause: error.cause)
             }
         }
-        return ImageInput(.data(data, name: path), cacheName: input.cacheName)
+        return ImageInput(.data(data, name: path), cacheName: input.cacheName, contentID: input.contentID)
+    }
+
+    /// The identity an input brings: its content ID (`sha256:<hex>`), else its cache name.
+    private static func givenIdentity(_ input: ImageInput) -> String? {
+        if let id = input.contentID?.lowercased(), id.utf8.count == 64, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
+            return "sha256:" + id
+        }
+        return input.cacheName.map(nameIdentity)
     }
 
     /// `name:<SHA-256 of the cache name>`: a name cannot spell out another key's fields.

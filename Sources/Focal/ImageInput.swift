@@ -23,19 +23,25 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
     /// The identity results are cached under. When nil the content's SHA-256 is used, so a URL
     /// is fetched before its cache entry can be found; give a name to skip the fetch on a hit.
     public var cacheName: String?
+    /// The SHA-256 of the image's bytes (64 hex digits), when the caller already knows it: it is
+    /// then the identity without reading the bytes, and the key saved crops are found under.
+    /// It is trusted: a wrong one serves another image's results. Default nil.
+    public var contentID: String?
 
     /// Creates an input.
     /// - Parameters:
     ///   - location: Where the image is.
     ///   - cacheName: Your name for this exact image; default nil (identified by content).
-    public init(_ location: Location, cacheName: String? = nil) {
+    ///   - contentID: The SHA-256 of its bytes in hex, when known; default nil.
+    public init(_ location: Location, cacheName: String? = nil, contentID: String? = nil) {
         self.location = location
         self.cacheName = cacheName
+        self.contentID = contentID
     }
 
     /// A file on disk.
-    public static func file(_ path: String, cacheName: String? = nil) -> ImageInput {
-        ImageInput(.file(path), cacheName: cacheName)
+    public static func file(_ path: String, cacheName: String? = nil, contentID: String? = nil) -> ImageInput {
+        ImageInput(.file(path), cacheName: cacheName, contentID: contentID)
     }
 
     /// Encoded bytes; `name` labels error messages.

@@ -29,7 +29,7 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
             "headroom=\(crop.faceHeadroom)", "zoom=\(crop.zoom)", "override=\(override)", "min=\(confidence)",
             "detect=\(detects ? detectors : "off")", "accuracy=\(detects ? options.accuracy.rawValue : "-")",
             "format=\(options.format?.rawValue ?? "same")", "quality=\(options.quality)", "flip=\(options.flip)",
-            "bounds=\(crop.bounds.map(\.description) ?? "none")",
+            "bounds=\(crop.bounds.map(\.description) ?? "none")", "saved=\(options.savedCropRevision.map(String.init) ?? "none")",
         ].joined(separator: "|")
     }
 

@@ -56,6 +56,16 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
     router.post("/v1/detect") { request, _ in try await service.detect(request) }
     router.post("/v1/images") { request, _ in try await service.upload(request) }
     router.get("/v1/images/:id") { _, context in try await service.original(id: context.parameters.get("id") ?? "") }
+    router.get("/v1/images/:id/overrides") { _, context in try await service.listOverrides(id: context.parameters.get("id") ?? "") }
+    router.get("/v1/images/:id/overrides/:aspect") { _, context in
+        try await service.getOverride(id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
+    }
+    router.put("/v1/images/:id/overrides/:aspect") { request, context in
+        try await service.putOverride(request, id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
+    }
+    router.delete("/v1/images/:id/overrides/:aspect") { request, context in
+        try await service.deleteOverride(request, id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
+    }
     router.get("/v1/photos") { _, _ in await service.photos() }
 
     router.get("/v1/config") { _, _ in service.json(service.clientConfiguration) }

@@ -165,10 +165,10 @@ extension FocalService {
                 ? try await pipeline.analyze(input, accuracy: accuracy, scope: .everything) : analysis
             var frames: [[String: Any]] = []
             for target in targets {
-                let plan = try analysis.plan(target, options: crop)
+                let (plan, saved) = try await planWithSavedCrop(analysis, target: target, options: crop, id: id)
                 var frame = Self.planObject(plan, imageSize: analysis.size)
                 frame["target"] = target.description
-                frame["override"] = NSNull()
+                frame["override"] = saved.map(Self.object) ?? NSNull()
                 frames.append(frame)
             }
             return Self.jsonData([
@@ -210,6 +210,7 @@ extension FocalService {
         let image = try await pipeline.runNative { try SourceImage.open(data: data, name: "upload", limits: limits) }
         let id = Self.hex(SHA256.hash(data: data))
         try await uploads.put(data, id: id)
+        try await shared?.putUpload(data, id: id)
         return json(["id": id, "width": image.size.width, "height": image.size.height, "format": image.format], status: .created)
     }
 
@@ -222,6 +223,7 @@ extension FocalService {
             data = try await ThreadExecutor().run { FileManager.default.contents(atPath: path) }
         }
         if data == nil { data = try await uploads.get(id) }
+        if data == nil { data = try await shared?.upload(id) }
         guard let data else { throw ServerError(.requestNotFound, "no image with id \(id)") }
         let type = ImageSignature.format(of: data).map { "image/\($0)" } ?? "application/octet-stream"
         return Response(

@@ -21,29 +21,45 @@ public final class FocalService: Sendable {
     let uploads: FolderImageStore
     let signer: URLSigner
     let authorization: Authorization
+    /// Where saved crops live.
+    let overrides: any OverrideStore
+    /// The database replicas share, when there is one: it also holds uploads.
+    let shared: PostgresOverrideStore?
     let logger: Logger
     private let ready = Mutex(false)
     private let temporaryData: String?
 
     /// Creates the service; models load in `prepare()`.
     /// - Throws: `ServerError` for a root or data folder that cannot be used.
-    public init(configuration: ServerConfiguration, logger: Logger) throws(ServerError) {
+    /// - Parameters:
+    ///   - configuration: The settings.
+    ///   - logger: Where request lines and start-up messages go.
+    ///   - overrides: Where saved crops live; default an SQLite file in the data folder.
+    public init(configuration: ServerConfiguration, logger: Logger, overrides: (any OverrideStore)? = nil) throws(ServerError) {
         self.configuration = configuration
         self.logger = logger
-        pipeline = FocalPipeline(configuration: configuration.pipeline)
+        let data = configuration.dataDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("focal-serve-\(UUID().uuidString)").path
+        temporaryData = configuration.dataDirectory == nil ? data : nil
+        let store: any OverrideStore
+        if let overrides {
+            store = overrides
+            shared = overrides as? PostgresOverrideStore
+        } else if let database = configuration.database {
+            let postgres = try PostgresOverrideStore(url: database, logger: logger)
+            (store, shared) = (postgres, postgres)
+        } else {
+            store = try SQLiteOverrideStore(path: data + "/overrides.sqlite")
+            shared = nil
+        }
+        self.overrides = store
+        pipeline = FocalPipeline(configuration: configuration.pipeline, overrides: StoreOverrides(store: store))
+        uploads = try FolderImageStore(folder: data + "/uploads")
         metrics = ServerMetrics()
         resolver = try SourceResolver(root: configuration.root)
         catalog = ImageCatalog(resolver: resolver, maxBytes: configuration.pipeline.limits.maxInputBytes)
         signer = URLSigner(keys: configuration.keys)
         authorization = Authorization(token: configuration.token)
-        if let data = configuration.dataDirectory {
-            uploads = try FolderImageStore(folder: data + "/uploads")
-            temporaryData = nil
-        } else {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("focal-serve-\(UUID().uuidString)").path
-            uploads = try FolderImageStore(folder: folder + "/uploads")
-            temporaryData = folder
-        }
     }
 
     deinit {
@@ -54,6 +70,7 @@ public final class FocalService: Sendable {
     /// for it and `/readyz` can tell; then marks the service ready.
     public func prepare() async {
         do {
+            if let shared { try await migrate(shared) }
             let probe = try RenderedImage(pixels: PixelBuffer(unchecked: 64, height: 48, bytes: [UInt8](repeating: 128, count: 64 * 48 * 3)))
                 .encode(.png)
             _ = try await pipeline.analyze(.data(probe, name: "start-up probe"), scope: .everything)
@@ -61,6 +78,21 @@ public final class FocalService: Sendable {
             logger.info("ready", metadata: ["models": .string(configuration.pipeline.modelsPath ?? "(searched)")])
         } catch {
             logger.error("not ready: models could not be loaded", metadata: ["error": .string((error as? any FocalError)?.detail ?? "\(error)")])
+        }
+    }
+
+    /// Migrates the shared database, waiting up to 30 s for it to accept connections.
+    private func migrate(_ store: PostgresOverrideStore) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            do {
+                try await store.migrate()
+                return
+            } catch {
+                guard ContinuousClock.now < deadline else { throw error }
+                logger.warning("database not ready; retrying", metadata: ["error": .string((error as? any FocalError)?.detail ?? "\(error)")])
+                try await Task.sleep(for: .seconds(1))
+            }
         }
     }
 
@@ -113,16 +145,24 @@ public final class FocalService: Sendable {
             guard let id = await catalog.identity(path: path, relative: relative) else {
                 throw ServerError(.inputNotFound, "no image \(relative.oneLine) here")
             }
-            return (.file(path, cacheName: "content:" + id), id)
+            return (.file(path, contentID: id), id)
         case let .url(url):
             return (.url(url), nil)
         case let .upload(id):
-            if let relative = catalog.path(for: id), case let .file(path, _) = try resolver.file(relative) {
-                return (.file(path, cacheName: "content:" + id), id)
-            }
             let path = uploads.folder + "/" + id
-            guard FileManager.default.fileExists(atPath: path) else { throw ServerError(.inputNotFound, "no image with id \(id)") }
-            return (.file(path, cacheName: "content:" + id), id)
+            if FileManager.default.fileExists(atPath: path) { return (.file(path, contentID: id), id) }
+            // Uploaded through another replica: from the shared database, kept here from then on.
+            if let shared, let data = try await shared.upload(id) {
+                try await uploads.put(data, id: id)
+                return (.file(path, contentID: id), id)
+            }
+            // A photo under the root, by the identity the catalog knows (after a restart, once it
+            // has looked at the root again).
+            if catalog.path(for: id) == nil { _ = await catalog.list() }
+            if let relative = catalog.path(for: id), case let .file(path, _) = try resolver.file(relative) {
+                return (.file(path, contentID: id), id)
+            }
+            throw ServerError(.inputNotFound, "no image with id \(id)")
         }
     }
 
@@ -160,7 +200,7 @@ public final class FocalService: Sendable {
             bounds = PixelSize(width: max(1, Int(clipped.width)), height: max(1, Int(clipped.height)))
         }
         let target = try rule.target(for: bounds)
-        let plan = try analysis.plan(target, options: options.crop)
+        let (plan, saved) = try await planWithSavedCrop(analysis, target: target, options: options.crop, id: id)
         var operations: [[String: Any]] = [[
             "type": "crop", "left": plan.crop.x, "top": plan.crop.y, "right": plan.crop.x + plan.crop.width,
             "bottom": plan.crop.y + plan.crop.height,
@@ -171,6 +211,7 @@ public final class FocalService: Sendable {
         if options.flip.contains(.horizontal) { operations.append(["type": "flip_horizontally"]) }
         if options.flip.contains(.vertical) { operations.append(["type": "flip_vertically"]) }
         var focal = Self.planObject(plan, imageSize: size)
+        focal["override"] = saved.map(Self.object) ?? NSNull()
         focal["image"] = ["id": id ?? NSNull(), "width": size.width, "height": size.height] as [String: Any]
         focal["subjects"] = everything.subjects.map(Self.subjectObject)
         return [
@@ -221,6 +262,22 @@ public final class FocalService: Sendable {
             return "/" + signature + "/" + trimmed
         }
         return json(["urls": urls])
+    }
+
+    /// A plan, using the crop saved for this image at the target's aspect when the options would
+    /// otherwise detect: what an image request for the same target renders.
+    func planWithSavedCrop(
+        _ analysis: Analysis, target: CropTarget, options: CropOptions, id: String?
+    ) async throws -> (CropPlan, SavedCrop?) {
+        var options = options
+        var saved: SavedCrop?
+        if options.needsDetection, let id {
+            let ratio = target.ratio
+            saved = try await overrides.overrides(image: id).filter { abs($0.aspect.ratio - ratio) <= 0.01 * ratio }
+                .min { abs($0.aspect.ratio - ratio) < abs($1.aspect.ratio - ratio) }
+            if let saved { options.override = .region(saved.crop) }
+        }
+        return (try analysis.plan(target, options: options), saved)
     }
 
     // MARK: - JSON

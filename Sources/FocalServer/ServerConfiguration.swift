@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String?
     /// Whether `/metrics` is served; default `true`.
     public var metrics: Bool
+    /// A PostgreSQL database (`postgres://user:password@host:port/database`) for saved crops and
+    /// uploads, shared by every replica; default none (SQLite and a folder under `dataDirectory`).
+    public var database: String?
     /// The library's settings: models, limits, caches, workers, queue, network policy.
     public var pipeline: FocalConfiguration
 
@@ -40,7 +43,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, root: String? = nil, keys: [String] = [], allowUnsafe: Bool = false,
         token: String? = nil, maxAge: Int = 86_400, autoWebP: Bool = false, requestTimeout: Duration = .seconds(30),
-        maxBodyBytes: Int? = nil, dataDirectory: String? = nil, metrics: Bool = true,
+        maxBodyBytes: Int? = nil, dataDirectory: String? = nil, metrics: Bool = true, database: String? = nil,
         pipeline: FocalConfiguration = FocalConfiguration()
     ) {
         self.host = host
@@ -55,6 +58,7 @@ public struct ServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes ?? pipeline.limits.maxInputBytes
         self.dataDirectory = dataDirectory
         self.metrics = metrics
+        self.database = database
         self.pipeline = pipeline
     }
 
@@ -69,6 +73,7 @@ public struct ServerConfiguration: Sendable {
             ("allow-unsafe", "\(allowUnsafe)"),
             ("token", token.map(mask) ?? "(none: writes refused)"),
             ("data", dataDirectory ?? "(temporary)"),
+            ("database", database.map(Self.maskPassword) ?? "(SQLite in the data folder)"),
             ("cache-dir", pipeline.diskCache.map { "\($0.folder) (\($0.maxBytes >> 20) MiB)" } ?? "(none)"),
             ("memory-cache", "\(pipeline.memoryCacheBytes >> 20) MiB"),
             ("workers", "\(pipeline.workers)"),
@@ -82,6 +87,13 @@ public struct ServerConfiguration: Sendable {
             ("allowed-sources", pipeline.network.allowedSources.isEmpty ? "(any host)" : pipeline.network.allowedSources.description),
             ("models", pipeline.modelsPath ?? "(searched)"),
         ]
+    }
+
+    /// A database URL with its password masked.
+    static func maskPassword(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? "(unparsable)"
     }
 
     static func describe(_ policy: AddressPolicy) -> String {

@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             Every option can also come from an environment variable, named after it: FOCAL_HOST,
             FOCAL_PORT, FOCAL_ROOT, FOCAL_KEYS (comma-separated), FOCAL_ALLOW_UNSAFE=1, FOCAL_TOKEN,
             FOCAL_CACHE_DIR, FOCAL_CACHE_SIZE, FOCAL_MEMORY_CACHE, FOCAL_MAX_AGE, FOCAL_AUTO_WEBP=1,
-            FOCAL_REQUEST_TIMEOUT, FOCAL_WORKERS, FOCAL_MAX_JOBS, FOCAL_DATA, FOCAL_MODELS,
+            FOCAL_REQUEST_TIMEOUT, FOCAL_WORKERS, FOCAL_MAX_JOBS, FOCAL_DATA, FOCAL_DATABASE, FOCAL_MODELS,
             FOCAL_ALLOW_SOURCES, FOCAL_ALLOW_NETWORKS, FOCAL_LOG_LEVEL. A flag wins over its variable.
 
             Examples:
@@ -54,6 +54,8 @@ struct ServeCommand: AsyncParsableCommand {
     var data: String?
     @Option(help: "Folder holding the model files.")
     var models: String?
+    @Option(help: "PostgreSQL URL for saved crops and uploads shared by replicas (postgres://user:password@host:port/db).")
+    var database: String?
     @Option(name: .customLong("allow-source"), help: "A host (*.example.com) or URL prefix URL sources must match; repeatable.")
     var allowSources: [String] = []
     @Option(name: .customLong("allow-network"), help: "An address or network (10.0.0.0/8) URL sources may be on besides public ones; repeatable.")
@@ -106,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
             root: root ?? env("ROOT"), keys: keyList, allowUnsafe: allowUnsafe || flag("ALLOW_UNSAFE"),
             token: token ?? env("TOKEN"), maxAge: try number(maxAge, "MAX_AGE", 0...315_360_000) ?? 86_400,
             autoWebP: autoWebp || flag("AUTO_WEBP"), requestTimeout: .milliseconds(Int(timeout * 1000)),
-            dataDirectory: data ?? env("DATA"), metrics: !noMetrics, pipeline: pipeline)
+            dataDirectory: data ?? env("DATA"), metrics: !noMetrics, database: database ?? env("DATABASE"), pipeline: pipeline)
     }
 
     func validate() throws {

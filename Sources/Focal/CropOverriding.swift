@@ -1,0 +1,26 @@
+public import FocalCore
+
+/// A crop a person chose for one image at one aspect ratio, that wins over the automatic one.
+public struct CropOverride: Hashable, Sendable {
+    /// The crop, in pixels of the upright image.
+    public var crop: PixelRect
+    /// Increases on every change; part of every result key, so no cache serves an older crop.
+    public var revision: Int
+
+    /// Creates an override.
+    public init(crop: PixelRect, revision: Int) {
+        self.crop = crop
+        self.revision = revision
+    }
+}
+
+/// Where a pipeline finds the crops people saved. A crop request that would detect subjects
+/// (detection on, no manual override of its own) for an image identified by content asks for
+/// the saved crop at its aspect, and uses it when there is one (strategy `manual`).
+public protocol CropOverriding: Sendable {
+    /// The crop saved for the image with this content ID (SHA-256, hex) at an aspect ratio within
+    /// 1 % of `ratio`, if any.
+    /// - Throws: When the store cannot answer; the request then fails rather than serve an
+    ///   automatic crop that a saved one should have replaced.
+    func override(image id: String, ratio: Double) async throws -> CropOverride?
+}

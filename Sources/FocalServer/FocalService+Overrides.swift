@@ -1,0 +1,92 @@
+import Focal
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Saved crops: `GET /v1/images/{id}/overrides`, and `GET`, `PUT`, `DELETE`
+/// `/v1/images/{id}/overrides/{aspect}` (`{aspect}` written `16x9`). Writes need the token; `PUT`
+/// and `DELETE` honour `If-Match: "<revision>"`.
+extension FocalService {
+    struct CropBody: Decodable {
+        var x: Int
+        var y: Int
+        var width: Int
+        var height: Int
+    }
+
+    static func object(_ saved: SavedCrop) -> [String: Any] {
+        [
+            "image": saved.image, "aspect": saved.aspect.description, "revision": saved.revision,
+            "crop": ["x": saved.crop.x, "y": saved.crop.y, "width": saved.crop.width, "height": saved.crop.height],
+            "updated": ISO8601DateFormatter().string(from: saved.updated),
+        ]
+    }
+
+    /// The revision an `If-Match` header names: `"3"` or `3`; `*` is nil (any); absent is nil.
+    static func expectedRevision(_ request: Request) throws(ServerError) -> Int? {
+        guard let header = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), header != "*" else { return nil }
+        let text = header.hasPrefix("W/") ? String(header.dropFirst(2)) : header
+        guard let revision = Int(text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))), revision >= 0 else {
+            throw ServerError.invalid("If-Match names a revision, e.g. \"3\"")
+        }
+        return revision
+    }
+
+    /// The image with this id, as an input, or 404.
+    func knownImage(_ id: String) async throws -> ImageInput {
+        let id = id.lowercased()
+        guard SourceResolver.isImageID(id) else { throw ServerError(.requestNotFound, "no image with that id") }
+        do {
+            return try await input(for: .upload(id: id)).0
+        } catch let error as ServerError where error.code == .inputNotFound {
+            throw ServerError(.requestNotFound, "no image with id \(id)")
+        }
+    }
+
+    func listOverrides(id: String) async throws -> Response {
+        _ = try await knownImage(id)
+        let saved = try await overrides.overrides(image: id.lowercased())
+        return json(["image": id.lowercased(), "overrides": saved.map(Self.object)])
+    }
+
+    func getOverride(id: String, aspect: String) async throws -> Response {
+        let key = try AspectKey(parsing: aspect)
+        _ = try await knownImage(id)
+        guard let saved = try await overrides.override(image: id.lowercased(), aspect: key) else {
+            throw ServerError(.requestNotFound, "no crop saved for this image at \(key)")
+        }
+        return json(Self.object(saved), headers: [.eTag: "\"\(saved.revision)\""])
+    }
+
+    func putOverride(_ request: Request, id: String, aspect: String) async throws -> Response {
+        try authorization.check(request)
+        let key = try AspectKey(parsing: aspect)
+        let expected = try Self.expectedRevision(request)
+        let body = try await decodeBody(CropBody.self, from: request)
+        let input = try await knownImage(id)
+        let size = try await pipeline.analyze(input, detect: false).size
+        let crop = PixelRect(x: body.x, y: body.y, width: body.width, height: body.height)
+        guard crop.width > 0, crop.height > 0, crop.isInside(size) else {
+            throw ServerError.invalid("the crop \(crop) must lie inside the image of \(size) pixels")
+        }
+        guard key.matches(crop) else {
+            throw ServerError.invalid("the crop \(crop.width)x\(crop.height) is not \(key) (within a pixel)")
+        }
+        let (saved, created) = try await overrides.save(image: id.lowercased(), aspect: key, crop: crop, expected: expected)
+        logger.info("override saved", metadata: ["image": .string(saved.image), "aspect": .string(key.description), "revision": .stringConvertible(saved.revision)])
+        return json(Self.object(saved), status: created ? .created : .ok, headers: [.eTag: "\"\(saved.revision)\""])
+    }
+
+    func deleteOverride(_ request: Request, id: String, aspect: String) async throws -> Response {
+        try authorization.check(request)
+        let key = try AspectKey(parsing: aspect)
+        let expected = try Self.expectedRevision(request)
+        _ = try await knownImage(id)
+        guard try await overrides.delete(image: id.lowercased(), aspect: key, expected: expected) else {
+            throw ServerError(.requestNotFound, "no crop saved for this image at \(key)")
+        }
+        logger.info("override deleted", metadata: ["image": .string(id.lowercased()), "aspect": .string(key.description)])
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+}

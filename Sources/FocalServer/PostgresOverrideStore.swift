@@ -1,0 +1,191 @@
+public import Focal
+import Foundation
+public import Logging
+public import PostgresNIO
+
+/// Saved crops (and uploads) in PostgreSQL (postgres-nio), shared by every replica of the
+/// service. Selected with `--database postgres://user:password@host:port/database`.
+///
+/// The schema is migrated on start, once per version, under an advisory lock so that replicas
+/// starting together do not race. Every write is one statement, so concurrent saves on several
+/// replicas each get their own revision and a stale `If-Match` is always refused.
+public final class PostgresOverrideStore: OverrideStore {
+    /// The connection pool.
+    public let client: PostgresClient
+    private let logger: Logger
+    /// Runs the pool for the life of the store.
+    private let runner: Task<Void, Never>
+
+    /// Creates a store for `url` (`postgres://user:password@host:port/database`) and starts its
+    /// connection pool; call `migrate()` before use.
+    /// - Throws: `ServerError` (`request.invalid`) for a URL that is not one.
+    public init(url: String, logger: Logger) throws(ServerError) {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, !host.isEmpty, let user = components.user
+        else {
+            throw ServerError.invalid("the database is a URL like postgres://user:password@host:5432/database")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: database.isEmpty ? nil : database, tls: .disable)
+        configuration.options.maximumConnections = 8
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    deinit { runner.cancel() }
+
+    /// The schema, one migration per change; applied in order, each once.
+    static let migrations: [(version: String, statements: [String])] = [
+        ("v1: overrides and uploads", [
+            """
+            CREATE TABLE override (
+                image text NOT NULL, aspect text NOT NULL,
+                x integer NOT NULL, y integer NOT NULL, width integer NOT NULL, height integer NOT NULL,
+                revision integer NOT NULL, updated timestamptz NOT NULL,
+                PRIMARY KEY (image, aspect))
+            """,
+            "CREATE TABLE upload (id text PRIMARY KEY, bytes bytea NOT NULL, created timestamptz NOT NULL DEFAULT now())",
+        ]),
+    ]
+
+    /// Creates or updates the schema; safe to run from every replica at once.
+    /// - Throws: `ServerError` (`server.storage`) when the database cannot be reached or migrated.
+    public func migrate() async throws {
+        try await storage {
+            try await client.withTransaction(logger: logger) { connection in
+                // One replica migrates at a time; the others then find the work done.
+                try await connection.query("SELECT pg_advisory_xact_lock(7466786)", logger: logger)
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS focal_migration (version text PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())",
+                    logger: logger)
+                var applied = Set<String>()
+                for try await version in try await connection.query("SELECT version FROM focal_migration", logger: logger).decode(String.self) {
+                    applied.insert(version)
+                }
+                for migration in Self.migrations where !applied.contains(migration.version) {
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("INSERT INTO focal_migration (version) VALUES (\(migration.version))", logger: logger)
+                }
+            }
+        }
+    }
+
+    private static func savedCrop(image: String, aspect: String, x: Int, y: Int, width: Int, height: Int, revision: Int, updated: Date) throws
+        -> SavedCrop
+    {
+        SavedCrop(
+            image: image, aspect: try AspectKey(parsing: aspect), crop: PixelRect(x: x, y: y, width: width, height: height),
+            revision: revision, updated: updated)
+    }
+
+    public func overrides(image: String) async throws -> [SavedCrop] {
+        try await storage {
+            let rows = try await client.query(
+                "SELECT image, aspect, x, y, width, height, revision, updated FROM override WHERE image = \(image) ORDER BY aspect",
+                logger: logger)
+            var all: [SavedCrop] = []
+            for try await (image, aspect, x, y, width, height, revision, updated) in rows.decode((String, String, Int, Int, Int, Int, Int, Date).self) {
+                all.append(try Self.savedCrop(image: image, aspect: aspect, x: x, y: y, width: width, height: height, revision: revision, updated: updated))
+            }
+            return all
+        }
+    }
+
+    public func override(image: String, aspect: AspectKey) async throws -> SavedCrop? {
+        try await overrides(image: image).first { $0.aspect == aspect }
+    }
+
+    public func save(image: String, aspect: AspectKey, crop: PixelRect, expected: Int?) async throws -> (SavedCrop, created: Bool) {
+        try await storage {
+            let key = aspect.description
+            let rows: PostgresRowSequence
+            switch expected {
+            case nil:
+                rows = try await client.query(
+                    """
+                    INSERT INTO override (image, aspect, x, y, width, height, revision, updated)
+                    VALUES (\(image), \(key), \(crop.x), \(crop.y), \(crop.width), \(crop.height), 1, now())
+                    ON CONFLICT (image, aspect) DO UPDATE SET x = EXCLUDED.x, y = EXCLUDED.y, width = EXCLUDED.width,
+                        height = EXCLUDED.height, revision = override.revision + 1, updated = now()
+                    RETURNING revision, updated, (xmax = 0) AS inserted
+                    """, logger: logger)
+            case 0?:
+                rows = try await client.query(
+                    """
+                    INSERT INTO override (image, aspect, x, y, width, height, revision, updated)
+                    VALUES (\(image), \(key), \(crop.x), \(crop.y), \(crop.width), \(crop.height), 1, now())
+                    ON CONFLICT (image, aspect) DO NOTHING
+                    RETURNING revision, updated, true AS inserted
+                    """, logger: logger)
+            case let revision?:
+                rows = try await client.query(
+                    """
+                    UPDATE override SET x = \(crop.x), y = \(crop.y), width = \(crop.width), height = \(crop.height),
+                        revision = revision + 1, updated = now()
+                    WHERE image = \(image) AND aspect = \(key) AND revision = \(revision)
+                    RETURNING revision, updated, false AS inserted
+                    """, logger: logger)
+            }
+            for try await (revision, updated, inserted) in rows.decode((Int, Date, Bool).self) {
+                return (SavedCrop(image: image, aspect: aspect, crop: crop, revision: revision, updated: updated), inserted)
+            }
+            throw ServerError(.requestPreconditionFailed, "the saved crop has changed since revision \(expected ?? 0); reload it")
+        }
+    }
+
+    public func delete(image: String, aspect: AspectKey, expected: Int?) async throws -> Bool {
+        try await storage {
+            let key = aspect.description
+            let rows: PostgresRowSequence
+            if let expected {
+                rows = try await client.query(
+                    "DELETE FROM override WHERE image = \(image) AND aspect = \(key) AND revision = \(expected) RETURNING revision",
+                    logger: logger)
+            } else {
+                rows = try await client.query(
+                    "DELETE FROM override WHERE image = \(image) AND aspect = \(key) RETURNING revision", logger: logger)
+            }
+            for try await _ in rows.decode(Int.self) { return true }
+            if expected != nil, try await override(image: image, aspect: aspect) != nil {
+                throw ServerError(.requestPreconditionFailed, "the saved crop has changed since revision \(expected ?? 0); reload it")
+            }
+            return false
+        }
+    }
+
+    // MARK: - Uploads
+
+    /// Stores an upload's bytes (once per identity).
+    func putUpload(_ data: Data, id: String) async throws {
+        _ = try await storage {
+            try await client.query(
+                "INSERT INTO upload (id, bytes) VALUES (\(id), \(ByteBuffer(bytes: data))) ON CONFLICT (id) DO NOTHING", logger: logger)
+        }
+    }
+
+    /// An upload's bytes, or nil.
+    func upload(_ id: String) async throws -> Data? {
+        try await storage {
+            let rows = try await client.query("SELECT bytes FROM upload WHERE id = \(id)", logger: logger)
+            for try await bytes in rows.decode(ByteBuffer.self) { return Data(bytes.readableBytesView) }
+            return nil
+        }
+    }
+
+    /// Runs a database call; failures other than a refused precondition become `server.storage`.
+    private func storage<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError(.serverStorage, "the overrides database failed", cause: String(reflecting: error))
+        }
+    }
+}

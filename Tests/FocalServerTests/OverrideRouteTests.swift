@@ -1,0 +1,138 @@
+import Focal
+import FocalServer
+import FocalTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Saved crops through the API: who may write, what is checked, and that every smart request,
+/// plan and meta at that aspect uses the saved crop, with no cache serving the old one.
+@Suite struct OverrideRouteTests {
+    static let astronaut = "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5"
+    static let auth: HTTPFields = [.authorization: "Bearer \(TestSecrets.token)"]
+
+    static func plan(_ response: TestResponse) -> [String: Any]? {
+        guard let text = response.headers[HTTPField.Name("X-Focal-Plan")!] else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    }
+
+    @Test func savedCropWinsEverywhereAndResetRestores() async throws {
+        try await withServer { client in
+            let uri = "/unsafe/320x180/smart/astronaut.png", base = "/v1/images/\(Self.astronaut)/overrides/16x9"
+            let automatic = try await client.execute(uri: uri, method: .get) { response in
+                #expect(Self.plan(response)?["strategy"] as? String == "faces")
+                return response.data
+            }
+            let body = ByteBuffer(string: #"{"x":0,"y":224,"width":512,"height":288}"#)
+            try await client.execute(uri: base, method: .put, body: body) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: base, method: .put, headers: Self.auth, body: body) { response in
+                #expect(response.status == .created)
+                #expect(response.headers[.eTag] == "\"1\"")
+                #expect(response.json?["revision"] as? Int == 1)
+            }
+            // The image, any size of that aspect, meta and plan all use it now.
+            for size in ["320x180", "160x90", "1024x576"] {
+                try await client.execute(uri: "/unsafe/\(size)/smart/astronaut.png", method: .get) { response in
+                    let plan = Self.plan(response)
+                    #expect(plan?["strategy"] as? String == "manual", "\(size)")
+                    #expect(plan?["crop"] as? [Int] == [0, 224, 512, 288], "\(size)")
+                    #expect(plan?["override"] as? Int == 1)
+                }
+            }
+            let manual = try await client.execute(uri: uri, method: .get) { $0.data }
+            #expect(manual != automatic)
+            try await client.execute(uri: "/unsafe/meta/320x180/smart/astronaut.png", method: .get) { response in
+                let focal = response.json?["focal"] as? [String: Any]
+                #expect(focal?["strategy"] as? String == "manual")
+                #expect((focal?["override"] as? [String: Any])?["revision"] as? Int == 1)
+            }
+            try await client.execute(
+                uri: "/v1/plan", method: .post,
+                body: ByteBuffer(string: #"{"source":{"path":"astronaut.png"},"frames":[{"aspect":"16:9"},{"width":100,"height":100}]}"#)
+            ) { response in
+                let frames = response.json?["frames"] as? [[String: Any]]
+                #expect(frames?.first?["strategy"] as? String == "manual")
+                #expect(frames?.last?["strategy"] as? String == "faces", "another aspect stays automatic")
+            }
+            // Without smart, a centre crop stays a centre crop.
+            try await client.execute(uri: "/unsafe/320x180/astronaut.png", method: .get) { #expect(Self.plan($0)?["strategy"] as? String == "center") }
+            // A second save: stale If-Match refused, the right one accepted.
+            let moved = ByteBuffer(string: #"{"x":0,"y":100,"width":512,"height":288}"#)
+            try await client.execute(uri: base, method: .put, headers: Self.auth + [.ifMatch: "\"7\""], body: moved) { response in
+                #expect(response.status == .preconditionFailed)
+                #expect(response.json?["code"] as? String == "request.precondition_failed")
+            }
+            try await client.execute(uri: base, method: .put, headers: Self.auth + [.ifMatch: "\"1\""], body: moved) { response in
+                #expect(response.status == .ok)
+                #expect(response.json?["revision"] as? Int == 2)
+            }
+            try await client.execute(uri: uri, method: .get) { #expect(Self.plan($0)?["crop"] as? [Int] == [0, 100, 512, 288]) }
+            // Reset: automatic again, not an old cached manual crop.
+            try await client.execute(uri: base, method: .delete, headers: Self.auth) { #expect($0.status == .noContent) }
+            try await client.execute(uri: base, method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(Self.plan(response)?["strategy"] as? String == "faces")
+                #expect(response.data == automatic)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"x":0,"y":0,"width":512,"height":200}"#, "16x9", "request.invalid"),  // not 16:9
+        (#"{"x":100,"y":300,"width":512,"height":288}"#, "16x9", "request.invalid"),  // outside the image
+        (#"{"x":0,"y":0,"width":0,"height":0}"#, "1x1", "request.invalid"),
+        (#"{"x":0,"y":0}"#, "1x1", "request.invalid"),
+        (#"{"x":0,"y":0,"width":10,"height":10}"#, "10", "request.invalid"),
+    ])
+    func badSavesAreRefused(_ body: String, _ aspect: String, _ code: String) async throws {
+        try await withServer { client in
+            try await client.execute(
+                uri: "/v1/images/\(Self.astronaut)/overrides/\(aspect)", method: .put, headers: Self.auth, body: ByteBuffer(string: body)
+            ) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.json?["code"] as? String == code, "\(String(decoding: response.data, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test func unknownImagesHaveNoOverrides() async throws {
+        try await withServer { client in
+            let unknown = String(repeating: "0", count: 64)
+            try await client.execute(
+                uri: "/v1/images/\(unknown)/overrides/1x1", method: .put, headers: Self.auth,
+                body: ByteBuffer(string: #"{"x":0,"y":0,"width":10,"height":10}"#)
+            ) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/images/nothex/overrides", method: .get) { #expect($0.status == .notFound) }
+        }
+    }
+
+    /// A saved crop survives a restart of the service (same data folder).
+    @Test func savedCropsSurviveARestart() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let configure: @Sendable (inout ServerConfiguration) -> Void = { $0.dataDirectory = scratch.path }
+        try await withServer(configure) { client in
+            try await client.execute(
+                uri: "/v1/images/\(Self.astronaut)/overrides/1x1", method: .put, headers: Self.auth,
+                body: ByteBuffer(string: #"{"x":100,"y":0,"width":300,"height":300}"#)
+            ) { #expect($0.status == .created) }
+        }
+        try await withServer(configure) { client in
+            try await client.execute(uri: "/unsafe/150x150/smart/astronaut.png", method: .get) { response in
+                #expect(Self.plan(response)?["strategy"] as? String == "manual")
+                #expect(Self.plan(response)?["crop"] as? [Int] == [100, 0, 300, 300])
+            }
+        }
+    }
+}
+
+extension HTTPFields {
+    static func + (a: HTTPFields, b: HTTPFields) -> HTTPFields {
+        var merged = a
+        for field in b { merged.append(field) }
+        return merged
+    }
+}
