@@ -44,6 +44,11 @@ class Focal:
         self.log_path, self.cwd = log_path, cwd
         self.port = free_port()
         self.process = None
+        self.pidfile = None  # where the running server's pid is written, if anywhere
+
+    def write_pid(self):
+        if self.pidfile:
+            Path(self.pidfile).write_text(f"{self.process.pid}\n" if self.process and self.process.poll() is None else "")
 
     @property
     def origin(self):
@@ -56,6 +61,7 @@ class Focal:
              "--port", str(self.port), "--token", self.token, "--key", self.key, "--data", self.data],
             stdout=log, stderr=subprocess.STDOUT, cwd=self.cwd, start_new_session=True)
         log.close()
+        self.write_pid()
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.process.poll() is not None:
@@ -78,6 +84,7 @@ class Focal:
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        self.write_pid()
 
     def restart(self):
         self.stop()

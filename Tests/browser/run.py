@@ -27,6 +27,7 @@ def main():
     parser.add_argument("--focal", default=str(repo / ".build/debug/focal"), help="the focal executable")
     parser.add_argument("--root", default=str(repo / "Fixtures"), help="the demo photos")
     parser.add_argument("--screenshots", default=str(repo / ".cache/screenshots"), help="where screenshots go")
+    parser.add_argument("--pidfile", help="write the server's process id here (for a wrapper's trap)")
     parser.add_argument("-k", dest="patterns", action="append", help="only tests whose name contains this")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
@@ -35,6 +36,8 @@ def main():
     env = harness.Environment(os.path.abspath(args.focal), os.path.abspath(args.root), str(repo),
                               args.screenshots, workdir)
     harness.env = env
+    env.focal.pidfile = args.pidfile
+    env.focal.write_pid()
     atexit.register(env.close)
     # SIGTERM and SIGINT end the run through atexit, so the server never outlives it.
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):

@@ -333,17 +333,31 @@ async function start() {
   }
   renderPicker();
 
-  // The photo named in the address, else the first one.
-  const hash = new URLSearchParams(location.hash.slice(1));
-  let photo = null;
-  if (hash.get('photo')) photo = state.photos.find((p) => p.source.path === hash.get('photo'));
-  if (hash.get('id')) {
-    const id = hash.get('id').toLowerCase();
-    photo = state.photos.find((p) => p.id === id) || photoFromUpload({ id });
-  }
-  photo ||= state.photos[0];
+  // The photo named in the address, else the first one; and again when the address changes.
+  window.addEventListener('hashchange', () => {
+    const photo = photoInAddress();
+    if (photo && photo !== state.current) select(photo);
+  });
+  const photo = photoInAddress() || state.photos[0];
   if (photo) await select(photo);
   else say('No demo photos here: upload one to begin.');
+}
+
+/** The photo `#photo=<path>` or `#id=<sha256>` names, or null. */
+function photoInAddress() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get('photo')) return state.photos.find((p) => p.source.path === hash.get('photo')) || null;
+  if (hash.get('id')) {
+    const id = hash.get('id').toLowerCase();
+    let photo = state.photos.find((p) => p.id === id);
+    if (!photo && /^[0-9a-f]{64}$/.test(id)) {
+      photo = photoFromUpload({ id });
+      state.photos.push(photo);
+      renderPicker();
+    }
+    return photo || null;
+  }
+  return null;
 }
 
 start();
