@@ -257,6 +257,50 @@ class ElementTests(unittest.TestCase):
         self.assertTrue(detail["url"].startswith(self.env.focal.origin + "/unsafe/"))
         self.assertEqual(detail["plan"]["strategy"], "faces")
 
+    def test_an_unreachable_server_reports_status_0(self):
+        self.make("away", {"server": f"http://127.0.0.1:{harness.free_port()}", "placeholder": "/favicon.svg"},
+                  "width:100px;height:100px")
+        error = wait(self.driver, lambda d: self.events("away", "focal-error"), 10)[0]["detail"]
+        self.assertEqual((error["status"], error["code"]), (0, "network"))
+        wait(self.driver, lambda d: self.inspect("away")["placeholderVisible"], 5, "the placeholder shows")
+
+    def test_fades_in_unless_off_or_reduced_motion(self):
+        opacity = "return getComputedStyle(document.getElementById(arguments[0]).shadowRoot.querySelector('img.crop')).transitionDuration"
+        self.make("fading", {}, "width:100px;height:100px")
+        self.make("plain", {"fade": "off"}, "width:100px;height:100px")
+        self.wait_loaded("fading")
+        self.wait_loaded("plain")
+        self.assertEqual(self.driver.execute_script(opacity, "fading"), "0.24s")
+        self.assertEqual(self.driver.execute_script(
+            "return document.getElementById('plain').shadowRoot.querySelector('img.crop').style.opacity"), "")
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            self.assertEqual(self.driver.execute_script(opacity, "fading"), "0s")
+            self.resize("fading", 140, 100)
+            self.wait_loaded("fading", count=2)
+            self.assertEqual(self.driver.execute_script(
+                "return document.getElementById('fading').shadowRoot.querySelector('img.crop:last-of-type').style.opacity"), "")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_sized_by_a_grid_or_a_flex_row_without_layout_shift(self):
+        self.driver.execute_script("""
+            const grid = document.createElement('div');
+            grid.style.cssText = 'display:grid;grid-template-columns:200px 120px;grid-auto-rows:100px;gap:4px;width:324px';
+            grid.innerHTML = '<focal-img id="g1" src="astronaut.png"></focal-img><focal-img id="g2" src="astronaut.png"></focal-img>';
+            const flex = document.createElement('div');
+            flex.style.cssText = 'display:flex;width:300px;height:90px';
+            flex.innerHTML = '<focal-img id="f1" src="chelsea.png" style="flex:1"></focal-img><focal-img id="f2" src="chelsea.png" style="flex:2"></focal-img>';
+            document.getElementById('stage').append(grid, flex);""")
+        boxes = {"g1": [200, 100], "g2": [120, 100], "f1": [100, 90], "f2": [200, 90]}
+        for id, box in boxes.items():
+            self.assertEqual(self.inspect(id)["box"], box, f"{id} before loading")
+        for id, (w, h) in boxes.items():
+            detail = self.wait_loaded(id)
+            self.assertEqual((detail["width"], detail["height"]), frame_size(w, h, self.dpr))
+            self.assertEqual(self.inspect(id)["box"], [w, h], f"{id}: the image did not change the box")
+
     def test_no_console_errors(self):
         self.make("el", {"alt": "x"}, "width:200px;height:100px")
         self.wait_loaded("el")

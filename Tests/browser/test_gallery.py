@@ -10,6 +10,7 @@ import urllib.request
 from pathlib import Path
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -164,6 +165,12 @@ class GalleryTests(GalleryCase):
         self.assertLess(zoomed["width"], start["width"])
         stage.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT)  # the photo goes left: the crop goes right
         self.assertGreater(crop()["x"], zoomed["x"])
+        before = crop()["width"]
+        ActionChains(self.driver).scroll_from_origin(ScrollOrigin.from_element(stage), 0, -300).perform()
+        wait(self.driver, lambda d: crop()["width"] < before, 5, "the wheel zooms in")
+        before = crop()["width"]
+        self.driver.find_element(By.ID, "zoom-out").click()
+        self.assertGreater(crop()["width"], before, "the − button zooms out")
         # Pinch with two fingers moving apart: zooms in.
         r = self.driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.x, r.y, r.width, r.height]", stage)
         cx, cy = r[0] + r[2] / 2, r[1] + r[3] / 2
@@ -211,6 +218,7 @@ class SavedCropTests(GalleryCase):
     """Save in the editor; the crop wins after a reload and a server restart; reset undoes it."""
 
     def test_saved_crop_survives_reload_and_restart_then_reset_restores_focal(self):
+        self.driver.get_log("browser")
         self.open()
         automatic = self.shown("banner")["plan"]
         self.assertEqual(automatic["strategy"], "faces")
@@ -259,6 +267,7 @@ class SavedCropTests(GalleryCase):
         self.assertEqual(self.shown("banner")["plan"]["crop"], automatic["crop"])
         status, headers, _ = fetch(self.env.focal.origin + "/unsafe/1600x900/smart/astronaut.png")
         self.assertEqual(headers.get("X-Focal-Strategy"), "faces")
+        self.assertEqual(harness.console_errors(self.driver), [])
 
 
 class UploadTests(GalleryCase):
@@ -300,3 +309,33 @@ class DarkTests(GalleryCase):
         background = self.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
         self.assertEqual(background, "rgb(17, 18, 20)")
         self.screenshot("gallery-dark", jpeg=True)
+
+
+class SignedOnlyServerTests(unittest.TestCase):
+    """A server without --allow-unsafe: the page signs every image URL through /v1/sign (with
+    the token, asked for once), and the frames show."""
+
+    def test_gallery_signs_its_urls(self):
+        env = harness.env
+        focal = harness.Focal(env.focal.binary, env.focal.root, str(env.workdir / "signed-data"), env.token,
+                              env.focal.key, str(env.workdir / "focal-signed.log"), env.focal.cwd, allow_unsafe=False)
+        (env.workdir / "signed-data").mkdir(exist_ok=True)
+        focal.start()
+        driver = harness.make_driver(1280, 900)
+        try:
+            driver.get(focal.origin + "/#photo=coffee.png")
+            wait_js(driver, "return document.getElementById('token-dialog').open", timeout=15)
+            driver.find_element(By.ID, "token-input").send_keys(env.token)
+            driver.find_element(By.CSS_SELECTOR, "#token-dialog button[value=ok]").click()
+
+            def loaded(d):
+                frames = d.execute_script(FRAMES_JS)
+                return frames if frames and all(f["state"] == "loaded" for f in frames) else None
+            frames = wait(driver, loaded, 60, "every frame shows a signed crop")
+            urls = driver.execute_script("return [...document.querySelectorAll('focal-img')].map((el) => el.currentSrc)")
+            self.assertTrue(all(not u.startswith("/unsafe/") and u.count("/") >= 3 for u in urls), urls)
+            self.assertEqual(len(frames), 10 + 8)
+            self.assertEqual(fetch(focal.origin + "/unsafe/100x100/coffee.png")[0], 403)
+        finally:
+            driver.quit()
+            focal.stop()

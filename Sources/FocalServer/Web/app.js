@@ -97,6 +97,9 @@ async function select(photo) {
     view.focal.setAttribute('src', photo.src);
     view.centre.setAttribute('src', photo.src);
   }
+  // What Focal saw of the previous photo goes at once; this one's comes with its plan.
+  drawOverlay($('#overlay'), null);
+  drawLegend($('#legend'), null);
   const original = $('#original');
   original.src = `/v1/images/${photo.id}`;
   original.alt = `The whole photo: ${photo.name}`;
