@@ -9,8 +9,8 @@ LINK :=
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps models fixtures build release demo serve test eval stress eval-stress bench bench-serve \
-	client-tests clean
+.PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench \
+	bench-serve client-tests clean
 
 all: build
 
@@ -53,6 +53,12 @@ test: models fixtures
 	$(SWIFT) build --build-tests $(LINK)
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --skip NetworkTests
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter NetworkTests
+
+# The web page and <focal-img> in headless Chromium (Debian's chromium, chromium-driver and
+# python3-selenium, installed when missing) against a live `focal serve` on a free loopback port.
+# BROWSER_FLAGS="-k editor -v" picks tests. Screenshots go to .cache/screenshots/.
+test-browser: models fixtures
+	@LINK="$(LINK)" SWIFT="$(SWIFT)" scripts/browser-test.sh $(BROWSER_FLAGS)
 
 eval: models build
 	.build/debug/focal eval $(EVAL)

@@ -1,1 +1,366 @@
-// Focal gallery
+// The gallery at `/`: pick or upload a photo, see it in several frames beside the centre crop,
+// reshape the frames, look at what Focal saw, and fix a crop by hand in the editor.
+
+import { FocalImg, batchSigner } from './focal-img.js';
+import { api, aspectKey, onTokenNeeded, APIError } from './api.js';
+import { FRAMES, createCard } from './frames.js';
+import { drawOverlay, drawLegend } from './overlay.js';
+import { CropEditor } from './editor.js';
+
+const $ = (selector) => document.querySelector(selector);
+const UPLOADS_KEY = 'focal.uploads';
+
+const state = {
+  config: null,
+  photos: [],       // {src, id, name, source} from /v1/photos and this tab's uploads
+  current: null,    // the photo shown
+  plan: null,       // /v1/plan for the current photo, one frame per FRAMES entry
+  views: [],        // the frame cards (see frames.js)
+  active: null,     // the card whose crop the overlay draws
+  sign: null,       // signing function when the server takes no unsafe URLs
+};
+
+// --- small helpers ---
+
+let statusTimer = 0;
+/** A short message in the corner; errors stay a little longer. */
+function say(message, kind = 'info') {
+  const status = $('#status');
+  status.textContent = message;
+  status.dataset.kind = kind;
+  status.classList.add('shown');
+  clearTimeout(statusTimer);
+  statusTimer = setTimeout(() => status.classList.remove('shown'), kind === 'error' ? 7000 : 3500);
+}
+
+const toCrop = (array) => (array ? { x: array[0], y: array[1], width: array[2], height: array[3] } : null);
+
+/** Asks for the token in the page's dialog; resolves with it, or null when cancelled. */
+function askForToken() {
+  const dialog = $('#token-dialog'), input = $('#token-input');
+  input.value = '';
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok' ? input.value : null), { once: true });
+  });
+}
+
+// --- photos ---
+
+function savedUploads() {
+  try { return JSON.parse(sessionStorage.getItem(UPLOADS_KEY) || '[]'); } catch { return []; }
+}
+
+function photoFromUpload({ id, name }) {
+  return { src: `id:${id}`, id, name: name || id.slice(0, 8), source: { id } };
+}
+
+/** Applies the page's signing (when needed) to an element. */
+function prepare(element) {
+  if (state.sign) element.sign = state.sign;
+  return element;
+}
+
+function renderPicker() {
+  const list = $('#photos');
+  for (const old of list.querySelectorAll('.photo:not(.upload)')) old.remove();
+  for (const photo of state.photos) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'photo';
+    button.dataset.src = photo.src;
+    button.setAttribute('aria-pressed', String(photo === state.current));
+    const thumb = prepare(document.createElement('focal-img'));
+    thumb.setAttribute('alt', '');
+    thumb.setAttribute('src', photo.src);
+    thumb.setAttribute('revalidate', '');
+    const name = document.createElement('span');
+    name.className = 'photo-name';
+    name.textContent = photo.name;
+    button.append(thumb, name);
+    button.addEventListener('click', () => select(photo));
+    list.append(button);
+  }
+}
+
+/** Shows a photo in every frame and the original, and asks Focal for its plan. */
+async function select(photo) {
+  state.current = photo;
+  history.replaceState(null, '', photo.source.path ? `#photo=${encodeURIComponent(photo.source.path)}` : `#id=${photo.id}`);
+  for (const button of document.querySelectorAll('.photo[data-src]')) {
+    const chosen = button.dataset.src === photo.src;
+    button.setAttribute('aria-pressed', String(chosen));
+    if (chosen) button.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+  document.body.classList.remove('empty');
+  for (const view of state.views) {
+    view.focal.setAttribute('src', photo.src);
+    view.centre.setAttribute('src', photo.src);
+  }
+  // What Focal saw of the previous photo goes at once; this one's comes with its plan.
+  drawOverlay($('#overlay'), null);
+  drawLegend($('#legend'), null);
+  const original = $('#original');
+  original.src = `/v1/images/${photo.id}`;
+  original.alt = `The whole photo: ${photo.name}`;
+  updateSnippet();
+  await refreshPlan();
+}
+
+async function refreshPlan() {
+  const photo = state.current;
+  if (!photo) return;
+  state.plan = null;
+  $('#original-figure').classList.add('loading');
+  try {
+    const plan = await api.plan(photo.source, FRAMES.map((f) => ({ aspect: f.aspect.join(':') })));
+    if (photo !== state.current) return;
+    state.plan = plan;
+    $('#original-figure').style.aspectRatio = `${plan.image.width} / ${plan.image.height}`;
+    $('#original-meta').textContent = `${photo.name} · ${plan.image.width} × ${plan.image.height} px`;
+    drawLegend($('#legend'), plan);
+    redrawOverlay();
+  } catch (error) {
+    say(`Focal could not plan this photo: ${error.message}`, 'error');
+  } finally {
+    $('#original-figure').classList.remove('loading');
+  }
+}
+
+/** The overlay shows the subjects and the active frame's crops as the frame shows them now. */
+function redrawOverlay() {
+  const view = state.active || state.views[0];
+  if (!state.plan || !view) return;
+  const index = state.views.indexOf(view), planned = state.plan.frames[index];
+  const strategy = view.focal.plan?.strategy || planned?.strategy;
+  drawOverlay($('#overlay'), state.plan, {
+    crop: toCrop(view.focal.plan?.crop) || planned?.crop,
+    centre: toCrop(view.centre.plan?.crop),
+    region: view.atAspect ? planned?.region : null,
+    used: planned?.used,
+    label: `${view.frame.name}${strategy ? ` · ${strategy === 'manual' ? 'saved crop' : strategy}` : ''}`,
+  });
+  for (const v of state.views) v.card.classList.toggle('active', v === view);
+}
+
+async function upload(file) {
+  if (!file) return;
+  if (!state.config?.writes) {
+    say('This server takes no uploads: it was started without --token.', 'error');
+    return;
+  }
+  document.body.classList.add('uploading');
+  say(`Uploading ${file.name}…`);
+  try {
+    const stored = await api.upload(file);
+    const entry = { id: stored.id, name: file.name.replace(/\.[^.]+$/, '') };
+    const uploads = savedUploads().filter((u) => u.id !== entry.id);
+    uploads.unshift(entry);
+    sessionStorage.setItem(UPLOADS_KEY, JSON.stringify(uploads.slice(0, 12)));
+    let photo = state.photos.find((p) => p.id === stored.id);
+    if (!photo) {
+      photo = photoFromUpload(entry);
+      state.photos.push(photo);
+      renderPicker();
+    }
+    await select(photo);
+    say(`${file.name}: ${stored.width} × ${stored.height} px, stored.`);
+  } catch (error) {
+    say(`Upload failed: ${error.message}`, 'error');
+  } finally {
+    document.body.classList.remove('uploading');
+  }
+}
+
+// --- the editor ---
+
+const editor = new CropEditor($('#editor'));
+
+async function edit(view) {
+  const photo = state.current;
+  if (!photo) return;
+  if (!state.config?.writes) {
+    say('This server cannot save crops: it was started without --token.', 'error');
+    return;
+  }
+  const [a, b] = view.frame.aspect, key = aspectKey(`${a}:${b}`);
+  let frame, image;
+  try {
+    const plan = await api.plan(photo.source, [{ aspect: `${a}:${b}` }]);
+    [frame] = plan.frames;
+    image = plan.image;
+  } catch (error) {
+    say(`Focal could not plan this photo: ${error.message}`, 'error');
+    return;
+  }
+  const saved = frame.override;
+  const outcome = await editor.open({
+    title: `${view.frame.name} · ${a}:${b}`,
+    photoURL: `/v1/images/${photo.id}`,
+    image,
+    aspect: [a, b],
+    crop: frame.crop,
+    origin: saved
+      ? `Starting from the crop saved for ${a}:${b} (revision ${saved.revision}).`
+      : `Starting from Focal's automatic crop (${frame.strategy}).`,
+    saved: !!saved,
+    onSave: async (crop) => {
+      try {
+        await api.saveOverride(photo.id, key, crop, saved?.revision);
+      } catch (error) {
+        throw explain(error);
+      }
+    },
+    onReset: async () => {
+      try {
+        await api.deleteOverride(photo.id, key);
+      } catch (error) {
+        if (error.status !== 404) throw explain(error);   // already gone: fine
+      }
+    },
+  });
+  if (outcome === 'cancelled') return;
+  // The frame returns to its named aspect, where the saved crop applies, and every element
+  // showing this photo asks again past the caches.
+  view.setSize(view.frame.width, view.frame.height);
+  FocalImg.refresh(photo.src);
+  await refreshPlan();
+  say(outcome === 'saved' ? `Saved: every ${a}:${b} crop of this photo uses it now.` : `Back to Focal's automatic ${a}:${b} crop.`);
+}
+
+/** An API error as a sentence for the editor. */
+function explain(error) {
+  if (error instanceof APIError && error.status === 412) {
+    return new Error('Someone changed this crop since you opened it. Close the editor and open it again to see theirs.');
+  }
+  if (error instanceof APIError && error.status === 404 && error.code === 'request.not_found') {
+    return new Error('This server does not store crops yet (no overrides API).');
+  }
+  return error;
+}
+
+// --- page furniture ---
+
+function renderFacts(config) {
+  const facts = [
+    config.unsafe ? ['Unsafe URLs allowed', 'warn'] : ['Signed URLs only', 'ok'],
+    config.writes ? ['Uploads and saved crops (token)', 'ok'] : ['Read-only', 'muted'],
+  ];
+  $('#facts').replaceChildren(...facts.map(([text, kind]) => {
+    const item = document.createElement('li');
+    item.className = `fact ${kind}`;
+    item.textContent = text;
+    return item;
+  }));
+}
+
+function updateSnippet() {
+  const origin = location.origin, src = state.current?.src || 'photo.jpg';
+  $('#snippet').textContent =
+    `<script type="module" src="${origin}/focal-img.js"></script>\n\n` +
+    `<focal-img src="${src}" server="${origin}"\n           alt="Describe the photo" aspect="16:9"></focal-img>`;
+  const sample = `/unsafe/400x400/smart/${src}`;
+  $('#sample-url').textContent = sample;
+  $('#sample-url').href = sample;
+}
+
+function wireDropAndCopy() {
+  $('#upload-input').addEventListener('change', (e) => { upload(e.target.files[0]); e.target.value = ''; });
+  let depth = 0;
+  const hasFiles = (e) => [...(e.dataTransfer?.types || [])].includes('Files');
+  document.addEventListener('dragenter', (e) => { if (hasFiles(e)) { depth++; document.body.classList.add('dropping'); } });
+  document.addEventListener('dragleave', (e) => { if (hasFiles(e) && --depth <= 0) { depth = 0; document.body.classList.remove('dropping'); } });
+  document.addEventListener('dragover', (e) => { if (hasFiles(e)) e.preventDefault(); });
+  document.addEventListener('drop', (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    depth = 0;
+    document.body.classList.remove('dropping');
+    upload(e.dataTransfer.files[0]);
+  });
+  $('#copy-snippet').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText($('#snippet').textContent);
+      say('Copied.');
+    } catch {
+      say('Select the code and copy it.', 'error');
+    }
+  });
+  $('#show-plan').addEventListener('change', (e) => $('#original-figure').classList.toggle('plain', !e.target.checked));
+}
+
+// --- start ---
+
+async function start() {
+  onTokenNeeded(askForToken);
+  wireDropAndCopy();
+  document.body.classList.add('empty');
+
+  const list = $('#frames'), template = $('#frame-template');
+  for (const frame of FRAMES) {
+    const view = createCard(template, frame, {
+      onEdit: edit,
+      onActivate: (v) => { state.active = v; redrawOverlay(); },
+    });
+    list.append(view.card);
+    for (const el of [view.focal, view.centre]) {
+      el.addEventListener('focal-load', () => { if ((state.active || state.views[0]) === view) redrawOverlay(); });
+    }
+    state.views.push(view);
+  }
+  // Frames may be no wider than the list: re-apply sizes when it narrows.
+  new ResizeObserver(() => { for (const v of state.views) v.fit(); }).observe(list);
+
+  try {
+    state.config = await api.config();
+  } catch (error) {
+    say(`The Focal server could not be reached: ${error.message}`, 'error');
+    return;
+  }
+  renderFacts(state.config);
+  if (!state.config.unsafe) {
+    // Every image URL is signed by the server's /v1/sign, which needs the token.
+    state.sign = batchSigner((paths) => api.sign(paths));
+  }
+  for (const view of state.views) { prepare(view.focal); prepare(view.centre); }
+
+  try {
+    state.photos = state.config.root ? (await api.photos()).map((p) => ({
+      src: p.path, id: p.id, name: p.path.replace(/\.[^.]+$/, '').replace(/[_-]+/g, ' '), source: { path: p.path },
+    })) : [];
+  } catch (error) {
+    say(`The demo photos could not be listed: ${error.message}`, 'error');
+  }
+  for (const upload of savedUploads()) {
+    if (!state.photos.some((p) => p.id === upload.id)) state.photos.push(photoFromUpload(upload));
+  }
+  renderPicker();
+
+  // The photo named in the address, else the first one; and again when the address changes.
+  window.addEventListener('hashchange', () => {
+    const photo = photoInAddress();
+    if (photo && photo !== state.current) select(photo);
+  });
+  const photo = photoInAddress() || state.photos[0];
+  if (photo) await select(photo);
+  else say('No demo photos here: upload one to begin.');
+}
+
+/** The photo `#photo=<path>` or `#id=<sha256>` names, or null. */
+function photoInAddress() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get('photo')) return state.photos.find((p) => p.source.path === hash.get('photo')) || null;
+  if (hash.get('id')) {
+    const id = hash.get('id').toLowerCase();
+    let photo = state.photos.find((p) => p.id === id);
+    if (!photo && /^[0-9a-f]{64}$/.test(id)) {
+      photo = photoFromUpload({ id });
+      state.photos.push(photo);
+      renderPicker();
+    }
+    return photo || null;
+  }
+  return null;
+}
+
+start();

@@ -1,0 +1,93 @@
+// The gallery's client for Focal's JSON API: configuration, photos, plans, uploads, saved crops.
+// Writes carry the bearer token, asked for once and kept in sessionStorage for the tab.
+
+const TOKEN_KEY = 'focal.token';
+
+/** An API failure: the HTTP status and Focal's error code and message. */
+export class APIError extends Error {
+  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+}
+
+/** Asks the person for the token; set by the page (returns a promise of a string, or null). */
+let askForToken = async () => null;
+export function onTokenNeeded(ask) { askForToken = ask; }
+
+export function storedToken() { return sessionStorage.getItem(TOKEN_KEY); }
+export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
+
+/** The stored token, or one asked for now. Throws when the person declines. */
+async function token() {
+  let value = storedToken();
+  if (!value) {
+    value = (await askForToken())?.trim();
+    if (!value) throw new APIError(401, 'auth.cancelled', 'A token is needed to change anything on this server.');
+    sessionStorage.setItem(TOKEN_KEY, value);
+  }
+  return value;
+}
+
+/**
+ * One request. JSON bodies are sent as JSON; `write` adds the token and, when the server refuses
+ * it (401/403), forgets it and asks once more.
+ */
+async function request(method, path, { json, body, headers = {}, write = false } = {}, retried = false) {
+  const init = { method, headers: { Accept: 'application/json', ...headers } };
+  if (json !== undefined) { init.body = JSON.stringify(json); init.headers['Content-Type'] = 'application/json'; }
+  if (body !== undefined) init.body = body;
+  if (write) init.headers.Authorization = `Bearer ${await token()}`;
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new APIError(0, 'network', 'The Focal server could not be reached.');
+  }
+  if (write && (response.status === 401 || response.status === 403) && !retried) {
+    forgetToken();
+    return request(method, path, { json, body, headers, write }, true);
+  }
+  if (!response.ok) {
+    let error = {};
+    try { error = await response.json(); } catch { /* not JSON */ }
+    throw new APIError(response.status, error.code || `http.${response.status}`, error.message || response.statusText);
+  }
+  return { response, data: response.status === 204 ? null : await response.json().catch(() => null) };
+}
+
+export const api = {
+  /** {unsafe, signed, writes, root, maxOutputSide} */
+  config: async () => (await request('GET', '/v1/config')).data,
+  /** [{path, id}] */
+  photos: async () => (await request('GET', '/v1/photos')).data.photos,
+  /** The plan for a source ({path} | {id}) and frames ([{aspect: "16:9"}, ...]). */
+  plan: async (source, frames, options) => (await request('POST', '/v1/plan', { json: { source, frames, options } })).data,
+  /** Stores an image file; answers {id, width, height, format}. */
+  upload: async (file) => (await request('POST', '/v1/images', {
+    body: file, headers: { 'Content-Type': file.type || 'application/octet-stream' }, write: true,
+  })).data,
+  /** Signs thumbor paths with the server's key (for servers without unsafe URLs). */
+  sign: async (paths) => (await request('POST', '/v1/sign', { json: { paths }, write: true })).data.urls,
+
+  /** The saved crop of an image for an aspect ("16x9"), or null. */
+  async override(id, aspect) {
+    try {
+      return (await request('GET', `/v1/images/${id}/overrides/${aspect}`)).data;
+    } catch (error) {
+      if (error.status === 404) return null;
+      throw error;
+    }
+  },
+  /** Saves a crop {x, y, width, height}; `revision` guards against overwriting a newer one. */
+  saveOverride: async (id, aspect, crop, revision) => (await request('PUT', `/v1/images/${id}/overrides/${aspect}`, {
+    json: crop, write: true, headers: revision != null ? { 'If-Match': `"${revision}"` } : {},
+  })).data,
+  /** Deletes the saved crop: the automatic one applies again. */
+  deleteOverride: async (id, aspect) => { await request('DELETE', `/v1/images/${id}/overrides/${aspect}`, { write: true }); },
+};
+
+/** "16:9" → "16x9", reduced ("32:18" → "16x9"), as the overrides API names aspects. */
+export function aspectKey(aspect) {
+  let [a, b] = aspect.split(/[:x]/).map(Number);
+  const gcd = (x, y) => (y ? gcd(y, x % y) : x);
+  const d = gcd(a, b);
+  return `${a / d}x${b / d}`;
+}

@@ -1,0 +1,324 @@
+"""<focal-img> on its own test page: sizes, ordering under a slow server, placeholder, hidden and
+removed elements, signing, events, cross-origin use."""
+
+import time
+import unittest
+
+import harness
+from harness import frame_size, wait, wait_js
+
+PHOTO = "astronaut.png"  # a face: strategy "faces"
+
+
+class ElementTests(unittest.TestCase):
+    dpr = 1.0
+
+    @classmethod
+    def setUpClass(cls):
+        cls.env = harness.env
+        cls.driver = harness.make_driver(1200, 900, dpr=cls.dpr)
+        # Every test sees the network, not the HTTP cache of an earlier test.
+        cls.driver.execute_cdp_cmd("Network.enable", {})
+        cls.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def setUp(self):
+        self.env.proxy.clear()
+        self.driver.get_log("browser")  # what earlier tests logged
+        self.driver.get(self.env.origin + "/__test/element.html")
+        wait_js(self.driver, "return window.ready === true")
+
+    # --- helpers ---
+
+    def make(self, id, attributes=None, style=""):
+        attributes = {"src": PHOTO, **(attributes or {})}
+        self.driver.execute_script("window.make(arguments[0], arguments[1], arguments[2])", id, attributes, style)
+
+    def inspect(self, id):
+        return self.driver.execute_script("return window.inspect(document.getElementById(arguments[0]))", id)
+
+    def events(self, id=None, type="focal-load"):
+        events = self.driver.execute_script("return window.events")
+        return [e for e in events if e["type"] == type and (id is None or e["id"] == id)]
+
+    def wait_loaded(self, id, count=1, timeout=30):
+        return wait(self.driver, lambda d: len(self.events(id)) >= count and self.events(id), timeout,
+                    f"{id}: no focal-load")[count - 1]["detail"]
+
+    def resize(self, id, width, height):
+        self.driver.execute_script(
+            "const el = document.getElementById(arguments[0]); el.style.width = arguments[1] + 'px';"
+            "el.style.height = arguments[2] + 'px';", id, width, height)
+
+    # --- tests ---
+
+    def test_size_follows_box_times_pixel_ratio(self):
+        boxes = {"square": (160, 160), "banner": (320, 180), "card": (208, 260), "story": (153, 272),
+                 "free": (301, 177), "tiny": (37, 23)}
+        for id, (w, h) in boxes.items():
+            self.make(id, {"alt": id}, f"width:{w}px;height:{h}px")
+        for id, (w, h) in boxes.items():
+            detail = self.wait_loaded(id)
+            expected = frame_size(w, h, self.dpr)
+            self.assertEqual((detail["width"], detail["height"]), expected, id)
+            # Independently of the rounding rule: it covers the box, barely, with the box's shape.
+            self.assertGreaterEqual(detail["width"], w * self.dpr - 0.01)
+            self.assertGreaterEqual(detail["height"], h * self.dpr - 0.01)
+            self.assertLess(detail["width"], w * self.dpr + 33)
+            self.assertLess(detail["height"], h * self.dpr + 33)
+            info = self.inspect(id)
+            self.assertEqual(info["natural"], list(expected), id)
+            self.assertIn(f"/{expected[0]}x{expected[1]}/smart/", detail["url"])
+        # Named aspects are requested exactly, so saved crops for them apply.
+        for id, ratio in {"banner": 16 / 9, "card": 4 / 5, "story": 9 / 16, "square": 1}.items():
+            d = self.events(id)[0]["detail"]
+            self.assertAlmostEqual(d["width"] / d["height"], ratio, places=6, msg=id)
+        # The page's own frameSize agrees with the one written here.
+        self.assertEqual(self.driver.execute_script("const s = frameSize(301, 177, 2); return [s.width, s.height]"),
+                         list(frame_size(301, 177, 2)))
+
+    def test_load_event_carries_the_plan_and_accessible_name(self):
+        self.make("smart", {"alt": "An astronaut"}, "width:300px;height:300px")
+        self.make("plain", {"alt": "", "detect": "off"}, "width:300px;height:300px")
+        detail = self.wait_loaded("smart")
+        self.assertEqual(detail["strategy"], "faces")
+        self.assertEqual(detail["plan"]["strategy"], "faces")
+        self.assertEqual(len(detail["plan"]["crop"]), 4)
+        self.assertEqual(detail["plan"]["image"], [512, 512])
+        self.assertTrue(any(s["kind"] == "face" and s["confidence"] > 0.5 for s in detail["subjects"]))
+        plain = self.wait_loaded("plain")
+        self.assertEqual(plain["strategy"], "center")
+        self.assertNotIn("/smart/", plain["url"])
+        element = self.driver.find_element("id", "smart")
+        self.assertEqual(element.accessible_name, "An astronaut")
+        self.assertIn(element.aria_role, ("img", "image"))  # ARIA 1.3 calls it image
+        self.assertEqual(self.driver.find_element("id", "plain").aria_role, "none")
+        # Options become filters, in a fixed order.
+        self.make("options", {"scheme": "largest", "padding": "24px", "accuracy": "fast", "focus": "250,180",
+                              "format": "webp"}, "width:200px;height:100px")
+        detail = self.wait_loaded("options")
+        w, h = frame_size(200, 100, self.dpr)
+        self.assertIn(f"/{w}x{h}/smart/filters:focal(250,180):scheme(largest):padding(24px):accuracy(fast):format(webp)/astronaut.png",
+                      detail["url"])
+
+    def test_a_newer_request_aborts_the_slow_older_one(self):
+        a, b = frame_size(200, 120, self.dpr), frame_size(240, 120, self.dpr)
+        self.env.proxy.delays[f"/{a[0]}x{a[1]}/"] = 2.5
+        self.make("el", {}, "width:200px;height:120px")
+        wait(self.driver, lambda d: self.env.proxy.requests(f"/{a[0]}x{a[1]}/"), 10, "request A not made")
+        self.resize("el", 240, 120)
+        detail = self.wait_loaded("el")
+        self.assertEqual((detail["width"], detail["height"]), b)
+        time.sleep(3)  # past the moment A's answer would have come
+        self.assertEqual(len(self.events("el")), 1, "only the newest crop was shown")
+        self.assertEqual(self.inspect("el")["natural"], list(b))
+        older = self.env.proxy.requests(f"/{a[0]}x{a[1]}/")
+        self.assertTrue(older[0]["aborted"], "the browser gave up request A")
+
+    def test_a_late_answer_is_never_shown_even_when_nothing_aborts(self):
+        """With abort() disabled, A's answer really arrives, while B is still in flight, and
+        must be dropped: what is shown follows the order requests were made, not answered."""
+        self.driver.execute_script("AbortController.prototype.abort = function () {};")
+        a, b = frame_size(200, 120, self.dpr), frame_size(240, 120, self.dpr)
+        self.env.proxy.delays[f"/{a[0]}x{a[1]}/"] = 1.5
+        self.env.proxy.delays[f"/{b[0]}x{b[1]}/"] = 3.5
+        self.make("el", {}, "width:200px;height:120px")
+        wait(self.driver, lambda d: self.env.proxy.requests(f"/{a[0]}x{a[1]}/"), 10, "request A not made")
+        self.resize("el", 240, 120)
+        wait(self.driver, lambda d: self.env.proxy.requests(f"/{b[0]}x{b[1]}/"), 10, "request B not made")
+        # A's answer comes first, and is complete ...
+        wait(self.driver, lambda d: self.env.proxy.requests(f"/{a[0]}x{a[1]}/")[0]["status"] == 200, 10)
+        time.sleep(0.5)
+        self.assertEqual(self.events("el"), [], "A was answered after B was asked for: not shown")
+        self.assertEqual(self.inspect("el")["layers"], 0)
+        # ... then B's, which is shown.
+        detail = self.wait_loaded("el", timeout=10)
+        self.assertEqual((detail["width"], detail["height"]), b)
+        older, newer = self.env.proxy.requests(f"/{a[0]}x{a[1]}/")[0], self.env.proxy.requests(f"/{b[0]}x{b[1]}/")[0]
+        self.assertFalse(older["aborted"])
+        self.assertLess(older["end"], newer["end"])
+        time.sleep(0.5)
+        self.assertEqual(len(self.events("el")), 1)
+        self.assertEqual(self.inspect("el")["natural"], list(b))
+
+    def test_resizing_quickly_many_times_ends_on_the_last_size(self):
+        self.env.proxy.delays["/smart/"] = 0.4
+        self.make("el", {}, "width:100px;height:100px")
+        for width in range(120, 400, 20):
+            self.resize("el", width, 150)
+            time.sleep(0.05)
+        last = frame_size(380, 150, self.dpr)
+        wait(self.driver, lambda d: self.inspect("el")["natural"] == list(last), 20, "the last size is shown")
+        time.sleep(1)
+        self.assertEqual(self.inspect("el")["natural"], list(last))
+        shown = [(e["detail"]["width"], e["detail"]["height"]) for e in self.events("el")]
+        self.assertEqual(shown[-1], last)
+
+    def test_placeholder_shows_while_loading_and_on_failure(self):
+        self.env.proxy.delays["/smart/"] = 1.5
+        self.make("slow", {"placeholder": "/favicon.svg"}, "width:200px;height:200px")
+        wait(self.driver, lambda d: self.inspect("slow")["placeholderVisible"], 5, "placeholder while loading")
+        self.assertEqual(self.inspect("slow")["state"], "loading")
+        self.wait_loaded("slow")
+        self.make("missing", {"src": "no-such-photo.png", "placeholder": "/favicon.svg"}, "width:200px;height:200px")
+        error = wait(self.driver, lambda d: self.events("missing", "focal-error"), 10)[0]["detail"]
+        self.assertEqual(error["status"], 404)
+        self.assertTrue(error["code"])
+        self.assertTrue(error["message"])
+        info = self.inspect("missing")
+        self.assertEqual(info["state"], "error")
+        self.assertTrue(info["placeholderVisible"], "the placeholder shows on failure")
+        self.assertEqual(self.events("missing"), [])
+
+    def test_hidden_element_requests_nothing_until_shown(self):
+        self.make("hidden", {"src": "camera.png"}, "width:200px;height:200px;display:none")
+        time.sleep(1)
+        self.assertEqual(self.env.proxy.requests("camera.png"), [])
+        self.assertEqual(self.inspect("hidden")["state"], "empty")
+        self.driver.execute_script("document.getElementById('hidden').style.display = 'block'")
+        detail = self.wait_loaded("hidden")
+        self.assertEqual((detail["width"], detail["height"]), frame_size(200, 200, self.dpr))
+
+    def test_removal_aborts_and_lets_go_of_object_urls(self):
+        self.make("kept", {}, "width:96px;height:96px")
+        self.wait_loaded("kept")
+        self.env.proxy.delays["/208x208/"] = 3
+        self.make("gone", {}, "width:208px;height:208px")
+        wait(self.driver, lambda d: self.env.proxy.requests("/208x208/"), 10)
+        self.driver.execute_script("document.getElementById('gone').remove(); document.getElementById('kept').remove()")
+        wait(self.driver, lambda d: self.env.proxy.requests("/208x208/")[0]["aborted"], 5, "the removed element's request was aborted")
+        time.sleep(0.5)
+        self.assertEqual(self.events("gone"), [])
+        urls = self.driver.execute_script("return window.objectURLs")
+        self.assertGreater(urls["created"], 0)
+        self.assertEqual(urls["created"], urls["revoked"], "every object URL made was revoked")
+
+    def test_moving_an_element_keeps_its_image(self):
+        self.make("moved", {}, "width:150px;height:150px")
+        self.wait_loaded("moved")
+        self.driver.execute_script("const el = document.getElementById('moved'); el.parentNode.prepend(el)")
+        time.sleep(0.5)
+        self.assertEqual(self.inspect("moved")["layers"], 1)
+        self.assertEqual(len(self.env.proxy.requests("/smart/")), 1)
+
+    def test_signer_endpoint_and_sign_property(self):
+        self.make("signed", {"signer": "/__test/sign"}, "width:128px;height:128px")
+        detail = self.wait_loaded("signed")
+        self.assertNotIn("/unsafe/", detail["url"])
+        self.assertEqual(len(self.env.proxy.requests("/__test/sign")), 1)
+        # Elements laid out at once share one signing request.
+        self.driver.execute_script("""for (let i = 0; i < 3; i++)
+            window.make('batch' + i, {src: 'astronaut.png', signer: '/__test/sign'}, `width:${100 + 20 * i}px;height:100px`)""")
+        for i in range(3):
+            self.wait_loaded(f"batch{i}")
+        self.assertEqual(len(self.env.proxy.requests("/__test/sign")), 2)
+        # The property: a function of the path.
+        self.driver.execute_script("""
+            const el = document.createElement('focal-img');
+            el.id = 'property'; el.style.cssText = 'width:96px;height:96px';
+            el.sign = async (path) => { window.signedPath = path; return '/unsafe/' + path; };
+            el.setAttribute('src', 'astronaut.png');
+            document.getElementById('stage').append(el);""")
+        self.wait_loaded("property")
+        self.assertEqual(self.driver.execute_script("return window.signedPath"), "96x96/smart/astronaut.png")
+
+    def test_a_failing_signer_reports_an_error(self):
+        self.make("unsigned", {"signer": "/__test/no-such-signer"}, "width:100px;height:100px")
+        error = wait(self.driver, lambda d: self.events("unsigned", "focal-error"), 10)[0]["detail"]
+        self.assertEqual(error["status"], 404)
+
+    def test_cache_name_shares_one_request(self):
+        for i in range(3):
+            self.make(f"named{i}", {"cache-name": "astronaut-v1"}, "width:144px;height:144px")
+        for i in range(3):
+            self.wait_loaded(f"named{i}")
+        self.assertEqual(len(self.env.proxy.requests("/144x144/")), 1)
+
+    def test_refresh_asks_again_past_the_caches(self):
+        self.make("el", {"cache-name": "astro"}, "width:112px;height:112px")
+        self.wait_loaded("el")
+        self.driver.execute_script("FocalImg.refresh('astronaut.png')")
+        self.wait_loaded("el", count=2)
+        self.assertEqual(len(self.env.proxy.requests("/112x112/")), 2)
+
+    def test_aspect_attribute_sets_the_height(self):
+        self.make("wide", {"aspect": "16:9"}, "width:320px")
+        detail = self.wait_loaded("wide")
+        self.assertEqual(self.inspect("wide")["box"], [320, 180])
+        self.assertEqual((detail["width"], detail["height"]), frame_size(320, 180, self.dpr))
+
+    def test_cross_origin_server(self):
+        """The page is on one origin (the proxy) and Focal on another: CORS lets the plan through."""
+        self.make("remote", {"server": self.env.focal.origin}, "width:180px;height:180px")
+        detail = self.wait_loaded("remote")
+        self.assertTrue(detail["url"].startswith(self.env.focal.origin + "/unsafe/"))
+        self.assertEqual(detail["plan"]["strategy"], "faces")
+
+    def test_an_unreachable_server_reports_status_0(self):
+        self.make("away", {"server": f"http://127.0.0.1:{harness.free_port()}", "placeholder": "/favicon.svg"},
+                  "width:100px;height:100px")
+        error = wait(self.driver, lambda d: self.events("away", "focal-error"), 10)[0]["detail"]
+        self.assertEqual((error["status"], error["code"]), (0, "network"))
+        wait(self.driver, lambda d: self.inspect("away")["placeholderVisible"], 5, "the placeholder shows")
+
+    def test_fades_in_unless_off_or_reduced_motion(self):
+        opacity = "return getComputedStyle(document.getElementById(arguments[0]).shadowRoot.querySelector('img.crop')).transitionDuration"
+        self.make("fading", {}, "width:100px;height:100px")
+        self.make("plain", {"fade": "off"}, "width:100px;height:100px")
+        self.wait_loaded("fading")
+        self.wait_loaded("plain")
+        self.assertEqual(self.driver.execute_script(opacity, "fading"), "0.24s")
+        self.assertEqual(self.driver.execute_script(
+            "return document.getElementById('plain').shadowRoot.querySelector('img.crop').style.opacity"), "")
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            self.assertEqual(self.driver.execute_script(opacity, "fading"), "0s")
+            self.resize("fading", 140, 100)
+            self.wait_loaded("fading", count=2)
+            self.assertEqual(self.driver.execute_script(
+                "return document.getElementById('fading').shadowRoot.querySelector('img.crop:last-of-type').style.opacity"), "")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_sized_by_a_grid_or_a_flex_row_without_layout_shift(self):
+        self.driver.execute_script("""
+            const grid = document.createElement('div');
+            grid.style.cssText = 'display:grid;grid-template-columns:200px 120px;grid-auto-rows:100px;gap:4px;width:324px';
+            grid.innerHTML = '<focal-img id="g1" src="astronaut.png"></focal-img><focal-img id="g2" src="astronaut.png"></focal-img>';
+            const flex = document.createElement('div');
+            flex.style.cssText = 'display:flex;width:300px;height:90px';
+            flex.innerHTML = '<focal-img id="f1" src="chelsea.png" style="flex:1"></focal-img><focal-img id="f2" src="chelsea.png" style="flex:2"></focal-img>';
+            document.getElementById('stage').append(grid, flex);""")
+        boxes = {"g1": [200, 100], "g2": [120, 100], "f1": [100, 90], "f2": [200, 90]}
+        for id, box in boxes.items():
+            self.assertEqual(self.inspect(id)["box"], box, f"{id} before loading")
+        for id, (w, h) in boxes.items():
+            detail = self.wait_loaded(id)
+            self.assertEqual((detail["width"], detail["height"]), frame_size(w, h, self.dpr))
+            self.assertEqual(self.inspect(id)["box"], [w, h], f"{id}: the image did not change the box")
+
+    def test_no_console_errors(self):
+        self.make("el", {"alt": "x"}, "width:200px;height:100px")
+        self.wait_loaded("el")
+        self.assertEqual(harness.console_errors(self.driver), [])
+
+
+class ElementTestsAtPixelRatio2(ElementTests):
+    """The same at devicePixelRatio 2: every request is twice the box."""
+    dpr = 2.0
+
+
+def load_tests(loader, tests, pattern):
+    """All of ElementTests; at pixel ratio 2, the tests where the ratio matters."""
+    suite = unittest.TestSuite()
+    suite.addTests(loader.loadTestsFromTestCase(ElementTests))
+    wanted = set(loader.getTestCaseNames(ElementTestsAtPixelRatio2))   # honours -k
+    for name in ("test_size_follows_box_times_pixel_ratio", "test_aspect_attribute_sets_the_height",
+                 "test_a_newer_request_aborts_the_slow_older_one"):
+        if name in wanted:
+            suite.addTest(ElementTestsAtPixelRatio2(name))
+    return suite

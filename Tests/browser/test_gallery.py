@@ -1,0 +1,341 @@
+"""The gallery at `/`: every frame shows a crop of its box's size, frames reshape by their corner
+and the crop follows, the plan is drawn over the original, uploads, and the crop editor —
+dragging, zooming, and saved crops that survive a reload and a server restart until reset."""
+
+import base64
+import json
+import time
+import unittest
+import urllib.request
+from pathlib import Path
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+import harness
+from harness import frame_size, wait, wait_js
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Every <focal-img> on the page with its box and what it shows.
+FRAMES_JS = """
+return [...document.querySelectorAll('focal-img')].map((el) => {
+  const r = el.getBoundingClientRect();
+  const card = el.closest('.card');
+  return { frame: card ? card.dataset.frame : 'thumb', kind: el.classList.contains('centre') ? 'centre' : 'focal',
+           width: r.width, height: r.height, state: el.state, natural: [el.naturalWidth, el.naturalHeight],
+           plan: el.plan, src: el.getAttribute('src') };
+});"""
+
+
+def fetch(url, method="GET", data=None, headers=None):
+    request = urllib.request.Request(url, method=method, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+class GalleryCase(unittest.TestCase):
+    width, height, dpr, dark, mobile = 1440, 1000, 1.0, False, False
+
+    @classmethod
+    def setUpClass(cls):
+        cls.env = harness.env
+        cls.driver = harness.make_driver(cls.width, cls.height, dpr=cls.dpr, dark=cls.dark, mobile=cls.mobile)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def open(self, photo="astronaut.png"):
+        self.driver.get("about:blank")  # a new page, not a change of fragment
+        self.driver.get(f"{self.env.origin}/#photo={photo}")
+        return self.wait_frames()
+
+    def wait_frames(self, timeout=60):
+        """Waits until every element has shown a crop; returns them."""
+        def done(d):
+            frames = d.execute_script(FRAMES_JS)
+            return frames if frames and all(f["state"] == "loaded" for f in frames) else None
+        return wait(self.driver, done, timeout, "every <focal-img> shows a crop")
+
+    def card(self, frame):
+        return self.driver.find_element(By.CSS_SELECTOR, f'.card[data-frame="{frame}"]')
+
+    def shown(self, frame, kind="focal"):
+        return next(f for f in self.driver.execute_script(FRAMES_JS) if f["frame"] == frame and f["kind"] == kind)
+
+    def screenshot(self, name, jpeg=False):
+        """The viewport as NAME.png, and also as NAME.jpg (smaller, for docs/) when asked."""
+        self.driver.save_screenshot(str(self.env.screenshots / f"{name}.png"))
+        if jpeg:
+            shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "jpeg", "quality": 82})
+            (self.env.screenshots / f"{name}.jpg").write_bytes(base64.b64decode(shot["data"]))
+
+    def assert_sizes(self, frames):
+        for f in frames:
+            expected = frame_size(f["width"], f["height"], self.dpr)
+            self.assertEqual(tuple(f["natural"]), expected, f"{f['frame']}/{f['kind']} box {f['width']}x{f['height']}")
+
+    def enter_token(self):
+        wait_js(self.driver, "return document.getElementById('token-dialog').open", timeout=10)
+        self.driver.find_element(By.ID, "token-input").send_keys(self.env.token)
+        self.driver.find_element(By.CSS_SELECTOR, "#token-dialog button[value=ok]").click()
+
+
+class GalleryTests(GalleryCase):
+    def test_every_frame_shows_a_crop_of_its_box(self):
+        self.driver.get_log("browser")
+        frames = self.open()
+        self.assertEqual(len([f for f in frames if f["frame"] != "thumb"]), 10)
+        self.assert_sizes(frames)
+        for f in frames:
+            if f["frame"] != "thumb":
+                self.assertEqual(f["plan"]["strategy"], "center" if f["kind"] == "centre" else "faces", f["frame"])
+        # The strategy shows on each card.
+        self.assertEqual(self.card("banner").find_element(By.CSS_SELECTOR, ".strategy").text.lower(), "faces")
+        self.assertEqual(harness.console_errors(self.driver), [])
+        self.screenshot("gallery", jpeg=True)
+
+    def test_dragging_a_corner_recrops_live(self):
+        self.open()
+        self.env.proxy.clear()
+        before = self.shown("banner")
+        grip = self.card("banner").find_element(By.CSS_SELECTOR, ".grip")
+        chain = ActionChains(self.driver).click_and_hold(grip)
+        for _ in range(8):
+            chain.move_by_offset(-18, 9).pause(0.05)
+        chain.release().perform()
+        box = (before["width"] - 144, before["height"] + 72)
+        self.assertEqual(self.card("banner").find_element(By.CSS_SELECTOR, ".size").text, f"{box[0]} × {box[1]} · free")
+        expected = frame_size(*box, self.dpr)
+        wait(self.driver, lambda d: tuple(self.shown("banner")["natural"]) == expected, 30, "the banner shows its new size")
+        wait(self.driver, lambda d: tuple(self.shown("banner", "centre")["natural"]) == expected, 30, "so does its centre crop")
+        requested = [r["path"] for r in self.env.proxy.requests("/smart/astronaut.png")]
+        self.assertIn(f"/unsafe/{expected[0]}x{expected[1]}/smart/astronaut.png", requested)
+        self.assertGreater(len(requested), 1, "crops were asked for during the drag, not only at its end")
+        time.sleep(1)
+        self.assertEqual(tuple(self.shown("banner")["natural"]), expected, "nothing older replaced it")
+        # Keyboard: arrows on the focused corner.
+        grip.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+        box = (box[0] + 16, box[1])
+        expected = frame_size(*box, self.dpr)
+        wait(self.driver, lambda d: tuple(self.shown("banner")["natural"]) == expected, 30, "keyboard resize")
+        # Restore brings back the named aspect.
+        self.card("banner").find_element(By.CSS_SELECTOR, ".reset-size").click()
+        wait(self.driver, lambda d: tuple(self.shown("banner")["natural"]) == frame_size(352, 198, self.dpr), 30)
+
+    def test_what_focal_saw(self):
+        self.open()
+        plan = json.loads(fetch(self.env.focal.origin + "/v1/plan", "POST", json.dumps(
+            {"source": {"path": "astronaut.png"}, "frames": [{"aspect": "16:9"}]}).encode(),
+            {"Content-Type": "application/json"})[2])
+        subjects = wait(self.driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#overlay .ov-subject"), 10)
+        self.assertEqual(len(subjects), len(plan["subjects"]))
+        tags = [t.text for t in self.driver.find_elements(By.CSS_SELECTOR, "#overlay .ov-tag")]
+        self.assertTrue(any(t.startswith("Face ") and t.endswith("%") for t in tags), tags)
+        # Pointing at a frame draws its crop, as the frame shows it now.
+        for frame in ("card", "story"):
+            ActionChains(self.driver).move_to_element(self.card(frame)).perform()
+            wait(self.driver, lambda d: d.find_element(By.CSS_SELECTOR, "#overlay .ov-crop-label").text.startswith(
+                frame.capitalize()), 5, f"the overlay shows the {frame}'s crop")
+        crop = self.driver.execute_script("""const s = document.querySelector('#overlay .ov-crop').style;
+            return [s.left, s.top, s.width, s.height].map(parseFloat)""")
+        x, y, w, h = self.shown("story")["plan"]["crop"]
+        self.assertAlmostEqual(crop[0], 100 * x / 512, places=2)
+        self.assertAlmostEqual(crop[2], 100 * w / 512, places=2)
+        self.screenshot("overlay")
+        self.driver.find_element(By.CSS_SELECTOR, ".switch").click()
+        self.assertIn("plain", self.driver.find_element(By.ID, "original-figure").get_attribute("class"))
+
+    def test_editor_moves_and_zooms_by_keys_and_pinch_and_keeps_the_opening_covered(self):
+        self.open()
+        self.card("card").find_element(By.CSS_SELECTOR, ".edit").click()
+        stage = wait(self.driver, lambda d: d.find_element(By.ID, "stage") if d.execute_script(
+            "return document.getElementById('editor').open") else None, 10)
+        crop = lambda: json.loads(stage.get_attribute("data-crop"))
+        start = crop()
+        self.assertEqual(start["width"] * 5, start["height"] * 4, "4:5 exactly")
+        stage.send_keys("+")
+        zoomed = crop()
+        self.assertLess(zoomed["width"], start["width"])
+        stage.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT)  # the photo goes left: the crop goes right
+        self.assertGreater(crop()["x"], zoomed["x"])
+        before = crop()["width"]
+        ActionChains(self.driver).scroll_from_origin(ScrollOrigin.from_element(stage), 0, -300).perform()
+        wait(self.driver, lambda d: crop()["width"] < before, 5, "the wheel zooms in")
+        before = crop()["width"]
+        self.driver.find_element(By.ID, "zoom-out").click()
+        self.assertGreater(crop()["width"], before, "the − button zooms out")
+        # Pinch with two fingers moving apart: zooms in.
+        r = self.driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.x, r.y, r.width, r.height]", stage)
+        cx, cy = r[0] + r[2] / 2, r[1] + r[3] / 2
+        before = crop()["width"]
+        self.touch("touchStart", [(cx - 30, cy), (cx + 30, cy)])
+        for d in range(1, 8):
+            self.touch("touchMove", [(cx - 30 - 12 * d, cy), (cx + 30 + 12 * d, cy)])
+        self.touch("touchEnd", [])
+        self.assertLess(crop()["width"], before, "pinching out zooms in")
+        # Zoomed out as far as it goes, the photo still covers the opening.
+        for _ in range(40):
+            stage.send_keys("-")
+        covered = self.driver.execute_script("""
+            const p = document.getElementById('stage-photo').getBoundingClientRect();
+            const o = document.getElementById('opening').getBoundingClientRect();
+            return p.left <= o.left + 0.5 && p.top <= o.top + 0.5 && p.right >= o.right - 0.5 && p.bottom >= o.bottom - 0.5;""")
+        self.assertTrue(covered)
+        self.assertEqual(crop()["height"], 510, "the largest 4:5 crop of a 512 px square photo")
+        stage.send_keys(Keys.ESCAPE)
+        wait_js(self.driver, "return !document.getElementById('editor').open", timeout=5)
+
+    def test_portrait_photo_in_a_landscape_opening_and_the_reverse(self):
+        for photo, frame, axis, fixed in (("grace_hopper.jpg", "banner", "y", "x"), ("chelsea.png", "story", "x", "y")):
+            self.open(photo)
+            self.card(frame).find_element(By.CSS_SELECTOR, ".edit").click()
+            stage = wait(self.driver, lambda d: d.find_element(By.ID, "stage") if d.execute_script(
+                "return document.getElementById('editor').open") else None, 10)
+            start = json.loads(stage.get_attribute("data-crop"))
+            chain = ActionChains(self.driver).move_to_element(stage).click_and_hold()
+            # Drag towards the top left and back: the free axis moves, the other stays covered.
+            chain.move_by_offset(-150, -150).move_by_offset(60, 60).release().perform()
+            moved = json.loads(stage.get_attribute("data-crop"))
+            self.assertNotEqual(moved[axis], start[axis], f"{photo}: the photo slides along {axis}")
+            self.assertEqual(moved[fixed], start[fixed], f"{photo}: the photo fills the opening along {fixed}")
+            self.screenshot(f"editor-{Path(photo).stem}-{frame}", jpeg=True)
+            stage.send_keys(Keys.ESCAPE)
+            wait_js(self.driver, "return !document.getElementById('editor').open", timeout=5)
+
+    def touch(self, type, points):
+        self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+            "type": type, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+
+class SavedCropTests(GalleryCase):
+    """Save in the editor; the crop wins after a reload and a server restart; reset undoes it."""
+
+    def test_saved_crop_survives_reload_and_restart_then_reset_restores_focal(self):
+        self.driver.get_log("browser")
+        self.open()
+        automatic = self.shown("banner")["plan"]
+        self.assertEqual(automatic["strategy"], "faces")
+        self.card("banner").find_element(By.CSS_SELECTOR, ".edit").click()
+        stage = wait(self.driver, lambda d: d.find_element(By.ID, "stage") if d.execute_script(
+            "return document.getElementById('editor').open") else None, 10)
+        self.assertEqual(json.loads(stage.get_attribute("data-crop")),
+                         dict(zip(("x", "y", "width", "height"), automatic["crop"])), "the editor starts from Focal's crop")
+        # Drag the photo up: the crop moves down the photo.
+        ActionChains(self.driver).move_to_element(stage).click_and_hold().move_by_offset(0, -60) \
+            .move_by_offset(0, -60).release().perform()
+        chosen = json.loads(stage.get_attribute("data-crop"))
+        self.assertGreater(chosen["y"], automatic["crop"][1])
+        self.assertEqual(chosen["width"] * 9, chosen["height"] * 16)
+        self.screenshot("editor", jpeg=True)
+        self.driver.find_element(By.ID, "editor-save").click()
+        self.enter_token()
+        wait_js(self.driver, "return !document.getElementById('editor').open", timeout=15,
+                message="the editor closes after saving: " + self.driver.find_element(By.ID, "editor-error").text)
+        saved = [chosen["x"], chosen["y"], chosen["width"], chosen["height"]]
+
+        def shows_saved(d):
+            plan = self.shown("banner")["plan"]
+            return plan and plan["strategy"] == "manual" and plan["crop"] == saved and plan.get("override")
+        wait(self.driver, shows_saved, 30, "the frame shows the saved crop")
+        self.assertEqual(self.card("banner").find_element(By.CSS_SELECTOR, ".strategy").text.lower(), "saved crop")
+        # Other sizes of the same aspect use it too: a thumbor URL as any client makes it.
+        status, headers, _ = fetch(self.env.focal.origin + "/unsafe/1600x900/smart/astronaut.png")
+        self.assertEqual((status, headers.get("X-Focal-Strategy")), (200, "manual"))
+
+        self.driver.refresh()
+        self.wait_frames()
+        self.assertTrue(shows_saved(self.driver), "after a reload")
+        self.env.focal.restart()
+        self.driver.refresh()
+        self.wait_frames()
+        self.assertTrue(shows_saved(self.driver), "after a server restart")
+
+        # Reset: back to Focal's own crop.
+        self.card("banner").find_element(By.CSS_SELECTOR, ".edit").click()
+        wait_js(self.driver, "return document.getElementById('editor').open", timeout=10)
+        self.assertIn("saved", self.driver.find_element(By.ID, "editor-origin").text)
+        self.driver.find_element(By.ID, "editor-reset").click()
+        wait_js(self.driver, "return !document.getElementById('editor').open", timeout=15)
+        wait(self.driver, lambda d: self.shown("banner")["plan"]["strategy"] == "faces", 30, "automatic again")
+        self.assertEqual(self.shown("banner")["plan"]["crop"], automatic["crop"])
+        status, headers, _ = fetch(self.env.focal.origin + "/unsafe/1600x900/smart/astronaut.png")
+        self.assertEqual(headers.get("X-Focal-Strategy"), "faces")
+        self.assertEqual(harness.console_errors(self.driver), [])
+
+
+class UploadTests(GalleryCase):
+    def test_upload_asks_for_the_token_once_and_shows_the_photo(self):
+        self.open()
+        # A photo the server does not have yet: a crop of one it has.
+        status, _, data = fetch(self.env.focal.origin + "/unsafe/360x480/smart/filters:format(jpeg)/chelsea.png")
+        self.assertEqual(status, 200)
+        photo = self.env.workdir / "cat-portrait.jpg"
+        photo.write_bytes(data)
+        self.driver.find_element(By.ID, "upload-input").send_keys(str(photo))
+        self.enter_token()
+        wait(self.driver, lambda d: "#id=" in d.current_url, 30, "the upload is selected")
+        frames = self.wait_frames()
+        self.assertTrue(all(f["src"].startswith("id:") for f in frames if f["frame"] != "thumb"))
+        self.assertEqual(self.shown("avatar")["plan"]["strategy"], "pets")
+        self.assertEqual(self.driver.execute_script("return sessionStorage.getItem('focal.token')"), self.env.token)
+
+
+class PhoneTests(GalleryCase):
+    width, height, dpr, mobile = 390, 844, 3.0, True
+
+    def test_phone_layout(self):
+        frames = self.open()
+        self.assert_sizes(frames)
+        overflow = self.driver.execute_script("return document.scrollingElement.scrollWidth - innerWidth")
+        self.assertLessEqual(overflow, 0, "nothing wider than the screen")
+        self.screenshot("gallery-phone")
+        self.driver.execute_script("document.getElementById('frames-title').scrollIntoView()")
+        time.sleep(0.5)
+        self.screenshot("gallery-phone-frames")
+
+
+class DarkTests(GalleryCase):
+    dark = True
+
+    def test_dark_scheme(self):
+        self.open("chelsea.png")
+        background = self.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        self.assertEqual(background, "rgb(17, 18, 20)")
+        self.screenshot("gallery-dark", jpeg=True)
+
+
+class SignedOnlyServerTests(unittest.TestCase):
+    """A server without --allow-unsafe: the page signs every image URL through /v1/sign (with
+    the token, asked for once), and the frames show."""
+
+    def test_gallery_signs_its_urls(self):
+        env = harness.env
+        focal = harness.Focal(env.focal.binary, env.focal.root, str(env.workdir / "signed-data"), env.token,
+                              env.focal.key, str(env.workdir / "focal-signed.log"), env.focal.cwd, allow_unsafe=False)
+        (env.workdir / "signed-data").mkdir(exist_ok=True)
+        focal.start()
+        driver = harness.make_driver(1280, 900)
+        try:
+            driver.get(focal.origin + "/#photo=coffee.png")
+            wait_js(driver, "return document.getElementById('token-dialog').open", timeout=15)
+            driver.find_element(By.ID, "token-input").send_keys(env.token)
+            driver.find_element(By.CSS_SELECTOR, "#token-dialog button[value=ok]").click()
+
+            def loaded(d):
+                frames = d.execute_script(FRAMES_JS)
+                return frames if frames and all(f["state"] == "loaded" for f in frames) else None
+            frames = wait(driver, loaded, 60, "every frame shows a signed crop")
+            urls = driver.execute_script("return [...document.querySelectorAll('focal-img')].map((el) => el.currentSrc)")
+            self.assertTrue(all(not u.startswith("/unsafe/") and u.count("/") >= 3 for u in urls), urls)
+            self.assertEqual(len(frames), 10 + 8)
+            self.assertEqual(fetch(focal.origin + "/unsafe/100x100/coffee.png")[0], 403)
+        finally:
+            driver.quit()
+            focal.stop()
