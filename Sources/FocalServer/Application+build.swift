@@ -74,6 +74,7 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
     // The web page and its scripts.
     let assets = WebAssets()
     router.get("/") { request, _ in try assets.response("index.html", request: request) }
+    router.get("/favicon.ico") { request, _ in try assets.response("favicon.ico", request: request) }
     for name in assets.files.keys.sorted() where name != "index.html" {
         router.get(RouterPath(stringLiteral: "/" + name)) { request, _ in try assets.response(name, request: request) }
     }

@@ -31,6 +31,9 @@ extension FocalService {
         var accuracy: String?
         var detect: Bool?
         var focus: String?
+        /// Whether saved crops decide the frames they apply to; default true (false shows what
+        /// Focal would choose on its own).
+        var overrides: Bool?
     }
 
     struct PlanBody: Decodable {
@@ -165,7 +168,8 @@ extension FocalService {
                 ? try await pipeline.analyze(input, accuracy: accuracy, scope: .everything) : analysis
             var frames: [[String: Any]] = []
             for target in targets {
-                let (plan, saved) = try await planWithSavedCrop(analysis, target: target, options: crop, id: id)
+                let (plan, saved) = try await planWithSavedCrop(
+                    analysis, target: target, options: crop, id: id, useSaved: body.options?.overrides ?? true)
                 var frame = Self.planObject(plan, imageSize: analysis.size)
                 frame["target"] = target.description
                 frame["override"] = saved.map(Self.object) ?? NSNull()

@@ -130,12 +130,12 @@ public final class FocalService: Sendable {
             let body = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
                 Self.jsonData(try await meta(url: url, input: input, id: id, rule: rule, options: options))
             }
-            return json(data: body, headers: [.cacheControl: "public, max-age=\(configuration.maxAge)"])
+            return json(data: body, headers: [.cacheControl: "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)"])
         }
         let result = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
             try await pipeline.crop(input, sizedBy: rule, options: options)
         }
-        return imageResponse(result, id: id, request: request, vary: vary)
+        return imageResponse(result, id: id, request: request, vary: vary, smart: options.crop.needsDetection)
     }
 
     /// The pipeline input for a source, and the image's identity when known before fetching.
@@ -168,10 +168,14 @@ public final class FocalService: Sendable {
 
     /// An image response: the bytes, their type, validators and caching headers; 304 when the
     /// client's `If-None-Match` names this result.
-    func imageResponse(_ result: CropResult, id: String?, request: Request, vary: Bool) -> Response {
+    func imageResponse(_ result: CropResult, id: String?, request: Request, vary: Bool, smart: Bool) -> Response {
         let tag = "\"" + String((result.key ?? Self.hex(SHA256.hash(data: result.data))).prefix(32)) + "\""
+        // A subject-aware crop changes when a person saves a crop for its aspect: browsers check
+        // back every time (a 304 when unchanged); shared caches keep it and are purged by tag.
+        let caching = smart
+            ? "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)" : "public, max-age=\(configuration.maxAge)"
         var headers: HTTPFields = [
-            .contentType: result.format.mediaType, .eTag: tag, .cacheControl: "public, max-age=\(configuration.maxAge)",
+            .contentType: result.format.mediaType, .eTag: tag, .cacheControl: caching,
             .focalStrategy: result.plan.strategy.rawValue, .focalOrigin: result.origin.name,
         ]
         if vary { headers[.vary] = "Accept" }
@@ -267,11 +271,11 @@ public final class FocalService: Sendable {
     /// A plan, using the crop saved for this image at the target's aspect when the options would
     /// otherwise detect: what an image request for the same target renders.
     func planWithSavedCrop(
-        _ analysis: Analysis, target: CropTarget, options: CropOptions, id: String?
+        _ analysis: Analysis, target: CropTarget, options: CropOptions, id: String?, useSaved: Bool = true
     ) async throws -> (CropPlan, SavedCrop?) {
         var options = options
         var saved: SavedCrop?
-        if options.needsDetection, let id {
+        if useSaved, options.needsDetection, let id {
             let ratio = target.ratio
             saved = try await overrides.overrides(image: id).filter { abs($0.aspect.ratio - ratio) <= 0.01 * ratio }
                 .min { abs($0.aspect.ratio - ratio) < abs($1.aspect.ratio - ratio) }

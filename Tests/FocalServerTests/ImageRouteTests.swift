@@ -17,7 +17,8 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/png", "the astronaut is a PNG, so the output is too")
                 #expect(response.imageSize == PixelSize(width: 400, height: 300))
-                #expect(response.headers[.cacheControl] == "public, max-age=86400")
+                #expect(response.headers[.cacheControl] == "public, max-age=0, must-revalidate, s-maxage=86400",
+                        "a smart crop may change when a crop is saved: browsers revalidate")
                 #expect(response.headers[.eTag]?.hasPrefix("\"") == true)
                 #expect(response.headers[HTTPField.Name("X-Focal-Strategy")!] == "faces")
                 #expect(response.headers[.vary] == nil, "no format negotiation without --auto-webp")
@@ -55,6 +56,15 @@ import Testing
                 #expect(response.status == .forbidden)
                 #expect(response.json?["code"] as? String == "request.unsafe_refused")
             }
+        }
+    }
+
+    @Test func plainCropsAreCachedForTheMaxAge() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/100x100/grace_hopper.jpg", method: .get) {
+                #expect($0.headers[.cacheControl] == "public, max-age=86400")
+            }
+            try await client.execute(uri: "/favicon.ico", method: .get) { #expect($0.status == .notFound) }
         }
     }
 
