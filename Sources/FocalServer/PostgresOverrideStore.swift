@@ -135,7 +135,7 @@ public final class PostgresOverrideStore: OverrideStore {
             for try await (revision, updated, inserted) in rows.decode((Int, Date, Bool).self) {
                 return (SavedCrop(image: image, aspect: aspect, crop: crop, revision: revision, updated: updated), inserted)
             }
-            throw ServerError(.requestPreconditionFailed, "the saved crop has changed since revision \(expected ?? 0); reload it")
+            throw ServerError.stale(expected ?? 0)
         }
     }
 
@@ -152,9 +152,7 @@ public final class PostgresOverrideStore: OverrideStore {
                     "DELETE FROM override WHERE image = \(image) AND aspect = \(key) RETURNING revision", logger: logger)
             }
             for try await _ in rows.decode(Int.self) { return true }
-            if expected != nil, try await override(image: image, aspect: aspect) != nil {
-                throw ServerError(.requestPreconditionFailed, "the saved crop has changed since revision \(expected ?? 0); reload it")
-            }
+            if let expected, try await override(image: image, aspect: aspect) != nil { throw ServerError.stale(expected) }
             return false
         }
     }
@@ -178,14 +176,5 @@ public final class PostgresOverrideStore: OverrideStore {
         }
     }
 
-    /// Runs a database call; failures other than a refused precondition become `server.storage`.
-    private func storage<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as ServerError {
-            throw error
-        } catch {
-            throw ServerError(.serverStorage, "the overrides database failed", cause: String(reflecting: error))
-        }
-    }
+    private func storage<T>(_ body: () async throws -> T) async throws -> T { try await ServerError.storage(body) }
 }

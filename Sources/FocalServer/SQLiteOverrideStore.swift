@@ -68,11 +68,7 @@ public final class SQLiteOverrideStore: OverrideStore {
     public func save(image: String, aspect: AspectKey, crop: PixelRect, expected: Int?) async throws -> (SavedCrop, created: Bool) {
         try await storage {
             try await database.write { db in
-                let current = try Int.fetchOne(
-                    db, sql: "SELECT revision FROM override WHERE image = ? AND aspect = ?", arguments: [image, aspect.description])
-                if let expected, expected != (current ?? 0) {
-                    throw ServerError(.requestPreconditionFailed, "the saved crop has changed since revision \(expected); reload it")
-                }
+                let current = try Self.revision(db, image: image, aspect: aspect, expected: expected)
                 let saved = SavedCrop(image: image, aspect: aspect, crop: crop, revision: (current ?? 0) + 1, updated: Date())
                 try db.execute(
                     sql: """
@@ -89,25 +85,21 @@ public final class SQLiteOverrideStore: OverrideStore {
     public func delete(image: String, aspect: AspectKey, expected: Int?) async throws -> Bool {
         try await storage {
             try await database.write { db in
-                let current = try Int.fetchOne(
-                    db, sql: "SELECT revision FROM override WHERE image = ? AND aspect = ?", arguments: [image, aspect.description])
-                if let expected, expected != (current ?? 0) {
-                    throw ServerError(.requestPreconditionFailed, "the saved crop has changed since revision \(expected); reload it")
-                }
+                let current = try Self.revision(db, image: image, aspect: aspect, expected: expected)
                 try db.execute(sql: "DELETE FROM override WHERE image = ? AND aspect = ?", arguments: [image, aspect.description])
                 return current != nil
             }
         }
     }
 
-    /// Runs a database call; failures other than a refused precondition become `server.storage`.
-    private func storage<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as ServerError {
-            throw error
-        } catch {
-            throw ServerError(.serverStorage, "the overrides database failed", cause: "\(error)")
-        }
+    /// The current revision (nil when nothing is saved), checked against `expected` (0: none).
+    /// - Throws: `ServerError` (`request.precondition_failed`) when they differ.
+    private static func revision(_ db: Database, image: String, aspect: AspectKey, expected: Int?) throws -> Int? {
+        let current = try Int.fetchOne(
+            db, sql: "SELECT revision FROM override WHERE image = ? AND aspect = ?", arguments: [image, aspect.description])
+        if let expected, expected != (current ?? 0) { throw ServerError.stale(expected) }
+        return current
     }
+
+    private func storage<T>(_ body: () async throws -> T) async throws -> T { try await ServerError.storage(body) }
 }

@@ -19,6 +19,22 @@ public struct ServerError: FocalError, Hashable {
     /// `request.invalid` with a message naming what is malformed.
     public static func invalid(_ message: String) -> ServerError { ServerError(.requestInvalid, message) }
 
+    /// `request.precondition_failed`: a saved crop changed since the revision a write expected.
+    static func stale(_ expected: Int) -> ServerError {
+        ServerError(.requestPreconditionFailed, "the saved crop has changed since revision \(expected); reload it")
+    }
+
+    /// Runs a store's database call: failures other than the service's own become `server.storage`.
+    static func storage<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError(.serverStorage, "the overrides database failed", cause: String(reflecting: error))
+        }
+    }
+
     public var description: String { publicMessage.oneLine }
 
     public var detail: String { description + (cause.map { " [\($0.oneLine)]" } ?? "") }
