@@ -83,11 +83,12 @@ CLUSTER_FLAGS ?=
 cluster: models fixtures release
 	scripts/cluster.sh run $(CLUSTER_FLAGS)
 
-# The VCL alone (varnishd -C, its regex, varnishtest scripts), then the live cluster: cache hits,
+# The VCL alone (varnishd -C, its regex, varnishtest scripts), the systemd units, then the live cluster: cache hits,
 # sharding, saved crops through every replica, a replica killed and restarted under wrk load.
 test-cluster: models fixtures release
 	scripts/cluster.sh deps
 	python3 -m unittest discover -s Tests/cluster -p 'test_vcl.py' -v
+	python3 -m unittest discover -s Tests/cluster -p 'test_systemd.py' -v
 	python3 -m unittest discover -s Tests/cluster -p 'test_cluster.py' -v
 
 # Requests/s through Varnish for 1, 2 and 3 replicas, cold and cached, and memory per replica;
