@@ -110,6 +110,8 @@ sub vcl_recv {
     # Originals by id are immutable and cacheable; the rest of the API and the probes are not.
     if (req.url ~ "^/v1/images/[0-9A-Fa-f]{64}(\?|$)") {
         set req.http.X-Focal-Kind = "original";
+        # The replica that serves `id:<sha256>` images also serves their original.
+        set req.http.X-Focal-Shard = "id:" + std.tolower(regsub(req.url, "^/v1/images/([0-9A-Fa-f]{64}).*$", "\1"));
         unset req.http.Cookie;
         unset req.http.Authorization;
         return (hash);
