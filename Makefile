@@ -10,7 +10,7 @@ EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
 .PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench \
-	bench-serve client-tests clean
+	bench-serve client-tests cluster test-cluster bench-cluster clean
 
 all: build
 
@@ -81,6 +81,29 @@ bench-serve: models fixtures release
 # libthumbor's signed URLs against a live `focal serve` (scripts/client-tests.sh thumbor: thumbor).
 client-tests: models fixtures build
 	scripts/client-tests.sh
+
+# Varnish in front of three `focal serve` replicas sharing PostgreSQL, all on loopback, until Ctrl-C
+# (scripts/cluster.sh installs varnish, varnish-modules, postgresql and wrk when missing). The page is
+# http://127.0.0.1:8080/; CLUSTER_FLAGS passes options (e.g. --port 9000 --replicas 2 --auto-webp).
+CLUSTER_FLAGS ?=
+cluster: models fixtures release
+	scripts/cluster.sh run $(CLUSTER_FLAGS)
+
+# The VCL alone (varnishd -C, its regex, varnishtest scripts), the systemd units, then the live cluster: cache hits,
+# sharding, saved crops through every replica, a replica killed and restarted under wrk load.
+test-cluster: models fixtures build
+	scripts/cluster.sh deps
+	@echo "test-cluster: replicas run .build/debug/focal (FOCAL_BIN chooses another)"
+	python3 -m unittest discover -s Tests/cluster -p 'test_vcl.py' -v
+	python3 -m unittest discover -s Tests/cluster -p 'test_systemd.py' -v
+	FOCAL_BIN=$${FOCAL_BIN:-$(CURDIR)/.build/debug/focal} python3 -m unittest discover -s Tests/cluster -p 'test_cluster.py' -v
+
+# Requests/s through Varnish for 1, 2 and 3 replicas, cold and cached, and memory per replica;
+# BENCH_CLUSTER_FLAGS=--quick for a short run.
+BENCH_CLUSTER_FLAGS ?=
+bench-cluster: models fixtures release
+	scripts/cluster.sh deps
+	python3 scripts/bench-cluster.py $(BENCH_CLUSTER_FLAGS)
 
 clean:
 	rm -rf .build out

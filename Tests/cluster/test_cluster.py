@@ -1,0 +1,332 @@
+"""The cluster under test: PostgreSQL, three `focal serve` replicas (--auto-webp) sharing it, and
+Varnish with deploy/varnish/focal.vcl in front, started on loopback by scripts/cluster.py (the
+machinery `make cluster` uses) once for this module and stopped at its end.
+
+    make test-cluster            (or: python3 -m unittest discover -s Tests/cluster -v)
+
+FOCAL_BIN picks the focal binary (default .build/release/focal). Tests run in the order of their
+names; the fault test, which kills and restarts a replica, runs last.
+"""
+import concurrent.futures
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import cluster  # noqa: E402
+from cluster import get, http, metric_sum  # noqa: E402
+
+CLUSTER = None
+PHOTOS = []  # [(path, id)]
+
+
+def report(message):
+    print(f"\n  [cluster] {message}", file=sys.stderr, flush=True)
+
+
+def setUpModule():
+    global CLUSTER, PHOTOS
+    CLUSTER = cluster.Cluster(replicas=3, focal_args=["--auto-webp"])
+    CLUSTER.start()
+    status, _, body = get(CLUSTER.base + "/v1/photos")
+    assert status == 200, f"/v1/photos answered {status}"
+    PHOTOS = [(p["path"], p["id"]) for p in json.loads(body)["photos"]]
+    assert len(PHOTOS) >= 4, f"need at least 4 photos under {CLUSTER.root}, found {len(PHOTOS)}"
+
+
+def tearDownModule():
+    left = CLUSTER.stop() if CLUSTER else []
+    if left:
+        raise AssertionError("processes left after stopping the cluster:\n" +
+                             "\n".join(f"  {pid} {cmd}" for pid, cmd in left))
+
+
+def plan(headers):
+    return json.loads(headers.get("x-focal-plan", "{}"))
+
+
+def image_requests(replica):
+    """Image requests a replica has answered so far (any status)."""
+    return metric_sum(replica.metrics(), "focal_http_requests_total", route="image")
+
+
+def snapshot():
+    """{replica name: (image requests, detections, renders)}."""
+    out = {}
+    for r in CLUSTER.replicas:
+        m = r.metrics()
+        out[r.name] = (metric_sum(m, "focal_http_requests_total", route="image"),
+                       metric_sum(m, "focal_detections_total"), metric_sum(m, "focal_renders_total"))
+    return out
+
+
+def delta(before, after):
+    return {name: tuple(a - b for a, b in zip(after[name], before[name])) for name in after}
+
+
+class Test1Sharding(unittest.TestCase):
+    """(b) Every size of one photo reaches one replica, which detects it once."""
+
+    SIZES = ["400x400", "640x360", "360x640", "300x240", "200x200", "1200x630", "96x96", "meta/500x500"]  # meta/ last
+
+    def test_all_sizes_of_a_photo_reach_one_replica(self):
+        owners = {}
+        for path, _ in PHOTOS:
+            before = snapshot()
+            backends = set()
+            first = None
+            for i, size in enumerate(self.SIZES):
+                status, headers, body = get(f"{CLUSTER.base}/unsafe/{size}/smart/{path}")
+                self.assertEqual(status, 200, f"{size} {path}: {body[:200]!r}")
+                self.assertEqual(headers.get("x-cache"), "MISS")
+                backends.add(headers.get("x-focal-backend"))
+                if i == 0:
+                    first = delta(before, snapshot())
+                if i == len(self.SIZES) - 2:
+                    images = delta(before, snapshot())
+            after = delta(before, snapshot())
+            self.assertEqual(len(backends), 1, f"{path} went to {backends}")
+            owner = backends.pop()
+            owners[path] = owner
+            for name, (requests, detections, renders) in after.items():
+                if name == owner:
+                    # meta/ answers JSON: it is not an image route request.
+                    self.assertEqual(requests, len(self.SIZES) - 1, f"{path} on {name}")
+                    self.assertGreater(detections, 0, f"{path}: its replica did not detect")
+                    # The first size detected; the other six image sizes reused it. (meta/, last,
+                    # lists what every detector finds, so it may run the ones a crop skipped.)
+                    self.assertEqual(images[name][1], first[name][1], f"{path}: detected again for another size")
+                else:
+                    self.assertEqual((requests, detections, renders), (0, 0, 0), f"{path} reached {name}")
+        spread = {}
+        for path, owner in owners.items():
+            spread.setdefault(owner, []).append(path)
+        report("photos per replica: " + "; ".join(f"{k}: {', '.join(sorted(v))}" for k, v in sorted(spread.items())))
+        # With 8 photos and 3 replicas the hash ring spreads them (deterministic for these names).
+        self.assertGreater(len(spread), 1)
+
+
+class Test2Cache(unittest.TestCase):
+    """(a) One request warms the cache for every replica; identical misses are coalesced."""
+
+    def test_second_request_is_a_varnish_hit(self):
+        url = f"{CLUSTER.base}/unsafe/333x222/smart/{PHOTOS[0][0]}"
+        status, first, _ = get(url)
+        self.assertEqual(status, 200)
+        self.assertEqual(first["x-cache"], "MISS")
+        self.assertEqual(len(first["x-varnish"].split()), 1)
+        time.sleep(1.1)
+        before = snapshot()
+        status, second, body = get(url)
+        self.assertEqual(status, 200)
+        self.assertEqual(second["x-cache"], "HIT")
+        self.assertEqual(len(second["x-varnish"].split()), 2, second["x-varnish"])
+        self.assertGreaterEqual(int(second["age"]), 1)
+        self.assertEqual(second["etag"], first["etag"])
+        self.assertEqual(delta(before, snapshot()), {r.name: (0, 0, 0) for r in CLUSTER.replicas},
+                         "a replica was asked again")
+
+    def test_identical_misses_wait_for_one_fetch(self):
+        url = f"{CLUSTER.base}/unsafe/777x444/smart/{PHOTOS[1][0]}"
+        before = snapshot()
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda _: get(url), range(8)))
+        self.assertEqual([a[0] for a in answers], [200] * 8)
+        states = sorted(a[1]["x-cache"] for a in answers)
+        self.assertEqual(states, ["HIT"] * 7 + ["MISS"], states)
+        self.assertEqual(len({a[2] for a in answers}), 1)
+        moved = delta(before, snapshot())
+        self.assertEqual(sum(v[0] for v in moved.values()), 1, moved)
+        self.assertEqual(sum(v[2] for v in moved.values()), 1, moved)
+
+    def test_webp_variant_follows_accept(self):
+        url = f"{CLUSTER.base}/unsafe/300x300/smart/{PHOTOS[2][0]}"
+        chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        s1, h1, _ = get(url, headers={"Accept": chrome})
+        s2, h2, _ = get(url, headers={"Accept": "image/webp,*/*"})
+        s3, h3, _ = get(url, headers={"Accept": "text/html,*/*;q=0.8"})
+        s4, h4, _ = get(url)
+        self.assertEqual([s1, s2, s3, s4], [200] * 4)
+        self.assertEqual([h1["content-type"], h2["content-type"]], ["image/webp"] * 2)
+        self.assertNotEqual(h3["content-type"], "image/webp")
+        self.assertEqual(h4["content-type"], h3["content-type"])
+        self.assertEqual([h1["x-cache"], h2["x-cache"], h3["x-cache"], h4["x-cache"]], ["MISS", "HIT", "MISS", "HIT"])
+        self.assertEqual(h1.get("vary"), "Accept")
+
+    def test_errors_are_not_cached_but_404s_briefly(self):
+        s1, h1, b1 = get(f"{CLUSTER.base}/unsafe/100x100/smart/no-such-photo.jpg")
+        s2, h2, _ = get(f"{CLUSTER.base}/unsafe/100x100/smart/no-such-photo.jpg")
+        self.assertEqual((s1, s2), (404, 404))
+        self.assertEqual((h1["x-cache"], h2["x-cache"]), ("MISS", "HIT"))
+        self.assertEqual(h2["cache-control"], "no-store")
+        self.assertIn("code", json.loads(b1))
+        bad = f"{CLUSTER.base}/unsafe/100x100/filters:nonsense(1)/{PHOTOS[0][0]}"
+        s3, h3, _ = get(bad)
+        s4, h4, _ = get(bad)
+        self.assertEqual((s3, s4), (400, 400))
+        self.assertEqual((h3["x-cache"], h4["x-cache"]), ("MISS", "MISS"))
+
+
+class Test3Overrides(unittest.TestCase):
+    """(c) A crop saved through any replica is what every replica and Varnish serve at once;
+    deleting it restores the automatic crop."""
+
+    def urls(self, path):
+        return [f"/unsafe/{s}/smart/{path}" for s in ("320x180", "640x360", "1280x720")]
+
+    def through_varnish(self, urls):
+        out = []
+        for u in urls:
+            status, headers, body = get(CLUSTER.base + u)
+            self.assertEqual(status, 200, f"{u}: {body[:200]!r}")
+            out.append((plan(headers), headers.get("x-cache")))
+        return out
+
+    def at_each_replica(self, urls):
+        return [(r.name, plan(get(r.base + u)[1])) for r in CLUSTER.replicas for u in urls]
+
+    def write(self, method, base, image, crop=None, extra=None):
+        headers = {"Authorization": f"Bearer {CLUSTER.token}", "Content-Type": "application/json"}
+        headers.update(extra or {})
+        body = json.dumps(crop).encode() if crop else None
+        return http(method, f"{base}/v1/images/{image}/overrides/16x9", body=body, headers=headers)
+
+    def test_saved_crop_everywhere_at_once(self):
+        path, image = next(p for p in PHOTOS if p[0] == "astronaut.png") if any(
+            p[0] == "astronaut.png" for p in PHOTOS) else PHOTOS[0]
+        urls = self.urls(path)
+        square = f"/unsafe/400x400/smart/{path}"
+        # Cached, automatic.
+        self.through_varnish(urls + [square])
+        cached = self.through_varnish(urls + [square])
+        self.assertTrue(all(p["strategy"] != "manual" and c == "HIT" for p, c in cached), cached)
+
+        # Saved through Varnish (which sends it to one replica): purged, and manual at once.
+        status, headers, body = self.write("PUT", CLUSTER.base, image.upper(), {"x": 0, "y": 100, "width": 512, "height": 288})
+        self.assertIn(status, (200, 201), body)
+        revision = json.loads(body)["revision"]
+        self.assertGreaterEqual(int(headers.get("x-focal-purged", "0")), 4, headers)
+        after = self.through_varnish(urls)
+        self.assertEqual([(p["strategy"], p.get("override"), c) for p, c in after],
+                         [("manual", revision, "MISS")] * 3)
+        self.assertEqual([p["crop"] for p, _ in after][0], [0, 100, 512, 288])
+        for name, p in self.at_each_replica(urls):
+            self.assertEqual((p["strategy"], p.get("override")), ("manual", revision), name)
+        # Another aspect of the same image was purged too (one tag per image), and stays automatic.
+        status, sq, _ = get(CLUSTER.base + square)
+        self.assertEqual((plan(sq)["strategy"] != "manual", sq["x-cache"]), (True, "MISS"))
+
+        # Saved directly on a replica, bypassing Varnish: every replica has it at once (one
+        # database), Varnish still holds the previous result until someone purges the tag.
+        replica = CLUSTER.replicas[-1]
+        status, _, body = self.write("PUT", replica.base, image, {"x": 0, "y": 0, "width": 512, "height": 288},
+                                     {"If-Match": f'"{revision}"'})
+        self.assertEqual(status, 200, body)
+        newer = json.loads(body)["revision"]
+        for name, p in self.at_each_replica(urls):
+            self.assertEqual(p.get("override"), newer, name)
+        self.assertEqual({p.get("override") for p, _ in self.through_varnish(urls)}, {revision})
+        status, headers, body = http("PURGE", CLUSTER.base + "/", headers={"xkey": image})
+        self.assertEqual(status, 200, body)
+        self.assertEqual([(p.get("override"), p["crop"][1]) for p, _ in self.through_varnish(urls)], [(newer, 0)] * 3)
+
+        # A stale write (old revision) is refused and purges nothing.
+        status, headers, _ = self.write("PUT", CLUSTER.base, image, {"x": 0, "y": 50, "width": 512, "height": 288},
+                                        {"If-Match": f'"{revision}"'})
+        self.assertEqual(status, 412)
+        self.assertNotIn("x-focal-purged", headers)
+        self.assertEqual({c for _, c in self.through_varnish(urls)}, {"HIT"})
+
+        # Deleted through Varnish: automatic again everywhere, at once.
+        status, headers, _ = self.write("DELETE", CLUSTER.base, image)
+        self.assertEqual(status, 204)
+        self.assertGreaterEqual(int(headers.get("x-focal-purged", "0")), 3)
+        restored = self.through_varnish(urls)
+        self.assertTrue(all(p["strategy"] != "manual" and "override" not in p and c == "MISS" for p, c in restored), restored)
+        for name, p in self.at_each_replica(urls):
+            self.assertNotEqual(p["strategy"], "manual", name)
+
+
+class Test9Fault(unittest.TestCase):
+    """(d) Under wrk load through Varnish, the replica with the most photos is SIGKILLed, then
+    restarted: no request fails (Varnish retries the killed replica's requests on the next one on
+    the ring), and traffic returns to it once its probe is healthy again."""
+
+    SECONDS = int(os.environ.get("CLUSTER_FAULT_SECONDS", "32"))
+
+    def test_kill_and_restart_a_replica_under_load(self):
+        rng = random.Random(12)
+        # Many distinct URLs (each a miss that a replica renders), every photo in rotation.
+        paths = [f"/unsafe/{w}x{w * 3 // 4}/smart/{p}" for w in range(48, 1048) for p, _ in PHOTOS]
+        rng.shuffle(paths)
+        owners = {}
+        for p, _ in PHOTOS:
+            status, headers, _ = get(f"{CLUSTER.base}/unsafe/40x30/smart/{p}")
+            self.assertEqual(status, 200)
+            owners.setdefault(headers["x-focal-backend"], []).append(p)
+        victim_name = max(owners, key=lambda n: len(owners[n]))
+        victim = next(r for r in CLUSTER.replicas if r.name == victim_name)
+
+        with tempfile.TemporaryDirectory() as folder:
+            list_path = os.path.join(folder, "paths.txt")
+            with open(list_path, "w") as f:
+                f.write("\n".join(paths) + "\n")
+            wrk = subprocess.Popen(
+                ["wrk", "-t", "2", "-c", "8", "-d", f"{self.SECONDS}s", "--timeout", "30s", "--latency",
+                 "-s", os.path.join(HERE, "load.lua"), CLUSTER.base, "--", list_path, "2"],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            start = time.monotonic()
+            try:
+                time.sleep(6)
+                served_before = image_requests(victim)
+                retries_before = CLUSTER.varnish.stats().get("MAIN.fetch_failed", 0)
+                victim.kill(signal.SIGKILL)
+                killed = time.monotonic()
+                sick_at = CLUSTER.wait_health(victim_name, False)
+                time.sleep(max(0, 13 - (time.monotonic() - start)))
+                restarted = time.monotonic()
+                victim.start()
+                ready = time.monotonic()
+                healthy_at = CLUSTER.wait_health(victim_name, True)
+                time.sleep(4)
+                served_after = image_requests(victim)
+            finally:
+                out, err = wrk.communicate(timeout=self.SECONDS + 60)
+        self.assertEqual(wrk.returncode, 0, err)
+        line = next((l for l in out.splitlines() if l.startswith('{"cluster_load"')), None)
+        self.assertIsNotNone(line, out + err)
+        result = json.loads(line)
+        stats = CLUSTER.varnish.stats()
+        report(
+            f"fault: {victim_name} (photos {', '.join(owners[victim_name])}) served {served_before:.0f} image "
+            f"requests, SIGKILL at {killed - start:.1f} s, marked sick {sick_at - killed:.1f} s later; "
+            f"restarted at {restarted - start:.1f} s, ready in {ready - restarted:.1f} s, healthy in Varnish "
+            f"{healthy_at - restarted:.1f} s after the restart, then served {served_after:.0f} in 4 s. wrk: "
+            f"{result['requests']} requests in {result['duration_us'] / 1e6:.1f} s, statuses {result['statuses']}, "
+            f"errors connect/read/write/timeout {result['connect_errors']}/{result['read_errors']}/"
+            f"{result['write_errors']}/{result['timeouts']}, non-2xx {result['status_errors']}; answered after a "
+            f"retry on another replica: {result['retried']}; backend fetches that failed and were retried: "
+            f"{stats.get('MAIN.fetch_failed', 0) - retries_before:.0f}; by replica {result['backends']}; "
+            f"cache {result['caches']}; p50 {result['p50_us'] / 1000:.0f} ms, p99 {result['p99_us'] / 1000:.0f} ms")
+        self.assertGreater(result["requests"], 100)
+        self.assertEqual(result["answers"], result["requests"])
+        self.assertEqual((result["connect_errors"], result["read_errors"], result["write_errors"],
+                          result["timeouts"], result["status_errors"]), (0, 0, 0, 0, 0))
+        self.assertEqual(set(result["statuses"]), {"200"})
+        # The kill did hit requests: some were answered only after a retry elsewhere.
+        self.assertGreater(result["retried"], 0)
+        # Traffic came back to the restarted replica (its counters started again at zero).
+        self.assertGreater(served_after, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

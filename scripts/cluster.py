@@ -1,0 +1,706 @@
+#!/usr/bin/env python3
+"""Focal as a cluster on loopback: PostgreSQL, N `focal serve` replicas sharing it, Varnish in front.
+
+    python3 scripts/cluster.py run [--port 8080] [--replicas 3] [--auto-webp] ...
+    python3 scripts/cluster.py vcl-check          # varnishd -C on deploy/varnish/focal.vcl
+
+`scripts/cluster.sh` (and `make cluster`) installs what is missing first and then runs `run`; the
+tests (Tests/cluster/) and `make bench-cluster` import `Cluster` from here, so every one of them
+starts and stops the cluster the same way.
+
+Everything lives in one temporary folder (/tmp/focal-cluster-XXXX, world-readable because
+PostgreSQL and Varnish's compiler run as their own users when this runs as root):
+
+  pg/           PostgreSQL's data (initdb, trust authentication for the user `focal`, listening on
+                127.0.0.1 and a socket in this folder only; fsync off: the data is thrown away)
+  replica-N/    each replica's --data folder and log
+  vcl/          backends.vcl, written for these replicas and found through varnishd's vcl_path
+  varnish/      varnishd's -n folder (shared memory log, compiled VCL)
+
+Each process runs in its own process group and gets SIGTERM if this script dies (Linux's parent
+death signal; varnishd drops it when it changes user, so the next start also stops what a killed
+run left: see sweep_abandoned); `stop()` stops Varnish, then the replicas (SIGTERM: they finish what is in flight),
+then PostgreSQL (pg_ctl stop -m fast), removes the folder and checks that no process that names
+the folder is left. Standard library only.
+"""
+import argparse
+import ctypes
+import glob
+import json
+import os
+import pwd
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VCL = os.path.join(ROOT, "deploy", "varnish", "focal.vcl")
+PR_SET_PDEATHSIG = 1
+
+
+def say(message):
+    print(f"cluster: {message}", file=sys.stderr, flush=True)
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def port_is_free(port):
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def http(method, url, body=None, headers=None, timeout=60):
+    """(status, headers as a dict with lower-case names, body bytes); HTTP errors are answers."""
+    request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as r:
+            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
+
+
+def get(url, headers=None, timeout=60):
+    return http("GET", url, headers=headers, timeout=timeout)
+
+
+def parse_metrics(text):
+    """Prometheus text to {(name, frozenset(labels.items())): value}."""
+    out = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)', line)
+        if not m:
+            continue
+        labels = frozenset(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ""))
+        try:
+            out[(m.group(1), labels)] = float(m.group(3))
+        except ValueError:
+            pass
+    return out
+
+
+def metric_sum(metrics, name, **labels):
+    """Sum of a metric over the series whose labels include `labels`."""
+    want = set(labels.items())
+    return sum(v for (n, ls), v in metrics.items() if n == name and want <= set(ls))
+
+
+def status_kib(pid, field):
+    """A field of /proc/PID/status (VmRSS, VmHWM) in KiB; 0 when the process is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def processes_naming(text):
+    """[(pid, command line)] of live processes whose command line contains `text`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            continue
+        if text in cmdline:
+            found.append((int(entry), cmdline))
+    return found
+
+
+def processes_in_groups(groups):
+    """[(pid, command line)] of live processes whose process group is one of `groups` (each child
+    was started as the leader of its own group, and what it forks stays in it)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            continue
+        if int(stat[stat.rfind(")") + 2:].split()[2]) in groups:
+            found.append((int(entry), cmdline))
+    return found
+
+
+def postgres_tool(name):
+    """The path of a PostgreSQL server program: on PATH, else the newest /usr/lib/postgresql/N/bin."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = glob.glob(f"/usr/lib/postgresql/*/bin/{name}")
+    candidates.sort(key=lambda p: int(re.search(r"/postgresql/(\d+)", p).group(1)), reverse=True)
+    if not candidates:
+        raise RuntimeError(f"{name} not found: install the Debian package postgresql (scripts/cluster.sh deps)")
+    return candidates[0]
+
+
+class Process:
+    """A child in its own process group, logging to a file, killed with SIGTERM if we die."""
+
+    def __init__(self, name, command, log_path, env=None, user=None, cwd=None):
+        self.name, self.command, self.log_path = name, command, log_path
+        self.env, self.user, self.cwd = env, user, cwd or ROOT
+        self.popen = None
+
+    def start(self):
+        log = open(self.log_path, "ab")
+        user = self.user
+
+        def prepare():
+            if user is not None:
+                os.setgroups([])
+                os.setgid(user.pw_gid)
+                os.setuid(user.pw_uid)
+            # After setuid, which clears it: SIGTERM when the cluster script exits for any reason.
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+        try:
+            self.popen = subprocess.Popen(
+                self.command, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL, stdout=log,
+                stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=prepare)
+        finally:
+            log.close()
+        return self
+
+    @property
+    def pid(self):
+        return self.popen.pid if self.popen else None
+
+    def alive(self):
+        return self.popen is not None and self.popen.poll() is None
+
+    def send(self, sig):
+        if self.alive():
+            os.killpg(self.popen.pid, sig)
+
+    def stop(self, sig=signal.SIGTERM, grace=20):
+        """`sig` to the group, SIGKILL after `grace` seconds; returns the exit status."""
+        if self.popen is None:
+            return None
+        if self.popen.poll() is None:
+            try:
+                os.killpg(self.popen.pid, sig)
+                self.popen.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                say(f"{self.name} did not stop within {grace} s: SIGKILL")
+                os.killpg(self.popen.pid, signal.SIGKILL)
+                self.popen.wait()
+            except ProcessLookupError:
+                pass
+        # Whatever it forked that outlived it shares its group.
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        return self.popen.returncode
+
+    def log_tail(self, lines=25):
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return ""
+
+
+class Postgres:
+    """A throw-away PostgreSQL server: initdb into `folder`, trust authentication for `focal`."""
+
+    user_name = "focal"
+    database = "focal"
+
+    def __init__(self, folder, port=None):
+        self.folder = folder
+        self.data = os.path.join(folder, "pg")
+        self.port = port or free_port()
+        self.log_path = os.path.join(folder, "postgres.log")
+        # PostgreSQL refuses to run as root: then it runs as the Debian package's `postgres` user.
+        self.run_as = pwd.getpwnam("postgres") if os.geteuid() == 0 else None
+        self.process = None
+        self.helpers = []  # initdb, createdb, pg_ctl
+
+    @property
+    def url(self):
+        return f"postgres://{self.user_name}@127.0.0.1:{self.port}/{self.database}"
+
+    def _run(self, command):
+        p = Process(os.path.basename(command[0]), command, self.log_path, env=self._env(), user=self.run_as, cwd="/")
+        self.helpers.append(p)
+        p.start()
+        if p.popen.wait() != 0:
+            raise RuntimeError(f"{os.path.basename(command[0])} failed:\n{p.log_tail()}")
+
+    def _env(self):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+        env["LC_ALL"] = "C"
+        return env
+
+    def start(self, timeout=60):
+        os.makedirs(self.data, mode=0o700)
+        if self.run_as:
+            os.chown(self.data, self.run_as.pw_uid, self.run_as.pw_gid)
+        self._run([postgres_tool("initdb"), "-D", self.data, "-U", self.user_name, "--auth=trust",
+                   "-E", "UTF8", "--no-instructions", "--no-sync"])
+        self.process = Process("postgres", [
+            postgres_tool("postgres"), "-D", self.data, "-p", str(self.port),
+            "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.data}",
+            "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+            "-c", "max_connections=100"], self.log_path, env=self._env(), user=self.run_as, cwd="/").start()
+        isready = postgres_tool("pg_isready")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.process.alive():
+                raise RuntimeError(f"postgres exited while starting:\n{self.process.log_tail()}")
+            if subprocess.run([isready, "-q", "-h", "127.0.0.1", "-p", str(self.port)],
+                              env=self._env()).returncode == 0:
+                break
+            time.sleep(0.2)
+        else:
+            raise RuntimeError(f"postgres was not ready after {timeout} s:\n{self.process.log_tail()}")
+        self._run([postgres_tool("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U",
+                   self.user_name, self.database])
+        return self
+
+    def stop(self):
+        for helper in self.helpers:
+            helper.stop(signal.SIGTERM, grace=5)
+        if self.process is None or not self.process.alive():
+            return
+        # pg_ctl's fast shutdown: open sessions are ended, the server stops cleanly.
+        p = Process("pg_ctl", [postgres_tool("pg_ctl"), "stop", "-D", self.data, "-m", "fast", "-w",
+                               "-t", "20"], self.log_path, env=self._env(), user=self.run_as, cwd="/").start()
+        try:
+            p.popen.wait(timeout=30)
+        finally:
+            p.stop(grace=1)
+        self.process.stop(signal.SIGINT, grace=10)
+
+
+class Replica:
+    """One `focal serve` on a loopback port with its own --data folder, sharing --database."""
+
+    def __init__(self, index, folder, binary, root, database, token, port=None, workers=None,
+                 extra_args=()):
+        self.index = index
+        self.name = f"focal{index}"
+        self.folder = os.path.join(folder, f"replica-{index}")
+        self.binary, self.root, self.database, self.token = binary, root, database, token
+        self.port = port or free_port()
+        self.workers = workers
+        self.extra_args = list(extra_args)
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = None
+        self.history = []
+
+    def command(self):
+        cmd = [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--root", self.root, "--allow-unsafe", "--data", os.path.join(self.folder, "data"),
+               "--token", self.token, "--database", self.database]
+        if self.workers:
+            cmd += ["--workers", str(self.workers)]
+        return cmd + self.extra_args
+
+    def environment(self):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FOCAL_")}
+        env["TMPDIR"] = self.folder
+        # Fewer malloc arenas keep a multi-threaded libvips process's memory flat (DESIGN.md §5).
+        env.setdefault("MALLOC_ARENA_MAX", "2")
+        return env
+
+    def start(self, timeout=120):
+        """Starts the replica and waits until /readyz answers 200."""
+        os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
+        self.process = Process(self.name, self.command(), os.path.join(self.folder, "log"),
+                               env=self.environment()).start()
+        self.history.append(self.process)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.process.alive():
+                raise RuntimeError(f"{self.name} exited with status {self.process.popen.returncode} "
+                                   f"while starting:\n{self.process.log_tail()}")
+            try:
+                if get(self.base + "/readyz", timeout=2)[0] == 200:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.name} was not ready after {timeout} s:\n{self.process.log_tail()}")
+
+    def kill(self, sig=signal.SIGKILL):
+        """Sends `sig` (SIGKILL: no goodbye) and waits for the process to go."""
+        self.process.send(sig)
+        self.process.popen.wait(timeout=30)
+
+    def stop(self):
+        if self.process:
+            self.process.stop(signal.SIGTERM, grace=30)
+
+    @property
+    def pid(self):
+        return self.process.pid if self.process else None
+
+    def metrics(self):
+        status, _, body = get(self.base + "/metrics", timeout=10)
+        if status != 200:
+            raise RuntimeError(f"{self.name} /metrics answered {status}")
+        return parse_metrics(body.decode())
+
+    def hwm_kib(self):
+        return status_kib(self.pid, "VmHWM") if self.pid else 0
+
+
+def write_backends(path, replicas):
+    """backends.vcl for focal.vcl: one backend per replica, probed on /readyz, in the shard ring."""
+    lines = ["# Written by scripts/cluster.py for this run's replicas.", ""]
+    for r in replicas:
+        lines.append(f'backend {r.name} {{ .host = "127.0.0.1"; .port = "{r.port}"; .probe = focal_ready; }}')
+    lines += ["", "sub focal_add_backends {"]
+    lines += [f"    focal.add_backend({r.name});" for r in replicas]
+    lines += ["}", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    os.chmod(path, 0o644)
+
+
+def vcl_compile(vcl=VCL, backends=None, ports=(8081, 8082, 8083)):
+    """Compiles `vcl` with `varnishd -C` against a backends.vcl for `ports` (or the file given):
+    (ok, compiler output)."""
+    folder = tempfile.mkdtemp(prefix="focal-vcl-")
+    try:
+        os.chmod(folder, 0o755)
+        target = os.path.join(folder, "backends.vcl")
+        if backends:
+            shutil.copyfile(backends, target)
+            os.chmod(target, 0o644)
+        else:
+            class Fake:
+                def __init__(self, i, port):
+                    self.name, self.port = f"focal{i}", port
+            write_backends(target, [Fake(i + 1, p) for i, p in enumerate(ports)])
+        out = subprocess.run(
+            ["varnishd", "-n", os.path.join(folder, "n"), "-p",
+             f"vcl_path={folder}:{os.path.dirname(os.path.abspath(vcl))}", "-C", "-f", os.path.abspath(vcl)],
+            capture_output=True, text=True)
+        # -C prints the generated C on stderr when it succeeds.
+        return out.returncode == 0, out.stderr
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Varnish:
+    """varnishd in the foreground (-F) with focal.vcl, the generated backends.vcl, malloc storage."""
+
+    def __init__(self, folder, replicas, port=8080, storage="256m", vcl=VCL, params=()):
+        self.folder = folder
+        self.workdir = os.path.join(folder, "varnish")
+        self.vcl_dir = os.path.join(folder, "vcl")
+        self.port = port
+        self.storage = storage
+        self.vcl = vcl
+        self.params = list(params)
+        self.replicas = replicas
+        self.base = f"http://127.0.0.1:{port}"
+        self.process = None
+
+    def command(self):
+        cmd = ["varnishd", "-F", "-n", self.workdir, "-a", f"127.0.0.1:{self.port}",
+               "-T", "127.0.0.1:0", "-f", self.vcl, "-s", f"malloc,{self.storage}",
+               "-p", f"vcl_path={self.vcl_dir}:{os.path.dirname(self.vcl)}"]
+        for p in self.params:
+            cmd += ["-p", p]
+        return cmd
+
+    def start(self, timeout=60):
+        os.makedirs(self.vcl_dir, exist_ok=True)
+        os.chmod(self.vcl_dir, 0o755)
+        write_backends(os.path.join(self.vcl_dir, "backends.vcl"), self.replicas)
+        self.process = Process("varnishd", self.command(), os.path.join(self.folder, "varnish.log")).start()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.process.alive():
+                raise RuntimeError(f"varnishd exited while starting:\n{self.process.log_tail(40)}")
+            try:
+                if get(self.base + "/healthz", timeout=2)[0] == 200:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"varnishd was not answering after {timeout} s:\n{self.process.log_tail(40)}")
+
+    def stop(self):
+        if self.process:
+            self.process.stop(signal.SIGTERM, grace=15)
+
+    def adm(self, *args):
+        out = subprocess.run(["varnishadm", "-n", self.workdir, *args], capture_output=True, text=True, timeout=30)
+        if out.returncode != 0:
+            raise RuntimeError(f"varnishadm {' '.join(args)}: {out.stdout}{out.stderr}")
+        return out.stdout
+
+    def health(self):
+        """{backend name: True if healthy} from `backend.list`."""
+        states = {}
+        for line in self.adm("backend.list").splitlines()[1:]:
+            parts = line.split()
+            if len(parts) >= 4:
+                name = parts[0].split(".")[-1]
+                states[name] = "healthy" in line.lower() and "sick" not in line.lower()
+        return states
+
+    def stats(self):
+        """varnishstat counters as {name: value}."""
+        out = subprocess.run(["varnishstat", "-n", self.workdir, "-1", "-j"], capture_output=True,
+                             text=True, timeout=30, check=True)
+        data = json.loads(out.stdout)
+        counters = data.get("counters", data)
+        return {name: c["value"] for name, c in counters.items() if isinstance(c, dict) and "value" in c}
+
+    def child_pids(self):
+        """The varnishd processes (manager and cache child)."""
+        return [pid for pid, _ in processes_naming(self.workdir)]
+
+
+def sweep_abandoned(prefix="focal-cluster-"):
+    """Stops what an earlier cluster left when its script was killed outright (SIGKILL leaves no
+    chance to clean up, and varnishd, which changes its user, does not get the parent death
+    signal): for each /tmp/focal-cluster-* folder whose owner process is gone, SIGTERM then
+    SIGKILL to the processes that name the folder, then the folder is removed."""
+    swept = []
+    for folder in glob.glob(os.path.join(tempfile.gettempdir(), prefix + "*")):
+        try:
+            with open(os.path.join(folder, "owner.pid")) as f:
+                owner = int(f.read().strip())
+        except (OSError, ValueError):
+            continue
+        if os.path.exists(f"/proc/{owner}"):
+            continue
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            for pid, _ in processes_naming(folder):
+                try:
+                    os.kill(pid, sig)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            deadline = time.monotonic() + 10
+            while processes_naming(folder) and time.monotonic() < deadline:
+                time.sleep(0.2)
+        shutil.rmtree(folder, ignore_errors=True)
+        swept.append(folder)
+    return swept
+
+
+class Cluster:
+    """PostgreSQL, `replicas` focal serve processes and Varnish, started and stopped together."""
+
+    def __init__(self, replicas=3, port=None, binary=None, root=None, token=None, workers=None,
+                 focal_args=(), storage="256m", varnish_params=(), keep=False):
+        self.binary = os.path.abspath(binary or os.environ.get("FOCAL_BIN")
+                                      or os.path.join(ROOT, ".build", "release", "focal"))
+        if not os.path.exists(self.binary):
+            raise RuntimeError(f"{self.binary} does not exist: build it with `make release`")
+        self.root = os.path.abspath(root or os.path.join(ROOT, "Fixtures"))
+        self.token = token or secrets.token_urlsafe(18)
+        self.count = replicas
+        self.port = port or free_port()
+        self.workers = workers
+        self.focal_args = list(focal_args)
+        self.storage = storage
+        self.varnish_params = list(varnish_params)
+        self.keep = keep
+        self.folder = None
+        self.postgres = None
+        self.replicas = []
+        self.varnish = None
+
+    @property
+    def base(self):
+        return self.varnish.base
+
+    def start(self):
+        try:
+            for folder in sweep_abandoned():
+                say(f"stopped what an abandoned cluster left in {folder}")
+            self.folder = tempfile.mkdtemp(prefix="focal-cluster-")
+            os.chmod(self.folder, 0o755)
+            with open(os.path.join(self.folder, "owner.pid"), "w") as f:
+                f.write(str(os.getpid()))
+            self.postgres = Postgres(self.folder).start()
+            self.replicas = [Replica(i + 1, self.folder, self.binary, self.root, self.postgres.url,
+                                     self.token, workers=self.workers, extra_args=self.focal_args)
+                             for i in range(self.count)]
+            # One at a time: the first migrates the schema (the others would wait on its lock).
+            for r in self.replicas:
+                r.start()
+            self.varnish = Varnish(self.folder, self.replicas, self.port, self.storage,
+                                   params=self.varnish_params).start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self):
+        """Stops everything (Varnish, replicas, PostgreSQL) and removes the folder; returns the
+        processes that named the folder and were still alive afterwards (none, if all went well)."""
+        if self.varnish:
+            self.varnish.stop()
+        for r in self.replicas:
+            r.stop()
+        if self.postgres:
+            self.postgres.stop()
+        groups = {p.pid for p in self.processes() if p.pid}
+        left = sorted(set(processes_naming(self.folder) if self.folder else []) | set(processes_in_groups(groups)))
+        if self.folder and not self.keep:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        return left
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def processes(self):
+        """Every Process this cluster started (replicas restarted: their latest)."""
+        found = []
+        if self.postgres:
+            found += self.postgres.helpers + ([self.postgres.process] if self.postgres.process else [])
+        found += [p for r in self.replicas for p in r.history]
+        if self.varnish and self.varnish.process:
+            found.append(self.varnish.process)
+        return found
+
+    def wait_health(self, name, healthy, timeout=30):
+        """Waits until Varnish's probe calls backend `name` healthy (or sick)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.varnish.health().get(name) == healthy:
+                return time.monotonic()
+            time.sleep(0.2)
+        raise RuntimeError(f"Varnish did not see {name} {'healthy' if healthy else 'sick'} within "
+                           f"{timeout} s:\n{self.varnish.adm('backend.list', '-p')}")
+
+
+def run(args):
+    """`make cluster`: start, print where to look, wait for Ctrl-C, stop, check nothing is left."""
+    for folder in sweep_abandoned():
+        say(f"stopped what an abandoned cluster left in {folder}")
+    if not port_is_free(args.port):
+        sys.exit(f"cluster: 127.0.0.1:{args.port} is in use; choose another with --port or CLUSTER_PORT")
+    cluster = Cluster(replicas=args.replicas, port=args.port, binary=args.focal_bin, root=args.root,
+                      token=args.token, workers=args.workers, storage=args.storage,
+                      focal_args=(["--auto-webp"] if args.auto_webp else []) + args.focal_arg)
+    stopping = []
+
+    def on_signal(signum, frame):
+        if not stopping:
+            stopping.append(signum)
+            raise KeyboardInterrupt
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+    try:
+        say(f"starting PostgreSQL, {args.replicas} replicas of {os.path.relpath(cluster.binary, ROOT)} "
+            f"and Varnish (in a temporary folder under {tempfile.gettempdir()})")
+        cluster.start()
+        say(f"PostgreSQL  {cluster.postgres.url}  (pid {cluster.postgres.process.pid})")
+        for r in cluster.replicas:
+            say(f"replica     {r.name} {r.base}  (pid {r.pid}, data {r.folder}/data)")
+        say(f"Varnish     {cluster.base}  (pid {cluster.varnish.process.pid}, VCL "
+            f"{os.path.relpath(VCL, ROOT)} + {cluster.varnish.vcl_dir}/backends.vcl)")
+        say(f"logs        {cluster.folder}/*.log, {cluster.folder}/replica-*/log")
+        photo = "astronaut.png" if os.path.exists(os.path.join(cluster.root, "astronaut.png")) else \
+            next((n for n in sorted(os.listdir(cluster.root)) if n.lower().endswith((".jpg", ".png"))), "photo.jpg")
+        print(f"""
+  page:     {cluster.base}/
+  example:  {cluster.base}/unsafe/400x400/smart/{photo}
+  token:    {cluster.token}   (saving crops in the page asks for it)
+  varnish:  varnishadm -n {cluster.varnish.workdir} backend.list
+            varnishlog -n {cluster.varnish.workdir} -g request
+
+Ctrl-C stops everything.""", flush=True)
+        while True:
+            for r in cluster.replicas:
+                if not r.process.alive():
+                    say(f"{r.name} exited with status {r.process.popen.returncode}:\n{r.process.log_tail()}")
+                    raise KeyboardInterrupt
+            if not cluster.varnish.process.alive():
+                say(f"varnishd exited:\n{cluster.varnish.process.log_tail()}")
+                raise KeyboardInterrupt
+            time.sleep(1)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+    except RuntimeError as e:
+        say(f"error: {e}")
+        stopping.append("error")
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        say("stopping Varnish, the replicas (they finish what is in flight) and PostgreSQL")
+        folder = cluster.folder
+        left = cluster.stop()
+        if left:
+            say("processes still running:\n" + "\n".join(f"  {pid} {cmd}" for pid, cmd in left))
+            sys.exit(1)
+        if folder:
+            say(f"stopped; no process of the cluster is left (none names {folder} or is in the "
+            f"process group of one it started), and the folder is removed")
+    if stopping == ["error"]:
+        sys.exit(1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="start the cluster, wait for Ctrl-C, stop it")
+    r.add_argument("--port", type=int, default=int(os.environ.get("CLUSTER_PORT", "8080")),
+                   help="Varnish's port on 127.0.0.1 (default 8080, or CLUSTER_PORT)")
+    r.add_argument("--replicas", type=int, default=int(os.environ.get("CLUSTER_REPLICAS", "3")))
+    r.add_argument("--workers", type=int, help="--workers of each replica (default: the cores)")
+    r.add_argument("--root", default=os.path.join(ROOT, "Fixtures"), help="the photos (--root)")
+    r.add_argument("--token", default=os.environ.get("CLUSTER_TOKEN"), help="write token (default: random)")
+    r.add_argument("--storage", default="256m", help="Varnish's malloc storage size")
+    r.add_argument("--auto-webp", action="store_true", help="focal serve --auto-webp")
+    r.add_argument("--focal-bin", default=os.environ.get("FOCAL_BIN"))
+    r.add_argument("--focal-arg", action="append", default=[], help="another focal serve flag (repeatable)")
+    c = sub.add_parser("vcl-check", help="compile deploy/varnish/focal.vcl with varnishd -C")
+    c.add_argument("--backends", help="a backends.vcl to compile with (default: three on loopback)")
+    args = parser.parse_args()
+    if args.command == "run":
+        run(args)
+    elif args.command == "vcl-check":
+        ok, output = vcl_compile(backends=args.backends)
+        if not ok:
+            sys.exit(f"varnishd -C failed:\n{output}")
+        print(f"vcl-check: varnishd -C compiled {os.path.relpath(VCL, ROOT)} "
+              f"({len(output.splitlines())} lines of C)")
+
+
+if __name__ == "__main__":
+    main()
