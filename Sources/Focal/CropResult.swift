@@ -43,6 +43,8 @@ public struct CropResult: Sendable {
     public var key: String?
     /// The revision of the saved crop (a person's override) that decided this result, if one did.
     public var overrideRevision: Int?
+    /// The SHA-256 of the image's bytes (hex), when the image was identified by its content.
+    public var contentID: String?
 
     /// Creates a result.
     public init(data: Data, format: ImageFormat, plan: CropPlan, detected: [Subject], origin: Origin = .fresh, key: String? = nil) {
@@ -52,6 +54,14 @@ public struct CropResult: Sendable {
         self.detected = detected
         self.origin = origin
         self.key = key
+    }
+
+    /// The same result with the content ID an identity (`sha256:<hex>`) carries.
+    func identified(_ identity: String) -> CropResult {
+        guard identity.hasPrefix("sha256:") else { return self }
+        var copy = self
+        copy.contentID = String(identity.dropFirst("sha256:".count))
+        return copy
     }
 
     /// The same result from another origin.

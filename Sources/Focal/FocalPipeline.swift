@@ -141,7 +141,7 @@ public final class FocalPipeline: Sendable {
         if keyKnown, let identity,
             let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors))
         {
-            return hit
+            return hit.identified(identity)
         }
         let known = identity
         var jobKey = ResultKey(
@@ -178,7 +178,7 @@ public final class FocalPipeline: Sendable {
             // Identified only now (a URL): its saved crop, then the cache.
             options = try await applyingOverride(options, identity: identity, ratio: target.ratio)
             if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
-                return hit
+                return hit.identified(identity)
             }
         }
         try Task.checkCancellation()
@@ -187,7 +187,7 @@ public final class FocalPipeline: Sendable {
         if rule.fixed == nil, let identity {
             options = try await applyingOverride(options, identity: identity, ratio: target.ratio)
             if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
-                return hit
+                return hit.identified(identity)
             }
         }
         if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
@@ -211,6 +211,7 @@ public final class FocalPipeline: Sendable {
         let key = identity.map { ResultKey(identity: $0, target: rule.key, options: options, detectors: detectors) }
         var result = CropResult(data: data, format: format, plan: plan, detected: subjects, key: key?.fileName)
         result.overrideRevision = options.savedCropRevision
+        if let identity, identity.hasPrefix("sha256:") { result.contentID = String(identity.dropFirst("sha256:".count)) }
         if let key { await store(result, for: key) }
         return result
     }

@@ -36,7 +36,7 @@ enum ErrorResponse {
     /// The JSON response for an error.
     static func response(for error: any Error, retryAfter: Int = 1) -> Response {
         let (status, code, message) = describe(error)
-        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store", .focalError: code.rawValue]
         if status == .tooManyRequests || status == .serviceUnavailable { headers[.retryAfter] = String(retryAfter) }
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         let body: [String: Any] = ["status": status.code, "code": code.rawValue, "message": message]

@@ -96,12 +96,10 @@ public final class FocalService: Sendable {
         }
     }
 
-    /// Whether the models are loaded and the pipeline accepts work.
-    public var isReady: Bool {
-        guard ready.withLock({ $0 }) else { return false }
-        let statistics = pipeline.statistics
-        return statistics.jobsInProgress < configuration.pipeline.maxJobs
-    }
+    /// Whether the models are loaded and the shared database (if any) migrated. A full queue does
+    /// not make a replica unready: it answers 429 for the excess, and a cache in front keeps
+    /// sending each photo to the replica that already detected it.
+    public var isReady: Bool { ready.withLock { $0 } }
 
     // MARK: - Images (thumbor's grammar)
 
@@ -130,7 +128,9 @@ public final class FocalService: Sendable {
             let body = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
                 Self.jsonData(try await meta(url: url, input: input, id: id, rule: rule, options: options))
             }
-            return json(data: body, headers: [.cacheControl: "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)"])
+            var headers: HTTPFields = [.cacheControl: "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)"]
+            if let id { headers[.xkey] = id }
+            return json(data: body, headers: headers)
         }
         let result = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
             try await pipeline.crop(input, sizedBy: rule, options: options)
@@ -179,7 +179,8 @@ public final class FocalService: Sendable {
             .focalStrategy: result.plan.strategy.rawValue, .focalOrigin: result.origin.name,
         ]
         if vary { headers[.vary] = "Accept" }
-        if let id { headers[.xkey] = id }
+        // The identity of a URL source is known once it has been fetched.
+        if let id = id ?? result.contentID { headers[.xkey] = id }
         headers[.focalPlan] = Self.planHeader(result)
         if let match = request.headers[.ifNoneMatch],
             match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })

@@ -95,4 +95,6 @@ extension HTTPField.Name {
     static var focalStrategy: Self { Self("X-Focal-Strategy")! }
     /// Where the result came from: fresh, memory, disk.
     static var focalOrigin: Self { Self("X-Focal-Origin")! }
+    /// An error's code, for a cache in front to tell errors apart without reading the body.
+    static var focalError: Self { Self("X-Focal-Error")! }
 }
