@@ -22,7 +22,15 @@ struct focal_vips_image {
 /// Every call into libvips holds this lock for reading, so calls run side by side. A call that
 /// failed runs again holding it for writing (alone), so that the text it leaves in libvips's
 /// process-wide error buffer is its own. Writers are preferred, so a retry is not starved.
+///
+/// Built with FOCAL_VIPS_SERIALIZE_CALLS (only by the lock benchmark, scripts/lockbench.sh), every
+/// call holds it for writing instead: a plain mutex around every call, for comparison.
 static pthread_rwlock_t calls;
+
+/// The longest a retry may run, in milliseconds: the other calls wait while it does, so a slow
+/// failing input cannot stall the process for long. A retry that does not finish in time leaves
+/// the failure's fixed text.
+#define RETRY_MS 1000
 
 /// Copies `text` into err, dropping trailing newlines and truncating to errlen.
 static void put_text(char *err, size_t errlen, const char *text) {
@@ -41,11 +49,22 @@ typedef focal_vips_status (*body_fn)(void *args, const char **own);
 static void init_vips(void);
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-static focal_vips_status guarded(body_fn body, void *args, char *err, size_t errlen, const char *fallback) {
+/// Runs `body` holding the call lock and, when it fails without text of its own, once more alone
+/// to read its text. The status is always the first run's (it never depends on the shared buffer);
+/// the retry only supplies the text, and only when it fails the same way. `timeout_ms` points at
+/// the body's deadline argument (NULL when it has none): the retry gets what is left of it, at
+/// most RETRY_MS, so that no call runs past its deadline.
+static focal_vips_status guarded(body_fn body, void *args, int *timeout_ms, char *err, size_t errlen,
+                                 const char *fallback) {
     // The lock is made by the one-time start-up.
     pthread_once(&init_once, init_vips);
     const char *own = NULL;
+    gint64 started = g_get_monotonic_time();
+#ifdef FOCAL_VIPS_SERIALIZE_CALLS
+    pthread_rwlock_wrlock(&calls);
+#else
     pthread_rwlock_rdlock(&calls);
+#endif
     focal_vips_status status = body(args, &own);
     pthread_rwlock_unlock(&calls);
     if (status == FOCAL_VIPS_OK) return status;
@@ -53,14 +72,27 @@ static focal_vips_status guarded(body_fn body, void *args, char *err, size_t err
         put_text(err, errlen, own);
         return status;
     }
+    int retry_ms = RETRY_MS;
+    if (timeout_ms != NULL && *timeout_ms > 0) {
+        gint64 left = *timeout_ms - (g_get_monotonic_time() - started) / 1000;
+        if (left <= 0) {
+            put_text(err, errlen, fallback);
+            return status;
+        }
+        if (left < retry_ms) retry_ms = (int)left;
+    }
+    if (timeout_ms != NULL) *timeout_ms = retry_ms;
     // Run it again alone: the buffer then holds this call's text and nobody else's.
     pthread_rwlock_wrlock(&calls);
     vips_error_clear();
     own = NULL;
-    status = body(args, &own);
-    if (status != FOCAL_VIPS_OK) {
+    focal_vips_status again = body(args, &own);
+    if (again == FOCAL_VIPS_OK) {
+        // It failed only in company (memory, a transient error): the result stands.
+        status = again;
+    } else {
         const char *text = vips_error_buffer();
-        put_text(err, errlen, own != NULL ? own : (text != NULL && text[0] != '\0') ? text : fallback);
+        put_text(err, errlen, again == status && own == NULL && text != NULL && text[0] != '\0' ? text : fallback);
     }
     vips_error_clear();
     pthread_rwlock_unlock(&calls);
@@ -92,6 +124,10 @@ static void init_vips(void) {
     }
     // Loaders that libvips marks as unsafe for untrusted input (ImageMagick, MATLAB, ...) stay off.
     vips_block_untrusted_set(TRUE);
+    // Until Vips.configure says otherwise: no operation cache (a cached load keeps its decoder,
+    // and so a progressive JPEG's coefficients, alive after the call) and one thread per call.
+    vips_cache_set_max(0);
+    vips_concurrency_set(1);
     init_result = FOCAL_VIPS_OK;
 }
 
@@ -139,9 +175,22 @@ static const char *const allowed_loaders[] = {
     "tiffload_source", "heifload_source", "jxlload_source", NULL,
 };
 
-/// Whether a loader (named by its class, "VipsForeignLoadPngSource", or its nickname) is allowed.
+/// Whether the loader class `type` is missing (0) or blocked: libvips finds blocked loaders by
+/// their signature but refuses to run them.
+static int loader_blocked(GType type) {
+    if (type == 0) return 1;
+    VipsOperationClass *operation = g_type_class_ref(type);
+    int blocked = operation == NULL || (operation->flags & VIPS_OPERATION_BLOCKED) != 0;
+    if (operation != NULL) g_type_class_unref(operation);
+    return blocked;
+}
+
+/// Whether a loader (named by its class, "VipsForeignLoadPngSource", or its nickname) is allowed:
+/// on Focal's list and not blocked by libvips.
 static int loader_allowed(const char *loader) {
     GType type = g_type_from_name(loader);
+    if (type == 0) type = vips_type_find("VipsOperation", loader);
+    if (loader_blocked(type)) return 0;
     const char *nickname = type != 0 ? vips_nickname_find(type) : NULL;
     if (nickname == NULL) nickname = loader;
     for (int i = 0; allowed_loaders[i] != NULL; i++)
@@ -197,6 +246,10 @@ static focal_vips_status open_body(void *raw, const char **own) {
     info->interlaced = interlaced ? 1 : 0;
     info->pages = pages > 0 ? pages : 1;
     info->cmyk = vips_image_get_interpretation(header) == VIPS_INTERPRETATION_CMYK ? 1 : 0;
+    const char *chroma = NULL;
+    if (vips_image_get_typeof(header, "jpeg-chroma-subsample") != 0 &&
+        vips_image_get_string(header, "jpeg-chroma-subsample", &chroma) == 0 && chroma != NULL)
+        put_text(info->chroma, sizeof info->chroma, chroma);
     strncpy(info->loader, loader, sizeof info->loader - 1);
     info->loader[sizeof info->loader - 1] = '\0';
     g_object_unref(header);
@@ -229,7 +282,7 @@ focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_s
         return FOCAL_VIPS_ERR_INTERNAL;
     }
     struct open_args a = {source, NULL, info};
-    focal_vips_status status = guarded(open_body, &a, err, errlen, "unreadable image header");
+    focal_vips_status status = guarded(open_body, &a, NULL, err, errlen, "unreadable image header");
     if (status != FOCAL_VIPS_OK) {
         g_object_unref(source);
         return status;
@@ -239,6 +292,62 @@ focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_s
     handle->options = a.options;
     *out = handle;
     return FOCAL_VIPS_OK;
+}
+
+struct identify_args {
+    VipsSource *source;
+    char *loader;
+    size_t loaderlen;
+};
+
+static focal_vips_status identify_body(void *raw, const char **own) {
+    struct identify_args *a = raw;
+    if (vips_source_rewind(a->source) != 0) return FOCAL_VIPS_ERR_INTERNAL;
+    const char *loader = vips_foreign_find_load_source(a->source);
+    if (loader == NULL) {
+        *own = "no image loader recognises these bytes";
+        return FOCAL_VIPS_ERR_NOT_IMAGE;
+    }
+    GType type = g_type_from_name(loader);
+    const char *nickname = type != 0 ? vips_nickname_find(type) : NULL;
+    put_text(a->loader, a->loaderlen, nickname != NULL ? nickname : loader);
+    if (!loader_allowed(loader)) {
+        *own = "a format Focal does not accept";
+        return FOCAL_VIPS_ERR_UNSUPPORTED;
+    }
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_identify(const void *bytes, size_t length, char *loader, size_t loaderlen, char *err,
+                                      size_t errlen) {
+    if (loader != NULL && loaderlen > 0) loader[0] = '\0';
+    if (bytes == NULL || length == 0) {
+        put_text(err, errlen, "no bytes");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    pthread_once(&init_once, init_vips);
+    if (init_result != FOCAL_VIPS_OK) {
+        put_text(err, errlen, init_error);
+        return init_result;
+    }
+    VipsBlob *blob = vips_blob_copy(bytes, length);
+    VipsSource *source = vips_source_new_from_blob(blob);
+    vips_area_unref(VIPS_AREA(blob));
+    if (source == NULL) {
+        put_text(err, errlen, "cannot wrap the bytes");
+        return FOCAL_VIPS_ERR_INTERNAL;
+    }
+    struct identify_args a = {source, loader, loaderlen};
+    focal_vips_status status = guarded(identify_body, &a, NULL, err, errlen, "no image loader recognises these bytes");
+    g_object_unref(source);
+    return status;
+}
+
+int focal_vips_loader_usable(const char *nickname) {
+    if (nickname == NULL) return 0;
+    pthread_once(&init_once, init_vips);
+    if (init_result != FOCAL_VIPS_OK) return 0;
+    return !loader_blocked(vips_type_find("VipsOperation", nickname));
 }
 
 void focal_vips_source_free(focal_vips_source *source) {
@@ -351,7 +460,7 @@ focal_vips_status focal_vips_thumbnail(focal_vips_source *source, int width, int
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct thumbnail_args a = {source, width, height, timeout_ms, out};
-    return guarded(thumbnail_body, &a, err, errlen, "cannot decode the image");
+    return guarded(thumbnail_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
 }
 
 /// Extracts an area of `in` and resizes it (Lanczos 3) to out_width x out_height when it differs;
@@ -428,7 +537,7 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
     }
     struct render_args a = {source, scaled_width, scaled_height, left, top, area_width, area_height,
                             out_width, out_height, timeout_ms, out};
-    return guarded(render_body, &a, err, errlen, "cannot decode the image");
+    return guarded(render_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
 }
 
 struct crop_resize_args {
@@ -464,7 +573,7 @@ focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct crop_resize_args a = {image, left, top, area_width, area_height, out_width, out_height, out};
-    return guarded(crop_resize_body, &a, err, errlen, "cannot crop the image");
+    return guarded(crop_resize_body, &a, NULL, err, errlen, "cannot crop the image");
 }
 
 focal_vips_status focal_vips_from_rgb(const unsigned char *rgb, size_t length, int width, int height,
@@ -520,7 +629,7 @@ focal_vips_status focal_vips_resize(const focal_vips_image *image, int width, in
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct resize_args a = {image, width, height, out};
-    return guarded(resize_body, &a, err, errlen, "cannot resize the image");
+    return guarded(resize_body, &a, NULL, err, errlen, "cannot resize the image");
 }
 
 void focal_vips_image_free(focal_vips_image *image) {
@@ -598,7 +707,7 @@ focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned 
     *rgb = NULL;
     *length = 0;
     struct pixels_args a = {image, rgb, length};
-    return guarded(pixels_body, &a, err, errlen, "cannot read the pixels");
+    return guarded(pixels_body, &a, NULL, err, errlen, "cannot read the pixels");
 }
 
 struct encode_args {
@@ -661,7 +770,7 @@ focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_fo
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct encode_args a = {image, format, quality, bytes, length};
-    return guarded(encode_body, &a, err, errlen, "cannot encode the image");
+    return guarded(encode_body, &a, NULL, err, errlen, "cannot encode the image");
 }
 
 struct text_args {
@@ -706,7 +815,7 @@ focal_vips_status focal_vips_text_mask(const char *text, int height, unsigned ch
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct text_args a = {text, height, mask, width, mask_height};
-    return guarded(text_body, &a, err, errlen, "cannot render text");
+    return guarded(text_body, &a, NULL, err, errlen, "cannot render text");
 }
 
 void focal_vips_free(void *pointer) { g_free(pointer); }

@@ -8,7 +8,7 @@
 /// | `maxPixels` | 100 000 000 | `input.too_many_pixels` |
 /// | `maxSide` | 65 535 px | `input.too_many_pixels` |
 /// | `maxAspectRatio` | 100 (long side / short side) | `input.extreme_aspect` |
-/// | `maxDecodeBytes` | 256 MiB, estimated from the header | `input.too_costly` |
+/// | `maxDecodeBytes` | 256 MiB, estimated from the header and the input's size | `input.too_costly` |
 /// | `maxJPEGScans` | 100 | `input.too_costly` |
 /// | `timeout` | 30 s per input | `input.timeout` |
 /// | `maxOutputSide` | 8192 px | `output.too_large` |
@@ -27,7 +27,8 @@ public struct ImageLimits: Hashable, Sendable {
     /// The most the long side may exceed the short side, as a ratio; default 100.
     public var maxAspectRatio: Double
     /// The most memory one decode may need, estimated from the header (size, bands, bit depth,
-    /// progressive or interlaced coding, format), in bytes; default 256 MiB.
+    /// chroma subsampling, progressive or interlaced coding, format) with measured factors, and
+    /// the encoded bytes it decodes from, in bytes; default 256 MiB.
     public var maxDecodeBytes: Int
     /// The most scans a JPEG may have (a normal progressive JPEG has about 10); default 100.
     public var maxJPEGScans: Int

@@ -102,12 +102,7 @@ public final class SourceImage: @unchecked Sendable {
             throw error.naming(name)
         }
         // Decide by the bytes themselves, whatever a name or a server claims.
-        guard let signature = ImageSignature.format(of: data) else {
-            throw ImagingError(
-                .inputNotAnImage,
-                "the input is \(ImageSignature.describe(data)), not an image in a format Focal reads (JPEG, PNG, WebP, GIF, TIFF, HEIF, AVIF, JPEG XL)",
-                source: name)
-        }
+        guard let signature = ImageSignature.format(of: data) else { throw unrecognised(data, name: name) }
         if signature == "jpeg" {
             let scans = JPEGScans.count(in: data, limit: limits.maxJPEGScans)
             if scans > limits.maxJPEGScans {
@@ -124,15 +119,17 @@ public final class SourceImage: @unchecked Sendable {
             throw Self.error(status, text, name: name, loader: loaderName(info), signature: signature)
         }
         let image = SourceImage(handle: handle, info: info, name: name, limits: limits, deadline: deadline)
-        try image.checkHeader()
+        let chroma = withUnsafeBytes(of: info.chroma) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        try image.checkHeader(chroma: chroma.isEmpty ? nil : chroma, inputBytes: data.count)
         return image
     }
 
-    private func checkHeader() throws(LimitExceeded) {
+    private func checkHeader(chroma: String?, inputBytes: Int) throws(LimitExceeded) {
         do throws(LimitExceeded) {
             try limits.check(imageSize: size)
             let cost = DecodeCost.bytes(
-                format: format, width: size.width, height: size.height, bands: bands, bits: bits, interlaced: interlaced)
+                format: format, width: size.width, height: size.height, bands: bands, bits: bits, interlaced: interlaced,
+                chroma: chroma, inputBytes: inputBytes)
             if cost > limits.maxDecodeBytes {
                 let what = interlaced ? (format == "jpeg" ? "progressive " : "interlaced ") : ""
                 throw LimitExceeded(
@@ -159,17 +156,57 @@ public final class SourceImage: @unchecked Sendable {
         }
     }
 
+    /// The formats named in messages, those every supported libvips build reads.
+    static let readable = "JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF"
+
+    /// The error for bytes that start like no format Focal reads: `input.unsupported` when a
+    /// libvips loader Focal does not accept recognises them (a matrix file, PPM, the vips format),
+    /// else `input.not_an_image`. Only loaders' signature checks run; no header is read.
+    private static func unrecognised(_ data: Data, name: String) -> ImagingError {
+        var loader = [CChar](repeating: 0, count: 64)
+        let (status, text) = withErrorText { err, len in
+            data.withUnsafeBytes { raw in
+                loader.withUnsafeMutableBufferPointer { focal_vips_identify(raw.baseAddress, raw.count, $0.baseAddress, $0.count, err, len) }
+            }
+        }
+        if status == FOCAL_VIPS_ERR_UNSUPPORTED {
+            let format = formatName(String(decoding: loader.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)).uppercased()
+            return ImagingError(
+                .inputUnsupported, "the input is \(format.isEmpty ? "a format" : format), which Focal does not accept; use \(readable)",
+                source: name, cause: text)
+        }
+        return ImagingError(
+            .inputNotAnImage, "the input is \(ImageSignature.describe(data)), not an image in a format Focal reads (\(readable))",
+            source: name, cause: status == FOCAL_VIPS_OK ? nil : text)
+    }
+
+    /// Whether this process's libvips decodes a format `ImageSignature` names: the loader exists
+    /// and libvips does not block it as unsafe (JPEG XL's is blocked on Debian's libvips 8.14).
+    static func decodes(_ signature: String) -> Bool {
+        let format = signature == "avif" ? "heif" : signature
+        return focal_vips_loader_usable(format + "load_source") != 0
+    }
+
     /// The typed error for a failed shim call.
     static func error(_ status: focal_vips_status, _ text: String, name: String, loader: String = "", signature: String? = nil) -> any Error {
         switch status {
         case FOCAL_VIPS_ERR_NOT_IMAGE:
+            if let signature, decodes(signature) {
+                // Bytes that start like a format Focal reads but that its loader does not take
+                // (a TIFF whose first directory is cut off): a damaged file, not another format.
+                return ImagingError(.inputCorrupt, "the \(signature.uppercased()) data is truncated or corrupt", source: name, cause: text)
+            }
+            if let signature {
+                return ImagingError(
+                    .inputUnsupported, "the input is \(signature == "jxl" ? "JPEG XL" : signature.uppercased()), which this build of Focal does not decode; use \(readable)",
+                    source: name, cause: text)
+            }
             return ImagingError(
-                .inputNotAnImage, "the input is not an image in a format Focal reads (JPEG, PNG, WebP, GIF, TIFF, HEIF, AVIF, JPEG XL)",
-                source: name, cause: text)
+                .inputNotAnImage, "the input is not an image in a format Focal reads (\(readable))", source: name, cause: text)
         case FOCAL_VIPS_ERR_UNSUPPORTED:
             let format = loader.isEmpty ? "this format" : formatName(loader).uppercased()
             return ImagingError(
-                .inputUnsupported, "the input is \(format), which Focal does not accept; use JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF",
+                .inputUnsupported, "the input is \(format), which Focal does not accept; use \(readable)",
                 source: name, cause: text)
         case FOCAL_VIPS_ERR_CORRUPT:
             let what = signature.map { "the \($0.uppercased()) data" } ?? "the image"

@@ -57,6 +57,7 @@ typedef struct focal_vips_info {
     int pages;              ///< Pages or frames in the file (1 when the loader does not say).
     int cmyk;               ///< 1 when the pixels are CMYK.
     char loader[48];        ///< libvips's loader, e.g. "jpegload_source".
+    char chroma[16];        ///< A JPEG's chroma subsampling as libvips names it ("4:2:0", "4:4:4"); else empty.
 } focal_vips_info;
 
 /// Output encodings.
@@ -83,6 +84,16 @@ int focal_vips_tracked_allocs(void);
 /// and HEIF/AVIF are accepted. On success `*out` is the source.
 focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_source **out,
                                   focal_vips_info *info, char *err, size_t errlen);
+/// Names the libvips loader that recognises `length` bytes, without reading their header: for
+/// bytes that start like no format Focal reads, to tell a format Focal refuses (a matrix file, PPM,
+/// the vips format: FOCAL_VIPS_ERR_UNSUPPORTED) from bytes no loader takes (FOCAL_VIPS_ERR_NOT_IMAGE).
+/// Loaders libvips blocks as unsafe are not asked. `loader` (may be NULL) receives the loader's
+/// name, e.g. "matrixload_source". FOCAL_VIPS_OK when an allowed loader recognises them.
+focal_vips_status focal_vips_identify(const void *bytes, size_t length, char *loader, size_t loaderlen, char *err,
+                                      size_t errlen);
+/// 1 when this libvips has the loader named `nickname` (e.g. "jxlload_source") and does not block
+/// it as unsafe for untrusted input, else 0.
+int focal_vips_loader_usable(const char *nickname);
 /// Releases a source; NULL is ignored.
 void focal_vips_source_free(focal_vips_source *source);
 
