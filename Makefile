@@ -57,9 +57,9 @@ corpus: fixtures
 # Coverage-guided fuzzing of "bytes in, crop out" with libFuzzer and AddressSanitizer, in a build of
 # its own (.build-fuzz; FOCAL_FUZZ=1 adds the target to the package). Seeded from the corpus; the
 # inputs it keeps go to .cache/fuzz-corpus/, crashes to .cache/fuzz-crashes/. FUZZ_SECONDS (600)
-# bounds the run; FUZZ_MAX_LEN (1 MiB) the inputs it makes; a crash stops it with exit code 1.
+# bounds the run; FUZZ_MAX_LEN (256 KiB) the inputs it makes; a crash stops it with exit code 1.
 FUZZ_SECONDS ?= 600
-FUZZ_MAX_LEN ?= 1048576
+FUZZ_MAX_LEN ?= 262144
 FUZZ_FLAGS := -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 FUZZ := .build-fuzz/release/focal-fuzz
 
@@ -69,7 +69,7 @@ fuzz-build: deps
 fuzz: corpus fuzz-build
 	@mkdir -p .cache/fuzz-corpus .cache/fuzz-crashes
 	$(FUZZ) .cache/fuzz-corpus .cache/corpus -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=$(FUZZ_MAX_LEN) -rss_limit_mb=3072 -timeout=60 -artifact_prefix=.cache/fuzz-crashes/ -print_final_stats=1
+		-max_len=$(FUZZ_MAX_LEN) -rss_limit_mb=3072 -timeout=60 -report_slow_units=30 -artifact_prefix=.cache/fuzz-crashes/ -print_final_stats=1
 
 # The short run CI makes (about two minutes of fuzzing after the build): a regression fails it.
 fuzz-ci:

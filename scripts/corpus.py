@@ -475,6 +475,7 @@ def build(corpus):
         ("ok-tiff-1bit.tif", "small-grey.v", ["bitdepth=1"]),
         ("ok-tiff-jpeg.tif", "small.v", ["compression=jpeg"]),
         ("ok-tiff-pyramid.tif", "small.v", ["tile", "pyramid", "tile-width=64", "tile-height=64"]),
+        ("ok-tiff-bigtiff.tif", "small.v", ["bigtiff"]),
         ("ok-heic-alpha.heic", "small-alpha.v", ["Q=50"]),
     ]
     for name, source, options in ok_variants:
@@ -600,6 +601,10 @@ def build(corpus):
                "5000 frames of 16x16 on a 500x500 screen (only the first is read)")
     corpus.add("bomb-tiff-1000-pages.tif", tiff(400, 300, pages=1000, rows_per_strip=300), OK,
                "a TIFF of 1000 pages (only the first is read)")
+    corpus.add("bomb-tiff-20000-pages.tif", tiff(1, 1, pages=20000, compress=False), COSTLY,
+               "a TIFF of 20000 one-pixel pages (libvips reads every directory before the first pixel)")
+    corpus.add("bomb-gif-20000-frames.gif", gif_canvas(16, 16, 1, 1, frames=20000), [OK, COSTLY],
+               "a GIF of 20000 one-pixel frames (libnsgif stops counting after 4096)")
     corpus.add("bomb-tiff-one-strip-9000.tif", tiff(9000, 9000), [OK, COSTLY], "a 9000x9000 grey TIFF in one deflated strip")
     v("black", "cmyk-black.v", 5000, 5000, "--bands", 4)
     v("copy", "cmyk-black.v", "cmyk5000.v", "--interpretation", "cmyk")

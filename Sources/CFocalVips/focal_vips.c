@@ -24,7 +24,8 @@ struct focal_vips_image {
 /// process-wide error buffer is its own. Writers are preferred, so a retry is not starved.
 ///
 /// Built with FOCAL_VIPS_SERIALIZE_CALLS (only by the lock benchmark, scripts/lockbench.sh), every
-/// call holds it for writing instead: a plain mutex around every call, for comparison.
+/// call holds it for writing instead and reads its text at once: a plain mutex around every call,
+/// for comparison.
 static pthread_rwlock_t calls;
 
 /// The longest a retry may run, in milliseconds: the other calls wait while it does, so a slow
@@ -59,12 +60,22 @@ static focal_vips_status guarded(body_fn body, void *args, int *timeout_ms, char
     // The lock is made by the one-time start-up.
     pthread_once(&init_once, init_vips);
     const char *own = NULL;
-    gint64 started = g_get_monotonic_time();
 #ifdef FOCAL_VIPS_SERIALIZE_CALLS
+    // One call at a time: the buffer holds only this call's text, read at once, no retry.
     pthread_rwlock_wrlock(&calls);
-#else
-    pthread_rwlock_rdlock(&calls);
+    vips_error_clear();
+    focal_vips_status alone = body(args, &own);
+    if (alone != FOCAL_VIPS_OK) {
+        const char *text = vips_error_buffer();
+        put_text(err, errlen, own != NULL ? own : text != NULL && text[0] != '\0' ? text : fallback);
+    }
+    vips_error_clear();
+    pthread_rwlock_unlock(&calls);
+    (void)timeout_ms;
+    return alone;
 #endif
+    gint64 started = g_get_monotonic_time();
+    pthread_rwlock_rdlock(&calls);
     focal_vips_status status = body(args, &own);
     pthread_rwlock_unlock(&calls);
     if (status == FOCAL_VIPS_OK) return status;

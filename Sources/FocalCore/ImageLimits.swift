@@ -10,6 +10,7 @@
 /// | `maxAspectRatio` | 100 (long side / short side) | `input.extreme_aspect` |
 /// | `maxDecodeBytes` | 256 MiB, estimated from the header and the input's size | `input.too_costly` |
 /// | `maxJPEGScans` | 100 | `input.too_costly` |
+/// | `maxPages` | 10 000 pages or frames in the file | `input.too_costly` |
 /// | `timeout` | 30 s per input | `input.timeout` |
 /// | `maxOutputSide` | 8192 px | `output.too_large` |
 /// | `maxOutputPixels` | 16 777 216 (4096 × 4096) | `output.too_large` |
@@ -32,6 +33,10 @@ public struct ImageLimits: Hashable, Sendable {
     public var maxDecodeBytes: Int
     /// The most scans a JPEG may have (a normal progressive JPEG has about 10); default 100.
     public var maxJPEGScans: Int
+    /// The most pages or frames a file may hold, though only the first is decoded: libvips reads
+    /// every TIFF directory before the first pixel (half a million take seconds, every time the
+    /// header is read); default 10 000.
+    public var maxPages: Int
     /// The time one input may take from opening to encoding; default 30 s.
     public var timeout: Duration
     /// The longest side of an output, in pixels; default 8192.
@@ -51,7 +56,7 @@ public struct ImageLimits: Hashable, Sendable {
         maxInputBytes: Int = 64 << 20, maxPixels: Int = 100_000_000, maxSide: Int = 65_535,
         maxAspectRatio: Double = 100, maxDecodeBytes: Int = 256 << 20, maxJPEGScans: Int = 100,
         timeout: Duration = .seconds(30), maxOutputSide: Int = 8192, maxOutputPixels: Int = 4096 * 4096,
-        maxUpscale: Double = 8, maxSubjects: Int = 1000
+        maxUpscale: Double = 8, maxSubjects: Int = 1000, maxPages: Int = 10_000
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxPixels = maxPixels
@@ -64,6 +69,7 @@ public struct ImageLimits: Hashable, Sendable {
         self.maxOutputPixels = maxOutputPixels
         self.maxUpscale = maxUpscale
         self.maxSubjects = maxSubjects
+        self.maxPages = maxPages
     }
 
     /// Checks an input's byte count.

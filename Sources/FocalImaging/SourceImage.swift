@@ -107,8 +107,14 @@ public final class SourceImage: @unchecked Sendable {
             let scans = JPEGScans.count(in: data, limit: limits.maxJPEGScans)
             if scans > limits.maxJPEGScans {
                 throw LimitExceeded(
-                    .inputTooCostly, limit: "maxJPEGScans", allowed: "\(limits.maxJPEGScans) scans", actual: "more", source: name)
+                    .inputTooCostly, limit: "maxJPEGScans", allowed: "\(limits.maxJPEGScans) scans",
+                    actual: "more than \(limits.maxJPEGScans) scans", source: name)
             }
+        }
+        if signature == "tiff", TIFFPages.count(in: data, limit: limits.maxPages) > limits.maxPages {
+            throw LimitExceeded(
+                .inputTooCostly, limit: "maxPages", allowed: "\(limits.maxPages) pages", actual: "more than \(limits.maxPages) pages",
+                source: name)
         }
         var info = focal_vips_info()
         var opened: OpaquePointer?
@@ -127,6 +133,9 @@ public final class SourceImage: @unchecked Sendable {
     private func checkHeader(chroma: String?, inputBytes: Int) throws(LimitExceeded) {
         do throws(LimitExceeded) {
             try limits.check(imageSize: size)
+            if pages > limits.maxPages {
+                throw LimitExceeded(.inputTooCostly, limit: "maxPages", allowed: "\(limits.maxPages) pages", actual: "\(pages) pages")
+            }
             let cost = DecodeCost.bytes(
                 format: format, width: size.width, height: size.height, bands: bands, bits: bits, interlaced: interlaced,
                 chroma: chroma, inputBytes: inputBytes)
@@ -160,12 +169,14 @@ public final class SourceImage: @unchecked Sendable {
     static let readable = "JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF"
 
     /// The error for bytes that start like no format Focal reads: `input.unsupported` when a
-    /// libvips loader Focal does not accept recognises them (a matrix file, PPM, the vips format),
-    /// else `input.not_an_image`. Only loaders' signature checks run; no header is read.
+    /// libvips loader Focal does not accept recognises them (a matrix file, PPM, SVG, PDF), else
+    /// `input.not_an_image`. Only loaders' signature checks run, on the first 64 KiB; no header
+    /// is read.
     private static func unrecognised(_ data: Data, name: String) -> ImagingError {
         var loader = [CChar](repeating: 0, count: 64)
+        let head = data.prefix(64 << 10)
         let (status, text) = withErrorText { err, len in
-            data.withUnsafeBytes { raw in
+            head.withUnsafeBytes { raw in
                 loader.withUnsafeMutableBufferPointer { focal_vips_identify(raw.baseAddress, raw.count, $0.baseAddress, $0.count, err, len) }
             }
         }
