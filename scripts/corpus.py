@@ -603,7 +603,7 @@ def build(corpus):
                "a TIFF of 1000 pages (only the first is read)")
     corpus.add("bomb-tiff-20000-pages.tif", tiff(1, 1, pages=20000, compress=False), COSTLY,
                "a TIFF of 20000 one-pixel pages (libvips reads every directory before the first pixel)")
-    corpus.add("bomb-gif-20000-frames.gif", gif_canvas(16, 16, 1, 1, frames=20000), [OK, COSTLY],
+    corpus.add("bomb-gif-20000-frames.gif", gif_canvas(64, 64, 1, 1, frames=20000), [OK, COSTLY],
                "a GIF of 20000 one-pixel frames (libnsgif stops counting after 4096)")
     corpus.add("bomb-tiff-one-strip-9000.tif", tiff(9000, 9000), [OK, COSTLY], "a 9000x9000 grey TIFF in one deflated strip")
     v("black", "cmyk-black.v", 5000, 5000, "--bands", 4)
