@@ -551,6 +551,90 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
     return guarded(render_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
 }
 
+static int encodable(focal_vips_format format, int width, int height);
+static int save_to_buffer(VipsImage *image, focal_vips_format format, int quality, void **bytes, size_t *length);
+
+struct render_encode_args {
+    focal_vips_source *source;
+    int scaled_width, scaled_height, left, top, out_width, out_height;
+    focal_vips_format format;
+    int quality, timeout_ms;
+    void **bytes;
+    size_t *length;
+};
+
+static focal_vips_status render_encode_body(void *raw, const char **own) {
+    struct render_encode_args *a = raw;
+    deadline d = deadline_in(a->timeout_ms);
+    VipsImage *scaled = load_scaled(a->source, a->scaled_width, a->scaled_height);
+    if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    if (!area_inside(a->left, a->top, a->out_width, a->out_height, vips_image_get_width(scaled),
+                     vips_image_get_height(scaled))) {
+        g_object_unref(scaled);
+        *own = "the crop lies outside the decoded image";
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    VipsImage *cropped =
+        crop_and_resize(scaled, a->left, a->top, a->out_width, a->out_height, a->out_width, a->out_height);
+    g_object_unref(scaled);
+    if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *srgb = to_srgb8(cropped);
+    if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    // Decoding runs as the encoder pulls rows, so a decoder's error surfaces here: with the sizes
+    // checked before, a failure to save is the input's (or its deadline's).
+    gulong handler = 0;
+    if (d.at != 0) {
+        vips_image_set_progress(srgb, TRUE);
+        handler = g_signal_connect(srgb, "eval", G_CALLBACK(on_eval), &d);
+    }
+    int failed = save_to_buffer(srgb, a->format, a->quality, a->bytes, a->length);
+    if (handler != 0) g_signal_handler_disconnect(srgb, handler);
+    g_object_unref(srgb);
+    if (!failed) return FOCAL_VIPS_OK;
+    if (*a->bytes != NULL) {
+        g_free(*a->bytes);
+        *a->bytes = NULL;
+        *a->length = 0;
+    }
+    if (d.expired) {
+        *own = "rendering passed its deadline and was stopped";
+        return FOCAL_VIPS_ERR_TIMEOUT;
+    }
+    return FOCAL_VIPS_ERR_CORRUPT;
+}
+
+focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled_width, int scaled_height, int left,
+                                           int top, int out_width, int out_height, focal_vips_format format,
+                                           int quality, int timeout_ms, void **bytes, size_t *length, char *err,
+                                           size_t errlen) {
+    if (source == NULL || bytes == NULL || length == NULL) {
+        put_text(err, errlen, "source or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *bytes = NULL;
+    *length = 0;
+    if (!side_ok(scaled_width) || !side_ok(scaled_height) || !side_ok(out_width) || !side_ok(out_height) ||
+        !area_inside(left, top, out_width, out_height, scaled_width, scaled_height) || timeout_ms < 0) {
+        put_text(err, errlen, "render geometry out of range");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    if (format != FOCAL_VIPS_JPEG && format != FOCAL_VIPS_PNG && format != FOCAL_VIPS_WEBP) {
+        put_text(err, errlen, "unknown output format");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    if (quality < 1 || quality > 100) {
+        put_text(err, errlen, "quality must be between 1 and 100");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    if (!encodable(format, out_width, out_height)) {
+        put_text(err, errlen, "the output is larger than the format can hold");
+        return FOCAL_VIPS_ERR_ENCODE;
+    }
+    struct render_encode_args a = {source, scaled_width, scaled_height, left, top, out_width, out_height,
+                                   format, quality, timeout_ms, bytes, length};
+    return guarded(render_encode_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
+}
+
 struct crop_resize_args {
     const focal_vips_image *image;
     int left, top, area_width, area_height, out_width, out_height;
@@ -729,26 +813,38 @@ struct encode_args {
     size_t *length;
 };
 
-static focal_vips_status encode_body(void *raw, const char **own) {
-    struct encode_args *a = raw;
+/// The largest side each encoder writes: JPEG's 16-bit sizes stop at 65 500, WebP's at 16 383.
+static int encodable(focal_vips_format format, int width, int height) {
+    int side = width > height ? width : height;
+    switch (format) {
+    case FOCAL_VIPS_JPEG: return side <= 65500;
+    case FOCAL_VIPS_WEBP: return side <= 16383;
+    default: return 1;
+    }
+}
+
+/// Encodes `image` (not consumed): metadata stripped, JPEG flattened on white. 0 on success.
+static int save_to_buffer(VipsImage *image, focal_vips_format format, int quality, void **bytes, size_t *length) {
     int failed = -1;
-    switch (a->format) {
+    switch (format) {
     case FOCAL_VIPS_JPEG: {
-        VipsImage *flat = flattened(a->image->image);
+        VipsImage *flat = flattened(image);
         if (flat == NULL) break;
-        failed = vips_jpegsave_buffer(flat, a->bytes, a->length, "Q", a->quality, "strip", TRUE,
-                                      "optimize_coding", TRUE, NULL);
+        // Optimised Huffman tables need a second pass over every coefficient, held in memory:
+        // 300 MB for 100 MP. Only outputs up to 16 MP (the library's default limit) get them.
+        gboolean optimize = (int64_t)vips_image_get_width(flat) * vips_image_get_height(flat) <= 4096 * 4096;
+        failed = vips_jpegsave_buffer(flat, bytes, length, "Q", quality, "strip", TRUE, "optimize_coding", optimize, NULL);
         g_object_unref(flat);
         break;
     }
     case FOCAL_VIPS_PNG:
-        failed = vips_pngsave_buffer(a->image->image, a->bytes, a->length, "compression", 6, "strip", TRUE, NULL);
+        failed = vips_pngsave_buffer(image, bytes, length, "compression", 6, "strip", TRUE, NULL);
         break;
     case FOCAL_VIPS_WEBP: {
         // libvips 8.14's webpsave ignores "strip" and rebuilds EXIF from the exif-* fields:
         // save a copy without any metadata field.
         VipsImage *bare = NULL;
-        if (vips_copy(a->image->image, &bare, NULL) != 0) break;
+        if (vips_copy(image, &bare, NULL) != 0) break;
         gchar **fields = vips_image_get_fields(bare);
         for (int i = 0; fields[i] != NULL; i++) {
             const char *f = fields[i];
@@ -757,15 +853,28 @@ static focal_vips_status encode_body(void *raw, const char **own) {
                 vips_image_remove(bare, f);
         }
         g_strfreev(fields);
-        failed = vips_webpsave_buffer(bare, a->bytes, a->length, "Q", a->quality, "strip", TRUE, NULL);
+        failed = vips_webpsave_buffer(bare, bytes, length, "Q", quality, "strip", TRUE, NULL);
         g_object_unref(bare);
         break;
     }
     default:
+        break;
+    }
+    return failed;
+}
+
+static focal_vips_status encode_body(void *raw, const char **own) {
+    struct encode_args *a = raw;
+    if (a->format != FOCAL_VIPS_JPEG && a->format != FOCAL_VIPS_PNG && a->format != FOCAL_VIPS_WEBP) {
         *own = "unknown output format";
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    return failed ? FOCAL_VIPS_ERR_ENCODE : FOCAL_VIPS_OK;
+    if (!encodable(a->format, vips_image_get_width(a->image->image), vips_image_get_height(a->image->image))) {
+        *own = "the image is larger than the format can hold";
+        return FOCAL_VIPS_ERR_ENCODE;
+    }
+    return save_to_buffer(a->image->image, a->format, a->quality, a->bytes, a->length) ? FOCAL_VIPS_ERR_ENCODE
+                                                                                       : FOCAL_VIPS_OK;
 }
 
 focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_format format, int quality,

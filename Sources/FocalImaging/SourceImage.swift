@@ -267,10 +267,73 @@ public final class SourceImage: @unchecked Sendable {
     /// - Throws: `LimitExceeded` when the output is over the limits or the deadline passes;
     ///   `ImagingError` (`input.corrupt`) naming this image.
     public func render(crop: PixelRect, to output: PixelSize) throws -> RenderedImage {
+        let g = try renderGeometry(crop: crop, to: output)
+        lock.lock()
+        defer { lock.unlock() }
+        var out: OpaquePointer?
+        let (status, text) = withErrorText {
+            focal_vips_render(handle, g.scaledWidth, g.scaledHeight, g.left, g.top, g.width, g.height, g.width, g.height, deadline.millisecondsLeft, &out, $0, $1)
+        }
+        guard status == FOCAL_VIPS_OK, let out else { throw Self.error(status, text, name: name, signature: format) }
+        return RenderedImage(handle: out)
+    }
+
+    /// Crops, resizes and encodes in one pass, as `render(crop:to:)` then `RenderedImage.encode`
+    /// would, but without holding the whole output in memory (only WebP's encoder needs it) and
+    /// within the image's deadline, encoding included.
+    /// - Parameters:
+    ///   - crop: The area, in oriented pixels.
+    ///   - output: The output size.
+    ///   - format: JPEG, PNG or WebP.
+    ///   - quality: 1...100 for JPEG and WebP; default 85.
+    /// - Throws: `LimitExceeded` when the output is over the limits or the deadline passes;
+    ///   `ImagingError` (`input.corrupt`; `output.encode_failed` for an output larger than the
+    ///   format holds; `request.invalid` for a quality outside 1...100) naming this image.
+    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85) throws -> Data {
+        guard (1...100).contains(quality), let q = Int32(exactly: quality) else {
+            throw ImagingError(.requestInvalid, "quality \(quality) must be between 1 and 100", source: name)
+        }
+        let geometry = try renderGeometry(crop: crop, to: output)
+        let code: focal_vips_format =
+            switch format {
+            case .jpeg: FOCAL_VIPS_JPEG
+            case .png: FOCAL_VIPS_PNG
+            case .webp: FOCAL_VIPS_WEBP
+            }
+        lock.lock()
+        defer { lock.unlock() }
+        var memory: UnsafeMutableRawPointer? = nil
+        var length = 0
+        let (status, text) = withErrorText {
+            focal_vips_render_encode(
+                handle, geometry.scaledWidth, geometry.scaledHeight, geometry.left, geometry.top, geometry.width, geometry.height,
+                code, q, deadline.millisecondsLeft, &memory, &length, $0, $1)
+        }
+        guard status == FOCAL_VIPS_OK, let memory else {
+            if status == FOCAL_VIPS_ERR_ENCODE {
+                throw ImagingError(
+                    .outputEncodeFailed, "an output of \(output) is larger than \(format.rawValue.uppercased()) can hold",
+                    source: name, cause: text)
+            }
+            throw Self.error(status, text, name: name, signature: self.format)
+        }
+        defer { focal_vips_free(memory) }
+        return Data(bytes: memory, count: length)
+    }
+
+    /// Where `crop` lies once the whole image is scaled so that it becomes exactly `output`, in
+    /// 32-bit integers for the shim; checked against the limits and the deadline.
+    private func renderGeometry(crop: PixelRect, to output: PixelSize) throws
+        -> (scaledWidth: Int32, scaledHeight: Int32, left: Int32, top: Int32, width: Int32, height: Int32)
+    {
         guard crop.isInside(size), output.width > 0, output.height > 0 else {
             throw ImagingError(.internalFailure, "crop \(crop) to \(output) is outside the image of \(size)", source: name)
         }
-        try limits.check(output: output, from: crop.size)
+        do {
+            try limits.check(output: output, from: crop.size)
+        } catch {
+            throw error.naming(name)
+        }
         try deadline.check(source: name)
         // Scale the whole image so that the crop becomes exactly the output, then cut it out.
         let sx = Double(output.width) / Double(crop.width), sy = Double(output.height) / Double(crop.height)
@@ -283,25 +346,6 @@ public final class SourceImage: @unchecked Sendable {
         else {
             throw ImagingError(.internalFailure, "render geometry for \(crop) to \(output) is out of range", source: name)
         }
-        lock.lock()
-        defer { lock.unlock() }
-        var out: OpaquePointer?
-        let (status, text) = withErrorText {
-            focal_vips_render(handle, sw, sh, l, t, ow, oh, ow, oh, deadline.millisecondsLeft, &out, $0, $1)
-        }
-        guard status == FOCAL_VIPS_OK, let out else { throw Self.error(status, text, name: name, signature: format) }
-        return RenderedImage(handle: out)
-    }
-
-    /// Crops, resizes and encodes in one go; see `render(crop:to:)` and `RenderedImage.encode`.
-    /// - Throws: `ImagingError` or `LimitExceeded` naming this image.
-    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85) throws -> Data {
-        do {
-            return try render(crop: crop, to: output).encode(format, quality: quality)
-        } catch let error as ImagingError {
-            throw error.naming(name)
-        } catch let error as LimitExceeded {
-            throw error.source == nil ? error.naming(name) : error
-        }
+        return (sw, sh, l, t, ow, oh)
     }
 }

@@ -34,3 +34,21 @@ extension LibvipsLayer {
         }
     }
 }
+
+extension LibvipsLayer.DeadlineTests {
+    /// Encoding is inside the deadline too: the output is encoded as the decoder delivers rows.
+    @Test(arguments: [ImageFormat.jpeg, .png, .webp])
+    func encodingStopsAtTheDeadline(format: ImageFormat) throws {
+        let name = "bomb-png-10000x10000-1bit.png"
+        let data = try #require(FileManager.default.contents(atPath: HostileCorpus.folder + "/" + name), "run make corpus")
+        // 100 MP cannot be decoded in 50 ms: the deadline must stop it.
+        let image = try SourceImage.open(data: data, name: name, limits: ImageLimits(timeout: .milliseconds(50)))
+        let start = ContinuousClock.now
+        let error = focalError {
+            try image.encode(crop: PixelRect(x: 0, y: 0, width: 10_000, height: 10_000), to: PixelSize(width: 4000, height: 4000), format: format)
+        }
+        #expect(error?.code == .inputTimeout, "\(format): \(String(describing: error))")
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed < .seconds(2), "\(format) ran \(elapsed) with a 50 ms deadline")
+    }
+}

@@ -109,6 +109,16 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
                                     int left, int top, int area_width, int area_height,
                                     int out_width, int out_height, int timeout_ms,
                                     focal_vips_image **out, char *err, size_t errlen);
+/// Decodes the oriented image scaled to `scaled_width` x `scaled_height`, takes the area at
+/// (`left`, `top`) of `out_width` x `out_height` in those pixels and encodes it, in one pass: the
+/// output is never held whole in memory (WebP's encoder excepted), and the deadline covers the
+/// encoding too. A decoder's error surfaces while encoding and is FOCAL_VIPS_ERR_CORRUPT;
+/// FOCAL_VIPS_ERR_ENCODE is an output larger than the format holds (JPEG 65 500, WebP 16 383 px).
+/// On success `*bytes` holds `*length` bytes freed with focal_vips_free.
+focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled_width, int scaled_height, int left,
+                                           int top, int out_width, int out_height, focal_vips_format format,
+                                           int quality, int timeout_ms, void **bytes, size_t *length, char *err,
+                                           size_t errlen);
 /// Takes the area at (`left`, `top`) of `area_width` x `area_height` of a decoded image and
 /// resizes it to exactly `out_width` x `out_height` (Lanczos 3), into memory.
 focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left, int top, int area_width,
