@@ -144,25 +144,35 @@ def main():
         sys.exit(f"mutate: {args.focal} is missing: run `make build` first")
     findings = os.path.join(ROOT, ".cache", "mutate-findings")
     work = tempfile.mkdtemp(prefix="focal-mutate-")
-    rng = random.Random(args.seed)
-    plans = []
     # Mostly mutants of files that decode: they reach the decoders' insides, not only their headers.
     decoding = [i for i in inputs if i[2]] or inputs
-    for n in range(args.count):
+
+    def make(n):
+        """Mutant `n`, made when it runs (so that they are not all held at once), from a generator
+        of its own: the same seed and number always give the same bytes."""
+        rng = random.Random(f"{args.seed}-{n}")
         name, data, _ = rng.choice(decoding if rng.random() < 0.75 else inputs)
         _, other, _ = rng.choice(inputs)
         mutant, kind = mutate(rng, data, other)
-        plans.append((f"{n:05}-{kind}-{name}", mutant))
+        return f"{n:05}-{kind}-{name}", mutant
 
-    def run(plan):
-        label, mutant = plan
+    def run(n):
+        label, mutant = make(n)
         path = os.path.join(work, label)
         with open(path, "wb") as f:
             f.write(mutant)
-        out_path, err_path = path + ".stdout", path + ".stderr"
+        size = len(mutant)
+        del mutant
+        out_path, err_path, report = path + ".stdout", path + ".stderr", path + ".report"
+        # Through measure.py, a small process: Linux carries a parent's peak memory across exec,
+        # so focal started from this process (which holds every input file) would report ours.
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            result = measure.run([args.focal, "crop", path, "--size", "200x200", "-o", path + ".out.jpg", "--json"],
-                                 timeout=args.timeout, stdout=out, stderr=err, cwd=ROOT)
+            measure.run([sys.executable, os.path.join(ROOT, "scripts", "measure.py"), "--timeout", str(args.timeout),
+                         "--report", report, "--", args.focal, "crop", path, "--size", "200x200", "-o", path + ".out.jpg",
+                         "--json"], stdout=out, stderr=err, cwd=ROOT)
+        with open(report) as f:
+            result = json.load(f)
+        os.remove(report)
         with open(out_path, "rb") as f:
             lines = f.read().decode(errors="replace").strip().splitlines()
         with open(err_path, "rb") as f:
@@ -175,7 +185,7 @@ def main():
         for leftover in (out_path, err_path, path + ".out.jpg"):
             if os.path.exists(leftover):
                 os.remove(leftover)
-        return label, path, len(mutant), result
+        return label, path, size, result
 
     started = time.monotonic()
     codes = collections.Counter()
@@ -184,7 +194,7 @@ def main():
     peak = ("", 0.0)
     try:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            for done, (label, path, size, r) in enumerate(pool.map(run, plans), 1):
+            for done, (label, path, size, r) in enumerate(pool.map(run, range(args.count)), 1):
                 codes[r["code"] or "no JSON line"] += 1
                 if r["seconds"] > slowest[1]:
                     slowest = (label, r["seconds"])
@@ -207,7 +217,7 @@ def main():
                     problems.append((label, ", ".join(why), r["stderr"].strip().splitlines()[-1:] or [""]))
                 os.remove(path)
                 if done % 50 == 0:
-                    print(f"mutate: {done}/{len(plans)}", file=sys.stderr)
+                    print(f"mutate: {done}/{args.count}", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     elapsed = time.monotonic() - started

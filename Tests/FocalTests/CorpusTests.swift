@@ -14,8 +14,8 @@ import Glibc
 /// process of its own, under a memory bound. The corpus must exist: these tests fail without it.
 @Suite("Hostile corpus", .serialized) struct CorpusTests {
     /// The most one input may take, open to encoded output, in seconds: the library's deadline
-    /// (inputs run two at a time in a debug build, beside other suites; the slowest alone takes
-    /// about 4 s).
+    /// (inputs run two at a time in a debug build; the slowest alone takes about 4 s). `make test`
+    /// runs this suite in a process of its own, so that other suites cannot slow its clock.
     static let secondsPerInput = 30.0
     /// The most resident memory `focal crop` may reach for one input, models and detection
     /// included (about 230 MB of it for any photo), in MiB. README, Limits.
