@@ -129,3 +129,15 @@ let package = Package(
     ],
     cxxLanguageStandard: .cxx17
 )
+
+// `make fuzz` (FOCAL_FUZZ=1): the libFuzzer target, bytes in and crop out. It is in no other build;
+// its sanitizer flags come from the Makefile's command line, never from this manifest.
+if Context.environment["FOCAL_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "CFocalFuzz", path: "Fuzz/CFocalFuzz"),
+        .executableTarget(
+            name: "focal-fuzz", dependencies: ["CFocalFuzz", "FocalCore", "FocalImaging"], path: "Fuzz/focal-fuzz",
+            swiftSettings: strict),
+    ]
+    package.products.append(.executable(name: "focal-fuzz", targets: ["focal-fuzz"]))
+}

@@ -22,7 +22,16 @@ struct focal_vips_image {
 /// Every call into libvips holds this lock for reading, so calls run side by side. A call that
 /// failed runs again holding it for writing (alone), so that the text it leaves in libvips's
 /// process-wide error buffer is its own. Writers are preferred, so a retry is not starved.
+///
+/// Built with FOCAL_VIPS_SERIALIZE_CALLS (only by the lock benchmark, scripts/lockbench.sh), every
+/// call holds it for writing instead and reads its text at once: a plain mutex around every call,
+/// for comparison.
 static pthread_rwlock_t calls;
+
+/// The longest a retry may run, in milliseconds: the other calls wait while it does, so a slow
+/// failing input cannot stall the process for long. A retry that does not finish in time leaves
+/// the failure's fixed text.
+#define RETRY_MS 1000
 
 /// Copies `text` into err, dropping trailing newlines and truncating to errlen.
 static void put_text(char *err, size_t errlen, const char *text) {
@@ -41,10 +50,31 @@ typedef focal_vips_status (*body_fn)(void *args, const char **own);
 static void init_vips(void);
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-static focal_vips_status guarded(body_fn body, void *args, char *err, size_t errlen, const char *fallback) {
+/// Runs `body` holding the call lock and, when it fails without text of its own, once more alone
+/// to read its text. The status is always the first run's (it never depends on the shared buffer);
+/// the retry only supplies the text, and only when it fails the same way. `timeout_ms` points at
+/// the body's deadline argument (NULL when it has none): the retry gets what is left of it, at
+/// most RETRY_MS, so that no call runs past its deadline.
+static focal_vips_status guarded(body_fn body, void *args, int *timeout_ms, char *err, size_t errlen,
+                                 const char *fallback) {
     // The lock is made by the one-time start-up.
     pthread_once(&init_once, init_vips);
     const char *own = NULL;
+#ifdef FOCAL_VIPS_SERIALIZE_CALLS
+    // One call at a time: the buffer holds only this call's text, read at once, no retry.
+    pthread_rwlock_wrlock(&calls);
+    vips_error_clear();
+    focal_vips_status alone = body(args, &own);
+    if (alone != FOCAL_VIPS_OK) {
+        const char *text = vips_error_buffer();
+        put_text(err, errlen, own != NULL ? own : text != NULL && text[0] != '\0' ? text : fallback);
+    }
+    vips_error_clear();
+    pthread_rwlock_unlock(&calls);
+    (void)timeout_ms;
+    return alone;
+#endif
+    gint64 started = g_get_monotonic_time();
     pthread_rwlock_rdlock(&calls);
     focal_vips_status status = body(args, &own);
     pthread_rwlock_unlock(&calls);
@@ -53,14 +83,27 @@ static focal_vips_status guarded(body_fn body, void *args, char *err, size_t err
         put_text(err, errlen, own);
         return status;
     }
+    int retry_ms = RETRY_MS;
+    if (timeout_ms != NULL && *timeout_ms > 0) {
+        gint64 left = *timeout_ms - (g_get_monotonic_time() - started) / 1000;
+        if (left <= 0) {
+            put_text(err, errlen, fallback);
+            return status;
+        }
+        if (left < retry_ms) retry_ms = (int)left;
+    }
+    if (timeout_ms != NULL) *timeout_ms = retry_ms;
     // Run it again alone: the buffer then holds this call's text and nobody else's.
     pthread_rwlock_wrlock(&calls);
     vips_error_clear();
     own = NULL;
-    status = body(args, &own);
-    if (status != FOCAL_VIPS_OK) {
+    focal_vips_status again = body(args, &own);
+    if (again == FOCAL_VIPS_OK) {
+        // It failed only in company (memory, a transient error): the result stands.
+        status = again;
+    } else {
         const char *text = vips_error_buffer();
-        put_text(err, errlen, own != NULL ? own : (text != NULL && text[0] != '\0') ? text : fallback);
+        put_text(err, errlen, again == status && own == NULL && text != NULL && text[0] != '\0' ? text : fallback);
     }
     vips_error_clear();
     pthread_rwlock_unlock(&calls);
@@ -92,6 +135,10 @@ static void init_vips(void) {
     }
     // Loaders that libvips marks as unsafe for untrusted input (ImageMagick, MATLAB, ...) stay off.
     vips_block_untrusted_set(TRUE);
+    // Until Vips.configure says otherwise: no operation cache (a cached load keeps its decoder,
+    // and so a progressive JPEG's coefficients, alive after the call) and one thread per call.
+    vips_cache_set_max(0);
+    vips_concurrency_set(1);
     init_result = FOCAL_VIPS_OK;
 }
 
@@ -139,9 +186,22 @@ static const char *const allowed_loaders[] = {
     "tiffload_source", "heifload_source", "jxlload_source", NULL,
 };
 
-/// Whether a loader (named by its class, "VipsForeignLoadPngSource", or its nickname) is allowed.
+/// Whether the loader class `type` is missing (0) or blocked: libvips finds blocked loaders by
+/// their signature but refuses to run them.
+static int loader_blocked(GType type) {
+    if (type == 0) return 1;
+    VipsOperationClass *operation = g_type_class_ref(type);
+    int blocked = operation == NULL || (operation->flags & VIPS_OPERATION_BLOCKED) != 0;
+    if (operation != NULL) g_type_class_unref(operation);
+    return blocked;
+}
+
+/// Whether a loader (named by its class, "VipsForeignLoadPngSource", or its nickname) is allowed:
+/// on Focal's list and not blocked by libvips.
 static int loader_allowed(const char *loader) {
     GType type = g_type_from_name(loader);
+    if (type == 0) type = vips_type_find("VipsOperation", loader);
+    if (loader_blocked(type)) return 0;
     const char *nickname = type != 0 ? vips_nickname_find(type) : NULL;
     if (nickname == NULL) nickname = loader;
     for (int i = 0; allowed_loaders[i] != NULL; i++)
@@ -197,6 +257,10 @@ static focal_vips_status open_body(void *raw, const char **own) {
     info->interlaced = interlaced ? 1 : 0;
     info->pages = pages > 0 ? pages : 1;
     info->cmyk = vips_image_get_interpretation(header) == VIPS_INTERPRETATION_CMYK ? 1 : 0;
+    const char *chroma = NULL;
+    if (vips_image_get_typeof(header, "jpeg-chroma-subsample") != 0 &&
+        vips_image_get_string(header, "jpeg-chroma-subsample", &chroma) == 0 && chroma != NULL)
+        put_text(info->chroma, sizeof info->chroma, chroma);
     strncpy(info->loader, loader, sizeof info->loader - 1);
     info->loader[sizeof info->loader - 1] = '\0';
     g_object_unref(header);
@@ -229,7 +293,7 @@ focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_s
         return FOCAL_VIPS_ERR_INTERNAL;
     }
     struct open_args a = {source, NULL, info};
-    focal_vips_status status = guarded(open_body, &a, err, errlen, "unreadable image header");
+    focal_vips_status status = guarded(open_body, &a, NULL, err, errlen, "unreadable image header");
     if (status != FOCAL_VIPS_OK) {
         g_object_unref(source);
         return status;
@@ -239,6 +303,62 @@ focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_s
     handle->options = a.options;
     *out = handle;
     return FOCAL_VIPS_OK;
+}
+
+struct identify_args {
+    VipsSource *source;
+    char *loader;
+    size_t loaderlen;
+};
+
+static focal_vips_status identify_body(void *raw, const char **own) {
+    struct identify_args *a = raw;
+    if (vips_source_rewind(a->source) != 0) return FOCAL_VIPS_ERR_INTERNAL;
+    const char *loader = vips_foreign_find_load_source(a->source);
+    if (loader == NULL) {
+        *own = "no image loader recognises these bytes";
+        return FOCAL_VIPS_ERR_NOT_IMAGE;
+    }
+    GType type = g_type_from_name(loader);
+    const char *nickname = type != 0 ? vips_nickname_find(type) : NULL;
+    put_text(a->loader, a->loaderlen, nickname != NULL ? nickname : loader);
+    if (!loader_allowed(loader)) {
+        *own = "a format Focal does not accept";
+        return FOCAL_VIPS_ERR_UNSUPPORTED;
+    }
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_identify(const void *bytes, size_t length, char *loader, size_t loaderlen, char *err,
+                                      size_t errlen) {
+    if (loader != NULL && loaderlen > 0) loader[0] = '\0';
+    if (bytes == NULL || length == 0) {
+        put_text(err, errlen, "no bytes");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    pthread_once(&init_once, init_vips);
+    if (init_result != FOCAL_VIPS_OK) {
+        put_text(err, errlen, init_error);
+        return init_result;
+    }
+    VipsBlob *blob = vips_blob_copy(bytes, length);
+    VipsSource *source = vips_source_new_from_blob(blob);
+    vips_area_unref(VIPS_AREA(blob));
+    if (source == NULL) {
+        put_text(err, errlen, "cannot wrap the bytes");
+        return FOCAL_VIPS_ERR_INTERNAL;
+    }
+    struct identify_args a = {source, loader, loaderlen};
+    focal_vips_status status = guarded(identify_body, &a, NULL, err, errlen, "no image loader recognises these bytes");
+    g_object_unref(source);
+    return status;
+}
+
+int focal_vips_loader_usable(const char *nickname) {
+    if (nickname == NULL) return 0;
+    pthread_once(&init_once, init_vips);
+    if (init_result != FOCAL_VIPS_OK) return 0;
+    return !loader_blocked(vips_type_find("VipsOperation", nickname));
 }
 
 void focal_vips_source_free(focal_vips_source *source) {
@@ -351,7 +471,7 @@ focal_vips_status focal_vips_thumbnail(focal_vips_source *source, int width, int
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct thumbnail_args a = {source, width, height, timeout_ms, out};
-    return guarded(thumbnail_body, &a, err, errlen, "cannot decode the image");
+    return guarded(thumbnail_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
 }
 
 /// Extracts an area of `in` and resizes it (Lanczos 3) to out_width x out_height when it differs;
@@ -428,7 +548,91 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
     }
     struct render_args a = {source, scaled_width, scaled_height, left, top, area_width, area_height,
                             out_width, out_height, timeout_ms, out};
-    return guarded(render_body, &a, err, errlen, "cannot decode the image");
+    return guarded(render_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
+}
+
+static int encodable(focal_vips_format format, int width, int height);
+static int save_to_buffer(VipsImage *image, focal_vips_format format, int quality, void **bytes, size_t *length);
+
+struct render_encode_args {
+    focal_vips_source *source;
+    int scaled_width, scaled_height, left, top, out_width, out_height;
+    focal_vips_format format;
+    int quality, timeout_ms;
+    void **bytes;
+    size_t *length;
+};
+
+static focal_vips_status render_encode_body(void *raw, const char **own) {
+    struct render_encode_args *a = raw;
+    deadline d = deadline_in(a->timeout_ms);
+    VipsImage *scaled = load_scaled(a->source, a->scaled_width, a->scaled_height);
+    if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    if (!area_inside(a->left, a->top, a->out_width, a->out_height, vips_image_get_width(scaled),
+                     vips_image_get_height(scaled))) {
+        g_object_unref(scaled);
+        *own = "the crop lies outside the decoded image";
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    VipsImage *cropped =
+        crop_and_resize(scaled, a->left, a->top, a->out_width, a->out_height, a->out_width, a->out_height);
+    g_object_unref(scaled);
+    if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *srgb = to_srgb8(cropped);
+    if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    // Decoding runs as the encoder pulls rows, so a decoder's error surfaces here: with the sizes
+    // checked before, a failure to save is the input's (or its deadline's).
+    gulong handler = 0;
+    if (d.at != 0) {
+        vips_image_set_progress(srgb, TRUE);
+        handler = g_signal_connect(srgb, "eval", G_CALLBACK(on_eval), &d);
+    }
+    int failed = save_to_buffer(srgb, a->format, a->quality, a->bytes, a->length);
+    if (handler != 0) g_signal_handler_disconnect(srgb, handler);
+    g_object_unref(srgb);
+    if (!failed) return FOCAL_VIPS_OK;
+    if (*a->bytes != NULL) {
+        g_free(*a->bytes);
+        *a->bytes = NULL;
+        *a->length = 0;
+    }
+    if (d.expired) {
+        *own = "rendering passed its deadline and was stopped";
+        return FOCAL_VIPS_ERR_TIMEOUT;
+    }
+    return FOCAL_VIPS_ERR_CORRUPT;
+}
+
+focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled_width, int scaled_height, int left,
+                                           int top, int out_width, int out_height, focal_vips_format format,
+                                           int quality, int timeout_ms, void **bytes, size_t *length, char *err,
+                                           size_t errlen) {
+    if (source == NULL || bytes == NULL || length == NULL) {
+        put_text(err, errlen, "source or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *bytes = NULL;
+    *length = 0;
+    if (!side_ok(scaled_width) || !side_ok(scaled_height) || !side_ok(out_width) || !side_ok(out_height) ||
+        !area_inside(left, top, out_width, out_height, scaled_width, scaled_height) || timeout_ms < 0) {
+        put_text(err, errlen, "render geometry out of range");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    if (format != FOCAL_VIPS_JPEG && format != FOCAL_VIPS_PNG && format != FOCAL_VIPS_WEBP) {
+        put_text(err, errlen, "unknown output format");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    if (quality < 1 || quality > 100) {
+        put_text(err, errlen, "quality must be between 1 and 100");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    if (!encodable(format, out_width, out_height)) {
+        put_text(err, errlen, "the output is larger than the format can hold");
+        return FOCAL_VIPS_ERR_ENCODE;
+    }
+    struct render_encode_args a = {source, scaled_width, scaled_height, left, top, out_width, out_height,
+                                   format, quality, timeout_ms, bytes, length};
+    return guarded(render_encode_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
 }
 
 struct crop_resize_args {
@@ -464,7 +668,7 @@ focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct crop_resize_args a = {image, left, top, area_width, area_height, out_width, out_height, out};
-    return guarded(crop_resize_body, &a, err, errlen, "cannot crop the image");
+    return guarded(crop_resize_body, &a, NULL, err, errlen, "cannot crop the image");
 }
 
 focal_vips_status focal_vips_from_rgb(const unsigned char *rgb, size_t length, int width, int height,
@@ -520,7 +724,7 @@ focal_vips_status focal_vips_resize(const focal_vips_image *image, int width, in
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct resize_args a = {image, width, height, out};
-    return guarded(resize_body, &a, err, errlen, "cannot resize the image");
+    return guarded(resize_body, &a, NULL, err, errlen, "cannot resize the image");
 }
 
 struct flip_args {
@@ -562,7 +766,7 @@ focal_vips_status focal_vips_flip(const focal_vips_image *image, int horizontal,
     }
     *out = NULL;
     struct flip_args a = {image, horizontal != 0, vertical != 0, out};
-    return guarded(flip_body, &a, err, errlen, "cannot flip the image");
+    return guarded(flip_body, &a, NULL, err, errlen, "cannot flip the image");
 }
 
 void focal_vips_image_free(focal_vips_image *image) {
@@ -640,7 +844,7 @@ focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned 
     *rgb = NULL;
     *length = 0;
     struct pixels_args a = {image, rgb, length};
-    return guarded(pixels_body, &a, err, errlen, "cannot read the pixels");
+    return guarded(pixels_body, &a, NULL, err, errlen, "cannot read the pixels");
 }
 
 struct encode_args {
@@ -651,26 +855,38 @@ struct encode_args {
     size_t *length;
 };
 
-static focal_vips_status encode_body(void *raw, const char **own) {
-    struct encode_args *a = raw;
+/// The largest side each encoder writes: JPEG's 16-bit sizes stop at 65 500, WebP's at 16 383.
+static int encodable(focal_vips_format format, int width, int height) {
+    int side = width > height ? width : height;
+    switch (format) {
+    case FOCAL_VIPS_JPEG: return side <= 65500;
+    case FOCAL_VIPS_WEBP: return side <= 16383;
+    default: return 1;
+    }
+}
+
+/// Encodes `image` (not consumed): metadata stripped, JPEG flattened on white. 0 on success.
+static int save_to_buffer(VipsImage *image, focal_vips_format format, int quality, void **bytes, size_t *length) {
     int failed = -1;
-    switch (a->format) {
+    switch (format) {
     case FOCAL_VIPS_JPEG: {
-        VipsImage *flat = flattened(a->image->image);
+        VipsImage *flat = flattened(image);
         if (flat == NULL) break;
-        failed = vips_jpegsave_buffer(flat, a->bytes, a->length, "Q", a->quality, "strip", TRUE,
-                                      "optimize_coding", TRUE, NULL);
+        // Optimised Huffman tables need a second pass over every coefficient, held in memory:
+        // 300 MB for 100 MP. Only outputs up to 16 MP (the library's default limit) get them.
+        gboolean optimize = (int64_t)vips_image_get_width(flat) * vips_image_get_height(flat) <= 4096 * 4096;
+        failed = vips_jpegsave_buffer(flat, bytes, length, "Q", quality, "strip", TRUE, "optimize_coding", optimize, NULL);
         g_object_unref(flat);
         break;
     }
     case FOCAL_VIPS_PNG:
-        failed = vips_pngsave_buffer(a->image->image, a->bytes, a->length, "compression", 6, "strip", TRUE, NULL);
+        failed = vips_pngsave_buffer(image, bytes, length, "compression", 6, "strip", TRUE, NULL);
         break;
     case FOCAL_VIPS_WEBP: {
         // libvips 8.14's webpsave ignores "strip" and rebuilds EXIF from the exif-* fields:
         // save a copy without any metadata field.
         VipsImage *bare = NULL;
-        if (vips_copy(a->image->image, &bare, NULL) != 0) break;
+        if (vips_copy(image, &bare, NULL) != 0) break;
         gchar **fields = vips_image_get_fields(bare);
         for (int i = 0; fields[i] != NULL; i++) {
             const char *f = fields[i];
@@ -679,15 +895,28 @@ static focal_vips_status encode_body(void *raw, const char **own) {
                 vips_image_remove(bare, f);
         }
         g_strfreev(fields);
-        failed = vips_webpsave_buffer(bare, a->bytes, a->length, "Q", a->quality, "strip", TRUE, NULL);
+        failed = vips_webpsave_buffer(bare, bytes, length, "Q", quality, "strip", TRUE, NULL);
         g_object_unref(bare);
         break;
     }
     default:
+        break;
+    }
+    return failed;
+}
+
+static focal_vips_status encode_body(void *raw, const char **own) {
+    struct encode_args *a = raw;
+    if (a->format != FOCAL_VIPS_JPEG && a->format != FOCAL_VIPS_PNG && a->format != FOCAL_VIPS_WEBP) {
         *own = "unknown output format";
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    return failed ? FOCAL_VIPS_ERR_ENCODE : FOCAL_VIPS_OK;
+    if (!encodable(a->format, vips_image_get_width(a->image->image), vips_image_get_height(a->image->image))) {
+        *own = "the image is larger than the format can hold";
+        return FOCAL_VIPS_ERR_ENCODE;
+    }
+    return save_to_buffer(a->image->image, a->format, a->quality, a->bytes, a->length) ? FOCAL_VIPS_ERR_ENCODE
+                                                                                       : FOCAL_VIPS_OK;
 }
 
 focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_format format, int quality,
@@ -703,7 +932,7 @@ focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_fo
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct encode_args a = {image, format, quality, bytes, length};
-    return guarded(encode_body, &a, err, errlen, "cannot encode the image");
+    return guarded(encode_body, &a, NULL, err, errlen, "cannot encode the image");
 }
 
 struct text_args {
@@ -748,7 +977,7 @@ focal_vips_status focal_vips_text_mask(const char *text, int height, unsigned ch
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     struct text_args a = {text, height, mask, width, mask_height};
-    return guarded(text_body, &a, err, errlen, "cannot render text");
+    return guarded(text_body, &a, NULL, err, errlen, "cannot render text");
 }
 
 void focal_vips_free(void *pointer) { g_free(pointer); }

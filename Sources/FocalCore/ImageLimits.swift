@@ -8,8 +8,9 @@
 /// | `maxPixels` | 100 000 000 | `input.too_many_pixels` |
 /// | `maxSide` | 65 535 px | `input.too_many_pixels` |
 /// | `maxAspectRatio` | 100 (long side / short side) | `input.extreme_aspect` |
-/// | `maxDecodeBytes` | 256 MiB, estimated from the header | `input.too_costly` |
+/// | `maxDecodeBytes` | 256 MiB, estimated from the header and the input's size | `input.too_costly` |
 /// | `maxJPEGScans` | 100 | `input.too_costly` |
+/// | `maxPages` | 10 000 pages or frames in the file | `input.too_costly` |
 /// | `timeout` | 30 s per input | `input.timeout` |
 /// | `maxOutputSide` | 8192 px | `output.too_large` |
 /// | `maxOutputPixels` | 16 777 216 (4096 × 4096) | `output.too_large` |
@@ -27,10 +28,15 @@ public struct ImageLimits: Hashable, Sendable {
     /// The most the long side may exceed the short side, as a ratio; default 100.
     public var maxAspectRatio: Double
     /// The most memory one decode may need, estimated from the header (size, bands, bit depth,
-    /// progressive or interlaced coding, format), in bytes; default 256 MiB.
+    /// chroma subsampling, progressive or interlaced coding, format) with measured factors, and
+    /// the encoded bytes it decodes from, in bytes; default 256 MiB.
     public var maxDecodeBytes: Int
     /// The most scans a JPEG may have (a normal progressive JPEG has about 10); default 100.
     public var maxJPEGScans: Int
+    /// The most pages or frames a file may hold, though only the first is decoded: libvips reads
+    /// every TIFF directory before the first pixel (half a million take seconds, every time the
+    /// header is read); default 10 000.
+    public var maxPages: Int
     /// The time one input may take from opening to encoding; default 30 s.
     public var timeout: Duration
     /// The longest side of an output, in pixels; default 8192.
@@ -50,7 +56,7 @@ public struct ImageLimits: Hashable, Sendable {
         maxInputBytes: Int = 64 << 20, maxPixels: Int = 100_000_000, maxSide: Int = 65_535,
         maxAspectRatio: Double = 100, maxDecodeBytes: Int = 256 << 20, maxJPEGScans: Int = 100,
         timeout: Duration = .seconds(30), maxOutputSide: Int = 8192, maxOutputPixels: Int = 4096 * 4096,
-        maxUpscale: Double = 8, maxSubjects: Int = 1000
+        maxUpscale: Double = 8, maxSubjects: Int = 1000, maxPages: Int = 10_000
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxPixels = maxPixels
@@ -63,6 +69,7 @@ public struct ImageLimits: Hashable, Sendable {
         self.maxOutputPixels = maxOutputPixels
         self.maxUpscale = maxUpscale
         self.maxSubjects = maxSubjects
+        self.maxPages = maxPages
     }
 
     /// Checks an input's byte count.

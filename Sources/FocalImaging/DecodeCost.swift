@@ -3,11 +3,22 @@ import FocalCore
 /// The memory one decode of an image needs, estimated from its header alone, so that a
 /// decompression bomb is refused before it is decoded.
 ///
-/// Decoders that stream (baseline JPEG, non-interlaced PNG) hold a few rows at a time; shrink-on-
-/// load keeps their output small. The rest hold the whole image: a progressive JPEG keeps every
-/// DCT coefficient (2 bytes a sample), an interlaced PNG every row, GIF a full RGBA canvas and a
-/// copy, WebP and HEIF a decoded RGBA frame (HEIF also its YUV planes), TIFF its strips or tiles
-/// (one strip can be the whole image).
+/// Decoders that stream (baseline JPEG, non-interlaced PNG, tiled TIFF, lossy WebP) hold a few
+/// rows at a time; shrink-on-load keeps their output small. The rest hold the whole image. The
+/// factors are bytes per pixel measured with `scripts/decodecost.py` (peak resident memory of a
+/// shrink-on-load decode above that of a tiny one, libvips 8.14 on Debian 12, photos of 4 to 36
+/// MP), rounded up:
+///
+/// | format | measured | estimate |
+/// |---|---|---|
+/// | progressive JPEG: 2 bytes per DCT coefficient | 4:2:0 3.3, 4:4:4 6.3, grey 2.0, CMYK 9.2 | 2.5 × coded samples (1.5, 3, 1, 4) |
+/// | interlaced PNG: the whole image, and a copy of part of it | RGB 2.1, RGBA 6.3, 16-bit RGBA 11.5, grey 0.6 | 1.6 × bands × bytes per sample |
+/// | GIF: an RGBA canvas and the previous frame | 6.4 | 8 |
+/// | WebP: lossless decodes whole ARGB | 4.4 (lossy 0.2) | 5 |
+/// | HEIF, AVIF: YUV planes and RGB | 7.5 | 2 × bands × bytes per sample + 2 |
+/// | TIFF: one strip can be the whole image | 1.9 | bands × bytes per sample |
+///
+/// The encoded bytes count too: libvips decodes from its own copy while the caller keeps its own.
 public enum DecodeCost {
     /// Estimated bytes to decode an image with this header; never overflows.
     /// - Parameters:
@@ -16,20 +27,37 @@ public enum DecodeCost {
     ///   - bands: Bands as stored (4 for CMYK or RGBA).
     ///   - bits: Bits per sample (8 or 16, ...).
     ///   - interlaced: Whether it is a progressive JPEG or an interlaced PNG.
-    public static func bytes(format: String, width: Int, height: Int, bands: Int, bits: Int, interlaced: Bool) -> Int {
+    ///   - chroma: A JPEG's chroma subsampling as libvips names it ("4:2:0"); nil when unknown,
+    ///     and then every band is counted at full resolution. Default nil.
+    ///   - inputBytes: The size of the encoded input, held twice while it decodes; default 0.
+    public static func bytes(
+        format: String, width: Int, height: Int, bands: Int, bits: Int, interlaced: Bool, chroma: String? = nil,
+        inputBytes: Int = 0
+    ) -> Int {
         let pixels = Double(max(0, width)) * Double(max(0, height))
         let bands = Double(max(1, bands)), sample = Double(max(1, bits)) / 8
         let perPixel: Double
         switch format {
-        case "jpeg": perPixel = interlaced ? bands * 2 : 0
-        case "png": perPixel = interlaced ? bands * sample : 0
+        case "jpeg": perPixel = interlaced ? 2.5 * codedSamples(bands: bands, chroma: chroma) : 0
+        case "png": perPixel = interlaced ? 1.6 * bands * sample : 0
         case "gif": perPixel = 8
-        case "webp": perPixel = 4
-        case "heif", "avif": perPixel = bands * sample + 4 * sample
+        case "webp": perPixel = 5
+        case "heif", "avif": perPixel = 2 * bands * sample + 2
         case "jxl": perPixel = bands * 4
         default: perPixel = bands * sample
         }
-        let estimate = pixels * perPixel
+        let estimate = pixels * perPixel + 2 * Double(max(0, inputBytes))
         return estimate >= Double(Int.max) ? Int.max : Int(estimate)
+    }
+
+    /// The DCT coefficients a JPEG codes per pixel: every band at full resolution, except the two
+    /// chroma bands of a three-band image with subsampled chroma.
+    static func codedSamples(bands: Double, chroma: String?) -> Double {
+        guard bands == 3, let chroma else { return bands }
+        switch chroma {
+        case "4:2:0", "4:1:1": return 1.5
+        case "4:2:2", "4:4:0": return 2
+        default: return bands
+        }
     }
 }

@@ -102,18 +102,19 @@ public final class SourceImage: @unchecked Sendable {
             throw error.naming(name)
         }
         // Decide by the bytes themselves, whatever a name or a server claims.
-        guard let signature = ImageSignature.format(of: data) else {
-            throw ImagingError(
-                .inputNotAnImage,
-                "the input is \(ImageSignature.describe(data)), not an image in a format Focal reads (JPEG, PNG, WebP, GIF, TIFF, HEIF, AVIF, JPEG XL)",
-                source: name)
-        }
+        guard let signature = ImageSignature.format(of: data) else { throw unrecognised(data, name: name) }
         if signature == "jpeg" {
             let scans = JPEGScans.count(in: data, limit: limits.maxJPEGScans)
             if scans > limits.maxJPEGScans {
                 throw LimitExceeded(
-                    .inputTooCostly, limit: "maxJPEGScans", allowed: "\(limits.maxJPEGScans) scans", actual: "more", source: name)
+                    .inputTooCostly, limit: "maxJPEGScans", allowed: "\(limits.maxJPEGScans) scans",
+                    actual: "more than \(limits.maxJPEGScans) scans", source: name)
             }
+        }
+        if signature == "tiff", TIFFPages.count(in: data, limit: limits.maxPages) > limits.maxPages {
+            throw LimitExceeded(
+                .inputTooCostly, limit: "maxPages", allowed: "\(limits.maxPages) pages", actual: "more than \(limits.maxPages) pages",
+                source: name)
         }
         var info = focal_vips_info()
         var opened: OpaquePointer?
@@ -124,15 +125,20 @@ public final class SourceImage: @unchecked Sendable {
             throw Self.error(status, text, name: name, loader: loaderName(info), signature: signature)
         }
         let image = SourceImage(handle: handle, info: info, name: name, limits: limits, deadline: deadline)
-        try image.checkHeader()
+        let chroma = withUnsafeBytes(of: info.chroma) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        try image.checkHeader(chroma: chroma.isEmpty ? nil : chroma, inputBytes: data.count)
         return image
     }
 
-    private func checkHeader() throws(LimitExceeded) {
+    private func checkHeader(chroma: String?, inputBytes: Int) throws(LimitExceeded) {
         do throws(LimitExceeded) {
             try limits.check(imageSize: size)
+            if pages > limits.maxPages {
+                throw LimitExceeded(.inputTooCostly, limit: "maxPages", allowed: "\(limits.maxPages) pages", actual: "\(pages) pages")
+            }
             let cost = DecodeCost.bytes(
-                format: format, width: size.width, height: size.height, bands: bands, bits: bits, interlaced: interlaced)
+                format: format, width: size.width, height: size.height, bands: bands, bits: bits, interlaced: interlaced,
+                chroma: chroma, inputBytes: inputBytes)
             if cost > limits.maxDecodeBytes {
                 let what = interlaced ? (format == "jpeg" ? "progressive " : "interlaced ") : ""
                 throw LimitExceeded(
@@ -159,17 +165,59 @@ public final class SourceImage: @unchecked Sendable {
         }
     }
 
+    /// The formats named in messages, those every supported libvips build reads.
+    static let readable = "JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF"
+
+    /// The error for bytes that start like no format Focal reads: `input.unsupported` when a
+    /// libvips loader Focal does not accept recognises them (a matrix file, PPM, SVG, PDF), else
+    /// `input.not_an_image`. Only loaders' signature checks run, on the first 64 KiB; no header
+    /// is read.
+    private static func unrecognised(_ data: Data, name: String) -> ImagingError {
+        var loader = [CChar](repeating: 0, count: 64)
+        let head = data.prefix(64 << 10)
+        let (status, text) = withErrorText { err, len in
+            head.withUnsafeBytes { raw in
+                loader.withUnsafeMutableBufferPointer { focal_vips_identify(raw.baseAddress, raw.count, $0.baseAddress, $0.count, err, len) }
+            }
+        }
+        if status == FOCAL_VIPS_ERR_UNSUPPORTED {
+            let format = formatName(String(decoding: loader.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)).uppercased()
+            return ImagingError(
+                .inputUnsupported, "the input is \(format.isEmpty ? "a format" : format), which Focal does not accept; use \(readable)",
+                source: name, cause: text)
+        }
+        return ImagingError(
+            .inputNotAnImage, "the input is \(ImageSignature.describe(data)), not an image in a format Focal reads (\(readable))",
+            source: name, cause: status == FOCAL_VIPS_OK ? nil : text)
+    }
+
+    /// Whether this process's libvips decodes a format `ImageSignature` names: the loader exists
+    /// and libvips does not block it as unsafe (JPEG XL's is blocked on Debian's libvips 8.14).
+    static func decodes(_ signature: String) -> Bool {
+        let format = signature == "avif" ? "heif" : signature
+        return focal_vips_loader_usable(format + "load_source") != 0
+    }
+
     /// The typed error for a failed shim call.
     static func error(_ status: focal_vips_status, _ text: String, name: String, loader: String = "", signature: String? = nil) -> any Error {
         switch status {
         case FOCAL_VIPS_ERR_NOT_IMAGE:
+            if let signature, decodes(signature) {
+                // Bytes that start like a format Focal reads but that its loader does not take
+                // (a TIFF whose first directory is cut off): a damaged file, not another format.
+                return ImagingError(.inputCorrupt, "the \(signature.uppercased()) data is truncated or corrupt", source: name, cause: text)
+            }
+            if let signature {
+                return ImagingError(
+                    .inputUnsupported, "the input is \(signature == "jxl" ? "JPEG XL" : signature.uppercased()), which this build of Focal does not decode; use \(readable)",
+                    source: name, cause: text)
+            }
             return ImagingError(
-                .inputNotAnImage, "the input is not an image in a format Focal reads (JPEG, PNG, WebP, GIF, TIFF, HEIF, AVIF, JPEG XL)",
-                source: name, cause: text)
+                .inputNotAnImage, "the input is not an image in a format Focal reads (\(readable))", source: name, cause: text)
         case FOCAL_VIPS_ERR_UNSUPPORTED:
             let format = loader.isEmpty ? "this format" : formatName(loader).uppercased()
             return ImagingError(
-                .inputUnsupported, "the input is \(format), which Focal does not accept; use JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF",
+                .inputUnsupported, "the input is \(format), which Focal does not accept; use \(readable)",
                 source: name, cause: text)
         case FOCAL_VIPS_ERR_CORRUPT:
             let what = signature.map { "the \($0.uppercased()) data" } ?? "the image"
@@ -219,10 +267,84 @@ public final class SourceImage: @unchecked Sendable {
     /// - Throws: `LimitExceeded` when the output is over the limits or the deadline passes;
     ///   `ImagingError` (`input.corrupt`) naming this image.
     public func render(crop: PixelRect, to output: PixelSize) throws -> RenderedImage {
+        let g = try renderGeometry(crop: crop, to: output)
+        lock.lock()
+        defer { lock.unlock() }
+        var out: OpaquePointer?
+        let (status, text) = withErrorText {
+            focal_vips_render(handle, g.scaledWidth, g.scaledHeight, g.left, g.top, g.width, g.height, g.width, g.height, deadline.millisecondsLeft, &out, $0, $1)
+        }
+        guard status == FOCAL_VIPS_OK, let out else { throw Self.error(status, text, name: name, signature: format) }
+        return RenderedImage(handle: out)
+    }
+
+    /// Crops, resizes and encodes in one pass, as `render(crop:to:)` then `RenderedImage.encode`
+    /// would, but without holding the whole output in memory (only WebP's encoder needs it) and
+    /// within the image's deadline, encoding included.
+    /// - Parameters:
+    ///   - crop: The area, in oriented pixels.
+    ///   - output: The output size.
+    ///   - format: JPEG, PNG or WebP.
+    ///   - quality: 1...100 for JPEG and WebP; default 85.
+    ///   - flip: Mirroring of the output; default none. A mirrored output is rendered into memory
+    ///     first, then mirrored and encoded.
+    /// - Throws: `LimitExceeded` when the output is over the limits or the deadline passes;
+    ///   `ImagingError` (`input.corrupt`; `output.encode_failed` for an output larger than the
+    ///   format holds; `request.invalid` for a quality outside 1...100) naming this image.
+    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85, flip: Flip = []) throws -> Data {
+        guard (1...100).contains(quality), let q = Int32(exactly: quality) else {
+            throw ImagingError(.requestInvalid, "quality \(quality) must be between 1 and 100", source: name)
+        }
+        if !flip.isEmpty {
+            do {
+                return try render(crop: crop, to: output).flipped(flip).encode(format, quality: quality)
+            } catch let error as ImagingError {
+                throw error.naming(name)
+            } catch let error as LimitExceeded {
+                throw error.source == nil ? error.naming(name) : error
+            }
+        }
+        let geometry = try renderGeometry(crop: crop, to: output)
+        let code: focal_vips_format =
+            switch format {
+            case .jpeg: FOCAL_VIPS_JPEG
+            case .png: FOCAL_VIPS_PNG
+            case .webp: FOCAL_VIPS_WEBP
+            }
+        lock.lock()
+        defer { lock.unlock() }
+        var memory: UnsafeMutableRawPointer? = nil
+        var length = 0
+        let (status, text) = withErrorText {
+            focal_vips_render_encode(
+                handle, geometry.scaledWidth, geometry.scaledHeight, geometry.left, geometry.top, geometry.width, geometry.height,
+                code, q, deadline.millisecondsLeft, &memory, &length, $0, $1)
+        }
+        guard status == FOCAL_VIPS_OK, let memory else {
+            if status == FOCAL_VIPS_ERR_ENCODE {
+                throw ImagingError(
+                    .outputEncodeFailed, "an output of \(output) is larger than \(format.rawValue.uppercased()) can hold",
+                    source: name, cause: text)
+            }
+            throw Self.error(status, text, name: name, signature: self.format)
+        }
+        defer { focal_vips_free(memory) }
+        return Data(bytes: memory, count: length)
+    }
+
+    /// Where `crop` lies once the whole image is scaled so that it becomes exactly `output`, in
+    /// 32-bit integers for the shim; checked against the limits and the deadline.
+    private func renderGeometry(crop: PixelRect, to output: PixelSize) throws
+        -> (scaledWidth: Int32, scaledHeight: Int32, left: Int32, top: Int32, width: Int32, height: Int32)
+    {
         guard crop.isInside(size), output.width > 0, output.height > 0 else {
             throw ImagingError(.internalFailure, "crop \(crop) to \(output) is outside the image of \(size)", source: name)
         }
-        try limits.check(output: output, from: crop.size)
+        do {
+            try limits.check(output: output, from: crop.size)
+        } catch {
+            throw error.naming(name)
+        }
         try deadline.check(source: name)
         // Scale the whole image so that the crop becomes exactly the output, then cut it out.
         let sx = Double(output.width) / Double(crop.width), sy = Double(output.height) / Double(crop.height)
@@ -235,27 +357,6 @@ public final class SourceImage: @unchecked Sendable {
         else {
             throw ImagingError(.internalFailure, "render geometry for \(crop) to \(output) is out of range", source: name)
         }
-        lock.lock()
-        defer { lock.unlock() }
-        var out: OpaquePointer?
-        let (status, text) = withErrorText {
-            focal_vips_render(handle, sw, sh, l, t, ow, oh, ow, oh, deadline.millisecondsLeft, &out, $0, $1)
-        }
-        guard status == FOCAL_VIPS_OK, let out else { throw Self.error(status, text, name: name, signature: format) }
-        return RenderedImage(handle: out)
-    }
-
-    /// Crops, resizes, mirrors and encodes in one go; see `render(crop:to:)` and
-    /// `RenderedImage.encode`.
-    /// - Parameter flip: Mirroring of the output; default none.
-    /// - Throws: `ImagingError` or `LimitExceeded` naming this image.
-    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85, flip: Flip = []) throws -> Data {
-        do {
-            return try render(crop: crop, to: output).flipped(flip).encode(format, quality: quality)
-        } catch let error as ImagingError {
-            throw error.naming(name)
-        } catch let error as LimitExceeded {
-            throw error.source == nil ? error.naming(name) : error
-        }
+        return (sw, sh, l, t, ow, oh)
     }
 }

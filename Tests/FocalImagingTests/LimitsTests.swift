@@ -92,3 +92,48 @@ extension LibvipsLayer {
         }
     }
 }
+
+
+extension LibvipsLayer {
+    /// `TIFFPages`: the chain of directories counted without libtiff.
+    @Suite("TIFFPages") struct TIFFPagesTests {
+        /// A little-endian classic TIFF of `pages` empty directories, each pointing at the next; the
+        /// last points at `last` (0 ends the chain).
+        static func chain(_ pages: Int, last: UInt32 = 0) -> Data {
+            var bytes: [UInt8] = [0x49, 0x49, 42, 0] + ImageBytes.le32(8)
+            for page in 0..<pages {
+                let next = page + 1 < pages ? UInt32(8 + (page + 1) * 6) : last
+                bytes += ImageBytes.le16(0) + ImageBytes.le32(Int(next))
+            }
+            return Data(bytes)
+        }
+
+        @Test func countsTheChain() {
+            #expect(TIFFPages.count(in: Self.chain(1), limit: 10) == 1)
+            #expect(TIFFPages.count(in: Self.chain(7), limit: 10) == 7)
+            #expect(TIFFPages.count(in: Self.chain(700), limit: 10) == 11, "stops one past the limit")
+        }
+
+        @Test func aLoopCountsPastAnyLimit() {
+            #expect(TIFFPages.count(in: Self.chain(3, last: 8), limit: 1000) == 1001)
+        }
+
+        @Test func aChainLeadingOutsideTheDataEnds() {
+            #expect(TIFFPages.count(in: Self.chain(3, last: 0xFFFF_FFF0), limit: 10) == 3)
+            #expect(TIFFPages.count(in: Self.chain(3).prefix(15), limit: 10) == 1)
+            #expect(TIFFPages.count(in: Data([0x49, 0x49, 42, 0]), limit: 10) == 0)
+        }
+
+        @Test func bigTIFF() {
+            // Header: II, 43, offset size 8, reserved 0, first directory at 16; one entry-less directory.
+            let bytes: [UInt8] = [0x49, 0x49, 43, 0, 8, 0, 0, 0] + [16, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 16)
+            #expect(TIFFPages.count(in: Data(bytes), limit: 10) == 1)
+        }
+
+        @Test func tooManyPagesAreRefusedAtOpen() {
+            let error = focalError { try SourceImage.open(data: Self.chain(12), name: "pages.tif", limits: ImageLimits(maxPages: 10)) }
+            #expect(error?.code == .inputTooCostly)
+            #expect(error?.description.contains("maxPages") == true)
+        }
+    }
+}

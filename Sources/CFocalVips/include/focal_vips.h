@@ -57,6 +57,7 @@ typedef struct focal_vips_info {
     int pages;              ///< Pages or frames in the file (1 when the loader does not say).
     int cmyk;               ///< 1 when the pixels are CMYK.
     char loader[48];        ///< libvips's loader, e.g. "jpegload_source".
+    char chroma[16];        ///< A JPEG's chroma subsampling as libvips names it ("4:2:0", "4:4:4"); else empty.
 } focal_vips_info;
 
 /// Output encodings.
@@ -83,6 +84,16 @@ int focal_vips_tracked_allocs(void);
 /// and HEIF/AVIF are accepted. On success `*out` is the source.
 focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_source **out,
                                   focal_vips_info *info, char *err, size_t errlen);
+/// Names the libvips loader that recognises `length` bytes, without reading their header: for
+/// bytes that start like no format Focal reads, to tell a format Focal refuses (a matrix file, PPM,
+/// the vips format: FOCAL_VIPS_ERR_UNSUPPORTED) from bytes no loader takes (FOCAL_VIPS_ERR_NOT_IMAGE).
+/// Loaders libvips blocks as unsafe are not asked. `loader` (may be NULL) receives the loader's
+/// name, e.g. "matrixload_source". FOCAL_VIPS_OK when an allowed loader recognises them.
+focal_vips_status focal_vips_identify(const void *bytes, size_t length, char *loader, size_t loaderlen, char *err,
+                                      size_t errlen);
+/// 1 when this libvips has the loader named `nickname` (e.g. "jxlload_source") and does not block
+/// it as unsafe for untrusted input, else 0.
+int focal_vips_loader_usable(const char *nickname);
 /// Releases a source; NULL is ignored.
 void focal_vips_source_free(focal_vips_source *source);
 
@@ -98,6 +109,16 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
                                     int left, int top, int area_width, int area_height,
                                     int out_width, int out_height, int timeout_ms,
                                     focal_vips_image **out, char *err, size_t errlen);
+/// Decodes the oriented image scaled to `scaled_width` x `scaled_height`, takes the area at
+/// (`left`, `top`) of `out_width` x `out_height` in those pixels and encodes it, in one pass: the
+/// output is never held whole in memory (WebP's encoder excepted), and the deadline covers the
+/// encoding too. A decoder's error surfaces while encoding and is FOCAL_VIPS_ERR_CORRUPT;
+/// FOCAL_VIPS_ERR_ENCODE is an output larger than the format holds (JPEG 65 500, WebP 16 383 px).
+/// On success `*bytes` holds `*length` bytes freed with focal_vips_free.
+focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled_width, int scaled_height, int left,
+                                           int top, int out_width, int out_height, focal_vips_format format,
+                                           int quality, int timeout_ms, void **bytes, size_t *length, char *err,
+                                           size_t errlen);
 /// Takes the area at (`left`, `top`) of `area_width` x `area_height` of a decoded image and
 /// resizes it to exactly `out_width` x `out_height` (Lanczos 3), into memory.
 focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left, int top, int area_width,
