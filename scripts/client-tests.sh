@@ -9,8 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-say() { printf 'client-tests: %s\n' "$*" >&2; }
-die() { printf 'client-tests: error: %s\n' "$*" >&2; exit 2; }
+NAME=client-tests
+DIE_STATUS=2
+. scripts/common.sh
 
 server=focal
 case "${1:-}" in focal|thumbor) server=$1; shift ;; esac

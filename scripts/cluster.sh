@@ -11,14 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-say() { printf 'cluster: %s\n' "$*" >&2; }
-die() { printf 'cluster: error: %s\n' "$*" >&2; exit 1; }
-
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"
-    elif command -v sudo >/dev/null; then sudo "$@"
-    else die "need root to run: $* (install sudo, or run this as root)"; fi
-}
+NAME=cluster
+. scripts/common.sh
 
 have_vmod() {
     local dir
@@ -35,11 +29,7 @@ deps() {
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || missing+=(postgresql)
     command -v wrk >/dev/null || missing+=(wrk)
     command -v python3 >/dev/null || missing+=(python3)
-    if [ ${#missing[@]} -gt 0 ]; then
-        say "installing ${missing[*]}"
-        as_root apt-get update -qq
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-    fi
+    apt_install ${missing[@]+"${missing[@]}"}
     # On a host with systemd, installing varnish and postgresql also starts their system services
     # (on ports 6081 and 5432); the cluster uses its own processes and ports and leaves them alone.
 }

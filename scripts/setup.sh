@@ -9,14 +9,8 @@ CACHE=.cache/wheels
 MODELS=${FOCAL_MODELS:-models}
 FIXTURES=Fixtures
 
-say() { printf 'setup: %s\n' "$*" >&2; }
-die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
-
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"
-    elif command -v sudo >/dev/null; then sudo "$@"
-    else die "need root to run: $* (install sudo, or run this as root)"; fi
-}
+NAME=setup
+. scripts/common.sh
 
 deps() {
     local missing=()
@@ -28,11 +22,7 @@ deps() {
     command -v python3 >/dev/null || missing+=(python3 python3-pip)
     # A font, so that debug overlays and contact sheets can label what they draw.
     [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
-    if [ ${#missing[@]} -gt 0 ]; then
-        say "installing ${missing[*]}"
-        as_root apt-get update -qq
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-    fi
+    apt_install ${missing[@]+"${missing[@]}"}
     command -v swift >/dev/null || die "swift is not on PATH; install Swift 6 from swift.org"
     lean_opencv
 }

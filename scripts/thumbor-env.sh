@@ -12,20 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-say() { printf 'thumbor-env: %s\n' "$*" >&2; }
-die() { printf 'thumbor-env: error: %s\n' "$*" >&2; exit 1; }
+NAME=thumbor-env
+. scripts/common.sh
 
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"
-    elif command -v sudo >/dev/null; then sudo "$@"
-    else die "need root to run: $* (install sudo, or run this as root)"; fi
-}
-
-apt_install() {
-    say "installing $*"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
-}
 
 # The pinned wheels are CPython 3.11 builds (what Debian 12 ships as python3).
 python311() {

@@ -503,23 +503,33 @@ struct render_args {
     focal_vips_image **out;
 };
 
-static focal_vips_status render_body(void *raw, const char **own) {
-    struct render_args *a = raw;
-    deadline d = deadline_in(a->timeout_ms);
-    VipsImage *scaled = load_scaled(a->source, a->scaled_width, a->scaled_height);
+/// The source decoded at `scaled_width` × `scaled_height`, the area cut out and resized to the
+/// output, as 8-bit sRGB, into `*out`. Lazy: the pixels are computed when they are read, so a
+/// decoder's error surfaces then.
+static focal_vips_status crop_pipeline(focal_vips_source *source, int scaled_width, int scaled_height, int left,
+                                       int top, int area_width, int area_height, int out_width, int out_height,
+                                       VipsImage **out, const char **own) {
+    VipsImage *scaled = load_scaled(source, scaled_width, scaled_height);
     if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
-    if (!area_inside(a->left, a->top, a->area_width, a->area_height, vips_image_get_width(scaled),
-                     vips_image_get_height(scaled))) {
+    if (!area_inside(left, top, area_width, area_height, vips_image_get_width(scaled), vips_image_get_height(scaled))) {
         g_object_unref(scaled);
         *own = "the crop lies outside the decoded image";
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    VipsImage *cropped =
-        crop_and_resize(scaled, a->left, a->top, a->area_width, a->area_height, a->out_width, a->out_height);
+    VipsImage *cropped = crop_and_resize(scaled, left, top, area_width, area_height, out_width, out_height);
     g_object_unref(scaled);
     if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
-    VipsImage *srgb = to_srgb8(cropped);
-    if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    *out = to_srgb8(cropped);
+    return *out == NULL ? FOCAL_VIPS_ERR_CORRUPT : FOCAL_VIPS_OK;
+}
+
+static focal_vips_status render_body(void *raw, const char **own) {
+    struct render_args *a = raw;
+    deadline d = deadline_in(a->timeout_ms);
+    VipsImage *srgb = NULL;
+    focal_vips_status status = crop_pipeline(a->source, a->scaled_width, a->scaled_height, a->left, a->top,
+                                             a->area_width, a->area_height, a->out_width, a->out_height, &srgb, own);
+    if (status != FOCAL_VIPS_OK) return status;
     VipsImage *memory = materialised(srgb, &d);
     if (memory == NULL) {
         if (d.expired) {
@@ -566,20 +576,10 @@ struct render_encode_args {
 static focal_vips_status render_encode_body(void *raw, const char **own) {
     struct render_encode_args *a = raw;
     deadline d = deadline_in(a->timeout_ms);
-    VipsImage *scaled = load_scaled(a->source, a->scaled_width, a->scaled_height);
-    if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
-    if (!area_inside(a->left, a->top, a->out_width, a->out_height, vips_image_get_width(scaled),
-                     vips_image_get_height(scaled))) {
-        g_object_unref(scaled);
-        *own = "the crop lies outside the decoded image";
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
-    VipsImage *cropped =
-        crop_and_resize(scaled, a->left, a->top, a->out_width, a->out_height, a->out_width, a->out_height);
-    g_object_unref(scaled);
-    if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
-    VipsImage *srgb = to_srgb8(cropped);
-    if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *srgb = NULL;
+    focal_vips_status status = crop_pipeline(a->source, a->scaled_width, a->scaled_height, a->left, a->top,
+                                             a->out_width, a->out_height, a->out_width, a->out_height, &srgb, own);
+    if (status != FOCAL_VIPS_OK) return status;
     // Decoding runs as the encoder pulls rows, so a decoder's error surfaces here: with the sizes
     // checked before, a failure to save is the input's (or its deadline's).
     gulong handler = 0;
