@@ -65,7 +65,8 @@ func crops(_ pipeline: FocalPipeline, _ inputs: [ImageInput], options: FocalOpti
 
 /// A pipeline whose models are loaded (by a crop of another photo, with and without faces).
 func warmPipeline(_ configure: (inout FocalConfiguration) -> Void = { _ in }) async throws -> FocalPipeline {
-    var configuration = FocalConfiguration(modelsPath: models)
+    // As `focal serve` runs it: crops side by side, one thread per inference.
+    var configuration = FocalConfiguration(modelsPath: models, inferenceThreads: 1)
     configure(&configuration)
     let pipeline = FocalPipeline(configuration: configuration)
     if let warmUp { _ = try await pipeline.analyze(.file(warmUp), scope: .everything) }

@@ -35,6 +35,11 @@ public struct FocalConfiguration: Sendable {
     /// `NativeWorkPool.Overloaded`. Identical requests share a job and count once. Default
     /// 16 per worker.
     public var maxJobs: Int
+    /// Threads one detector inference may use; default nil, which leaves it as it is (OpenCV's
+    /// default is all cores: one crop takes the shortest time). Set 1 when as many crops run at
+    /// once as there are cores (a server, a batch): more crops per second. OpenCV keeps one such
+    /// setting per process, so a pipeline that sets it sets it for all.
+    public var inferenceThreads: Int?
     /// Timeouts, redirects and the User-Agent for URL inputs, and which sources and addresses
     /// they may reach; default `NetworkSettings()`, which fetches from public addresses only.
     public var network: NetworkSettings
@@ -45,7 +50,7 @@ public struct FocalConfiguration: Sendable {
         objectThresholds: [SubjectKind: Double] = ObjectDetector.defaultThresholds, detectObjects: Bool = true,
         detectSaliency: Bool = true, detectionCacheEntries: Int = 512, memoryCacheBytes: Int = 64 << 20,
         diskCache: DiskCacheSettings? = nil, identifyByContent: Bool = true, workers: Int = NativeWorkPool.coreCount,
-        maxJobs: Int? = nil, network: NetworkSettings = NetworkSettings()
+        maxJobs: Int? = nil, inferenceThreads: Int? = nil, network: NetworkSettings = NetworkSettings()
     ) {
         self.modelsPath = modelsPath
         self.limits = limits
@@ -59,6 +64,7 @@ public struct FocalConfiguration: Sendable {
         self.identifyByContent = identifyByContent
         self.workers = max(1, workers)
         self.maxJobs = maxJobs ?? 16 * max(1, workers)
+        self.inferenceThreads = inferenceThreads
         self.network = network
     }
 }

@@ -60,6 +60,7 @@ public final class FocalPipeline: Sendable {
         disk = configuration.diskCache.map(DiskCache.init)
         jobs = SharedJobs(limit: configuration.maxJobs)
         loader = URLLoader(settings: configuration.network, maxBytes: configuration.limits.maxInputBytes)
+        if let threads = configuration.inferenceThreads { InferenceThreads.set(threads) }
     }
 
     /// What the pipeline has done so far, and what its caches hold now.

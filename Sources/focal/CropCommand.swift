@@ -130,7 +130,7 @@ struct CropCommand: AsyncParsableCommand {
         let (files, empty) = InputList.expand(inputs)
         let target = try target()
         let crop = try cropOptions()
-        let pipeline = try detection.pipeline { configuration in
+        let pipeline = try detection.pipeline(inputs: files.count) { configuration in
             configuration.diskCache = cacheDir.map { DiskCacheSettings(folder: $0, maxBytes: cacheSize << 20) }
             configuration.network.totalTimeout = .milliseconds(Int(timeout * 1000))
         }

@@ -34,7 +34,7 @@ struct DetectCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (files, empty) = InputList.expand(inputs)
-        let pipeline = try detection.pipeline()
+        let pipeline = try detection.pipeline(inputs: files.count)
         let folder = output ?? "."
         if debug { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         var failures = InputList.reportEmpty(empty, json: json)

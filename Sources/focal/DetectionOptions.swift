@@ -52,10 +52,14 @@ struct DetectionOptions: ParsableArguments {
 
     /// A pipeline on these options. Unlike the library's default, it fetches URLs from any
     /// address (a person fetching their own URLs) unless `--public-only` is given.
-    /// - Parameter configure: Changes to the configuration the command needs (a disk cache).
-    func pipeline(_ configure: (inout FocalConfiguration) -> Void = { _ in }) throws -> FocalPipeline {
+    /// - Parameters:
+    ///   - inputs: How many inputs it will run: with more than one, they run side by side and
+    ///     each inference keeps to one thread.
+    ///   - configure: Changes to the configuration the command needs (a disk cache).
+    func pipeline(inputs: Int, _ configure: (inout FocalConfiguration) -> Void = { _ in }) throws -> FocalPipeline {
         let extra: [any SubjectDetecting] = try subjects.map { [try SubjectFile(path: $0, maxSubjects: limits.maxSubjects)] } ?? []
         var configuration = FocalConfiguration(modelsPath: models, limits: limits, network: try network())
+        if inputs > 1 { configuration.inferenceThreads = 1 }
         configure(&configuration)
         return FocalPipeline(configuration: configuration, detectors: extra)
     }

@@ -45,7 +45,7 @@ struct SheetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (files, empty) = InputList.expand(inputs)
-        let pipeline = try detection.pipeline()
+        let pipeline = try detection.pipeline(inputs: files.count)
         var rows: [(name: String, analysis: Analysis)] = []
         var failures = InputList.reportEmpty(empty, json: false)
         try await InputRunner.run(files) { file in
