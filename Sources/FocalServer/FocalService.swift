@@ -234,16 +234,23 @@ public final class FocalService: Sendable {
     /// override's revision when a saved crop decided it.
     static func planHeader(_ result: CropResult) -> String {
         let plan = result.plan
-        var object: [String: Any] = [
-            "strategy": plan.strategy.rawValue,
-            "crop": [plan.crop.x, plan.crop.y, plan.crop.width, plan.crop.height],
-            "image": [plan.imageSize.width, plan.imageSize.height],
-            "subjects": plan.subjects.prefix(16).map {
-                [$0.kind.rawValue, round2($0.box.x), round2($0.box.y), round2($0.box.width), round2($0.box.height), round4($0.confidence)] as [Any]
-            },
+        func ints(_ values: [Int]) -> JSONText { .array(values.map { .int($0) }) }
+        var members: [(String, JSONText)] = [
+            ("crop", ints([plan.crop.x, plan.crop.y, plan.crop.width, plan.crop.height])),
+            ("image", ints([plan.imageSize.width, plan.imageSize.height])),
         ]
-        if let revision = result.overrideRevision { object["override"] = revision }
-        return String(decoding: jsonData(object), as: UTF8.self)
+        if let revision = result.overrideRevision { members.append(("override", .int(revision))) }
+        members.append(("strategy", .string(plan.strategy.rawValue)))
+        members.append((
+            "subjects",
+            .array(plan.subjects.prefix(16).map {
+                .array([
+                    .string($0.kind.rawValue), .double(round2($0.box.x)), .double(round2($0.box.y)), .double(round2($0.box.width)),
+                    .double(round2($0.box.height)), .double(round4($0.confidence)),
+                ])
+            })
+        ))
+        return JSONText.object(members).text
     }
 
     /// What the web page needs to know about this service.

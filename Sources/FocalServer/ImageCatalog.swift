@@ -3,6 +3,10 @@ import Focal
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The identities (SHA-256 of the bytes, hex) of the images under the root folder, remembered by
 /// path, size and modification time so a file is hashed again only when it changes; and the way
 /// back from an identity to its file.
@@ -43,11 +47,10 @@ public final class ImageCatalog: Sendable {
     /// The identity of a file under the root (its real path and relative path), hashing it when
     /// it is new or changed; nil when it cannot be read.
     public func identity(path: String, relative: String) async -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            attributes[.type] as? FileAttributeType == .typeRegular,
-            let size = (attributes[.size] as? NSNumber)?.intValue, size <= maxBytes
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: info.st_size), size <= maxBytes
         else { return nil }
-        let stamp = Stamp(size: size, modified: (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        let stamp = Stamp(size: size, modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         if let known = state.withLock({ $0.byPath[path] }), known.stamp == stamp { return known.id }
         let computed = try? await ThreadExecutor().run { () -> String? in Self.digest(path: path, limit: size) }
         guard let id = computed ?? nil else { return nil }

@@ -21,26 +21,35 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var object: [String: Any] = [
-            "time": ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
-            "level": event.level.rawValue, "label": label, "message": event.message.description,
+        var members: [(String, JSONText)] = [
+            ("time", .string(JSONText.timestamp())), ("level", .string(event.level.rawValue)), ("label", .string(label)),
+            ("message", .string(event.message.description)),
         ]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            object[key] = Self.json(value)
+        let fields = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        for (key, value) in fields where !["time", "level", "label", "message"].contains(key) {
+            members.append((key, Self.json(value)))
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return
-        }
-        Self.lock.withLock { FileHandle.standardError.write(data + Data("\n".utf8)) }
+        members.sort { $0.0 < $1.0 }
+        var line = JSONText.object(members).text
+        line += "\n"
+        Self.lock.withLock { FileHandle.standardError.write(Data(line.utf8)) }
     }
 
-    static func json(_ value: Logger.Metadata.Value) -> Any {
+    static func json(_ value: Logger.Metadata.Value) -> JSONText {
         switch value {
-        case let .string(text): text
+        case let .string(text): .string(text)
         case let .stringConvertible(convertible):
-            if let number = convertible as? Int { number } else if let number = convertible as? Double { number } else { convertible.description }
-        case let .array(values): values.map(json)
-        case let .dictionary(values): values.mapValues(json)
+            if let number = convertible as? Int {
+                .int(number)
+            } else if let number = convertible as? Double {
+                .double(number)
+            } else if let number = convertible as? UInt, let int = Int(exactly: number) {
+                .int(int)
+            } else {
+                .string(convertible.description)
+            }
+        case let .array(values): .array(values.map(json))
+        case let .dictionary(values): .object(values.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
         }
     }
 }

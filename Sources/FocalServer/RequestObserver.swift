@@ -49,7 +49,8 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
 
     /// A short random request id.
     static func newID() -> String {
-        String((0..<16).map { _ in "0123456789abcdef".randomElement() ?? "0" })
+        let digits = String(UInt64.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The path with a URL signature replaced by `~`, so that logs do not hand out signed URLs.

@@ -59,8 +59,9 @@ public final class SQLiteOverrideStore: OverrideStore {
     public func override(image: String, aspect: AspectKey) async throws -> SavedCrop? {
         try await storage {
             try await database.read { db in
-                try Row.fetchOne(db, sql: "SELECT * FROM override WHERE image = ? AND aspect = ?", arguments: [image, aspect.description])
-                    .map(Self.savedCrop)
+                // Read on every smart request: a statement prepared once per connection.
+                let statement = try db.cachedStatement(sql: "SELECT * FROM override WHERE image = ? AND aspect = ?")
+                return try Row.fetchOne(statement, arguments: [image, aspect.description]).map(Self.savedCrop)
             }
         }
     }
