@@ -50,11 +50,11 @@ stop() {
 trap stop EXIT
 trap 'exit 130' INT TERM
 
-read -r port key other < <("$python" - <<'PY'
+read -r port key other token < <("$python" - <<'PY'
 import secrets, socket
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
-    print(s.getsockname()[1], secrets.token_urlsafe(24), secrets.token_urlsafe(24))
+    print(s.getsockname()[1], secrets.token_urlsafe(24), secrets.token_urlsafe(24), secrets.token_urlsafe(18))
 PY
 )
 root=$PWD/Fixtures
@@ -63,10 +63,10 @@ if [ "$server" = focal ]; then
     # Keys on the command line only: no FOCAL_* setting from the caller's environment leaks in.
     env -u FOCAL_KEYS -u FOCAL_ROOT -u FOCAL_PORT TMPDIR="$tmp" "$bin" serve --host 127.0.0.1 \
         --port "$port" --root "$root" --key "$key" --key "$other" --cache-dir "$tmp/cache" \
-        >"$tmp/server.log" 2>&1 &
+        --token "$token" --data "$tmp/data" >"$tmp/server.log" 2>&1 &
     pid=$!
     ready=/readyz
-    export FOCAL_TEST_OTHER_KEYS=$other
+    export FOCAL_TEST_OTHER_KEYS=$other FOCAL_TEST_TOKEN=$token
 else
     cat >"$tmp/thumbor.conf" <<CONF
 LOADER = 'thumbor.loaders.file_loader'
@@ -81,7 +81,7 @@ CONF
         >"$tmp/server.log" 2>&1 &
     pid=$!
     ready=/healthcheck
-    unset FOCAL_TEST_OTHER_KEYS
+    unset FOCAL_TEST_OTHER_KEYS FOCAL_TEST_TOKEN
 fi
 
 if ! "$python" - "http://127.0.0.1:$port$ready" "$pid" <<'PY'

@@ -134,7 +134,7 @@ public final class FocalPipeline: Sendable {
         }
         var options = options
         if let identity, let target = rule.fixed {
-            options = try await applyingOverride(options, identity: identity, ratio: target.ratio)
+            options = try await applyingOverride(options, identity: identity, target: target)
         }
         // A target derived from the image's size, or a saved crop that may apply, is only known
         // once the image is open: the cache is asked then.
@@ -177,7 +177,7 @@ public final class FocalPipeline: Sendable {
         let (location, identity) = try await fetched(input, identity: known)
         if known == nil, let identity, let target = rule.fixed {
             // Identified only now (a URL): its saved crop, then the cache.
-            options = try await applyingOverride(options, identity: identity, ratio: target.ratio)
+            options = try await applyingOverride(options, identity: identity, target: target)
             if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
                 return hit.identified(identity)
             }
@@ -186,7 +186,7 @@ public final class FocalPipeline: Sendable {
         let image = try await open(location)
         let target = try rule.target(for: Self.ruleSize(image, options.crop))
         if rule.fixed == nil, let identity {
-            options = try await applyingOverride(options, identity: identity, ratio: target.ratio)
+            options = try await applyingOverride(options, identity: identity, target: target)
             if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
                 return hit.identified(identity)
             }
@@ -253,15 +253,22 @@ public final class FocalPipeline: Sendable {
         return try await render(copy.image, plan: plan, format: format, quality: quality, flip: flip)
     }
 
-    /// The options with the crop a person saved for this image at this ratio, when there is one
-    /// and the request would otherwise detect.
-    private func applyingOverride(_ options: FocalOptions, identity: String, ratio: Double) async throws -> FocalOptions {
+    /// The options with the crop a person saved for this image at this target's ratio, when there
+    /// is one and the request would otherwise detect. The saved crop is the crop, scaled to any
+    /// output size within `maxUpscale`; beyond that (a small crop asked for a large output) the
+    /// smallest crop that holds it at the output's size.
+    private func applyingOverride(_ options: FocalOptions, identity: String, target: CropTarget) async throws -> FocalOptions {
         guard let overrides, options.crop.needsDetection, identity.hasPrefix("sha256:") else { return options }
-        guard let saved = try await overrides.override(image: String(identity.dropFirst("sha256:".count)), ratio: ratio) else {
+        guard let saved = try await overrides.override(image: String(identity.dropFirst("sha256:".count)), ratio: target.ratio) else {
             return options
         }
         var options = options
         options.crop.override = .region(saved.crop)
+        var upscale = 1.0
+        if case let .size(width, height) = target {
+            upscale = max(Double(width) / Double(max(1, saved.crop.width)), Double(height) / Double(max(1, saved.crop.height)))
+        }
+        if options.crop.bounds == nil, upscale <= configuration.limits.maxUpscale { options.crop.bounds = saved.crop }
         options.savedCropRevision = saved.revision
         return options
     }

@@ -80,6 +80,28 @@ import Testing
         }
     }
 
+    @Test func aSmallSavedCropIsScaledUpToTheOutputWithinTheUpscaleLimit() async throws {
+        try await withServer { client in
+            let base = "/v1/images/\(Self.astronaut)/overrides/16x9"
+            let body = ByteBuffer(string: #"{"x":16,"y":32,"width":128,"height":72}"#)
+            try await client.execute(uri: base, method: .put, headers: Self.auth, body: body) { #expect($0.status == .created) }
+            // 640x360 is 5 times the crop: the saved crop itself, enlarged.
+            try await client.execute(uri: "/unsafe/640x360/smart/astronaut.png", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(Self.plan(response)?["strategy"] as? String == "manual")
+                #expect(Self.plan(response)?["crop"] as? [Int] == [16, 32, 128, 72])
+            }
+            // 1280x720 would be 10 times (over maxUpscale, 8): the smallest crop holding it at that size.
+            try await client.execute(uri: "/unsafe/1280x720/smart/astronaut.png", method: .get) { response in
+                #expect(response.status == .ok)
+                let crop = Self.plan(response)?["crop"] as? [Int] ?? []
+                #expect(Self.plan(response)?["strategy"] as? String == "manual")
+                #expect(crop.count == 4 && crop[0] <= 16 && crop[1] <= 32 && crop[0] + crop[2] >= 144 && crop[1] + crop[3] >= 104)
+                #expect(crop.count == 4 && crop[2] * 8 >= 1280, "within the upscale limit: \(crop)")
+            }
+        }
+    }
+
     @Test(arguments: [
         (#"{"x":0,"y":0,"width":512,"height":200}"#, "16x9", "request.invalid"),  // not 16:9
         (#"{"x":100,"y":300,"width":512,"height":288}"#, "16x9", "request.invalid"),  // outside the image

@@ -12,6 +12,8 @@ scripts/client-tests.sh starts a server and runs this. Environment:
                          (default grace_hopper.jpg,astronaut.png,chelsea.png: `make fixtures`)
   FOCAL_TEST_ROOT        the server's root folder, when this machine can read it: the sizes that
                          depend on the source's aspect (fit-in, one side 0) are then checked exactly
+  FOCAL_TEST_TOKEN       the server's write token (focal only): a crop saved through the API is then
+                         what libthumbor's `smart` URLs of that aspect return
 Images are measured with `vipsheader` (Debian's libvips-tools). `--server thumbor` checks what
 thumbor 7.8 itself does: a bad signature or an `unsafe/` URL there is a 400, and an unknown filter
 is ignored, so those checks are relaxed or skipped; everything else is the same test.
@@ -31,15 +33,16 @@ from libthumbor import CryptoURL
 SERVER = "focal"
 BASE = os.environ.get("FOCAL_TEST_BASE", "").rstrip("/")
 KEY = os.environ.get("FOCAL_TEST_KEY", "")
+TOKEN = os.environ.get("FOCAL_TEST_TOKEN", "")
 OTHER_KEYS = [k for k in os.environ.get("FOCAL_TEST_OTHER_KEYS", "").split(",") if k]
 IMAGES = [i for i in os.environ.get("FOCAL_TEST_IMAGES", "grace_hopper.jpg,astronaut.png,chelsea.png").split(",") if i]
 ROOT = os.environ.get("FOCAL_TEST_ROOT")
 LOADERS = {"image/jpeg": "jpegload", "image/png": "pngload", "image/webp": "webpload"}
 
 
-def fetch(path, headers=None):
-    """(status, headers, body) of GET BASE+path; error statuses are answers, not exceptions."""
-    request = urllib.request.Request(BASE + path, headers=headers or {})
+def fetch(path, headers=None, method="GET", body=None):
+    """(status, headers, body) of METHOD BASE+path; error statuses are answers, not exceptions."""
+    request = urllib.request.Request(BASE + path, headers=headers or {}, method=method, data=body)
     try:
         with urllib.request.urlopen(request, timeout=120) as r:
             return r.status, r.headers, r.read()
@@ -271,6 +274,50 @@ class LibthumborURLs(unittest.TestCase):
             self.assertJSONError("/" + url, (400,))
         else:
             self.assertJSONError("/" + url, (400, 403))
+
+    # Saved crops -------------------------------------------------------------------------------
+
+    def test_a_saved_crop_is_what_smart_urls_of_its_aspect_return(self):
+        if SERVER != "focal" or not TOKEN:
+            self.skipTest("a saved crop needs focal serve and FOCAL_TEST_TOKEN")
+        image = IMAGES[0]
+        status, _, body = fetch("/v1/photos")
+        self.assertEqual(status, 200)
+        ids = {p["path"]: p["id"] for p in json.loads(body)["photos"]}
+        self.assertIn(image, ids)
+        smart = self.url(width=320, height=180, smart=True, image_url=image)
+        _, automatic_headers, automatic = fetch(smart)
+        automatic_plan = json.loads(automatic_headers["X-Focal-Plan"])
+        # A 16:9 crop in the bottom-left corner, away from Focal's own choice.
+        width, height = source_size(image) or (automatic_plan["image"][0], automatic_plan["image"][1])
+        crop_width = width // 2 // 16 * 16
+        saved = {"x": 0, "y": height - crop_width * 9 // 16, "width": crop_width, "height": crop_width * 9 // 16}
+        self.assertNotEqual([saved[k] for k in ("x", "y", "width", "height")], automatic_plan["crop"])
+        path = f"/v1/images/{ids[image]}/overrides/16x9"
+        status, _, body = fetch(path, {"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"},
+                                "PUT", json.dumps(saved).encode())
+        self.assertIn(status, (200, 201), body[:300])
+        try:
+            for size in ((320, 180), (1280, 720), (160, 90)):
+                with self.subTest(size=size):
+                    url = self.url(width=size[0], height=size[1], smart=True, image_url=image)
+                    status, headers, body = fetch(url)
+                    self.assertEqual(status, 200, body[:300])
+                    self.assertEqual(headers.get("X-Focal-Strategy"), "manual")
+                    self.assertEqual(json.loads(headers["X-Focal-Plan"])["crop"],
+                                     [saved["x"], saved["y"], saved["width"], saved["height"]])
+            # The pixels are those of the same region asked for by hand.
+            by_hand = self.url(width=320, height=180, image_url=image, crop=(
+                (saved["x"], saved["y"]), (saved["x"] + saved["width"], saved["y"] + saved["height"])))
+            _, _, manual = self.get_image(by_hand, (320, 180))
+            _, _, overridden = self.get_image(smart, (320, 180))
+            self.assertLess(mean_difference(overridden, manual), 2.0)
+            self.assertGreater(mean_difference(overridden, automatic), 5.0)
+        finally:
+            status, _, _ = fetch(path, {"Authorization": "Bearer " + TOKEN}, "DELETE")
+            self.assertIn(status, (200, 204))
+        status, headers, _ = fetch(smart)
+        self.assertNotEqual(headers.get("X-Focal-Strategy"), "manual", "after the saved crop is deleted")
 
     def test_every_configured_key_signs(self):
         if not OTHER_KEYS:
