@@ -71,7 +71,7 @@ extension LibvipsLayer {
             #expect(cut.count == inputs.filter { $0.name.hasPrefix("cut.") }.count, "two formats fail with the same text: \(cut)")
 
             // Side by side: 12 rounds of every input, shuffled, on 8 threads.
-            var generator = SplitMix(seed: 0x5EED)
+            var generator = SplitMix64(seed: 0x5EED)
             let jobs = (0..<12).flatMap { _ in inputs.indices }.shuffled(using: &generator)
             let results = Results(count: jobs.count)
             let next = Counter()
@@ -93,19 +93,6 @@ extension LibvipsLayer {
             }
             #expect(mixedUp.isEmpty, "\(mixedUp.count) of \(jobs.count) outcomes differ from the input's own:\n\(mixedUp.joined(separator: "\n"))")
         }
-    }
-}
-
-/// A deterministic generator (SplitMix64), so that the shuffle is the same in every run.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

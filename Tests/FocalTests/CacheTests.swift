@@ -496,7 +496,7 @@ private func jpeg(quality: Int) -> FocalOptions {
 
     @Test("random operations agree with a simple model")
     func model() {
-        var random = SplitMix(seed: 42)
+        var random = SplitMix64(seed: 42)
         var cache = LRUCache<Int, Int>(capacity: 20)
         // Oldest first: (key, value, cost).
         var model: [(key: Int, value: Int, cost: Int)] = []
@@ -531,15 +531,3 @@ private func jpeg(quality: Int) -> FocalOptions {
     }
 }
 
-/// A small deterministic random number generator.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
