@@ -403,6 +403,9 @@ def build(corpus):
     v("bandjoin_const", "small16.v", "small16-alpha.v", 65535)
     v("colourspace", "small.v", "small-cmyk.v", "cmyk")
     v("cast", "small.v", "small-float.v", "float")
+    # 256 samples a pixel, all but one "extra" (the fuzzer's find: they reached the RGB buffer).
+    v("black", "many.v", 300, 200, "--bands", 256)
+    v("copy", "many.v", "many-bw.v", "--interpretation", "b-w")
     v("resize", hopper, "big.v", 4)  # 2048x2400
     v("crop", "big.v", "large.v", 0, 500, 2048, 1365)
 
@@ -472,6 +475,7 @@ def build(corpus):
         ("ok-tiff-float.tif", "small-float.v", []),
         ("ok-tiff-cmyk.tif", "small-cmyk.v", []),
         ("ok-tiff-grey-alpha.tif", "small-grey-alpha.v", []),
+        ("ok-tiff-256-bands.tif", "many-bw.v", ["compression=deflate"]),
         ("ok-tiff-1bit.tif", "small-grey.v", ["bitdepth=1"]),
         ("ok-tiff-jpeg.tif", "small.v", ["compression=jpeg"]),
         ("ok-tiff-pyramid.tif", "small.v", ["tile", "pyramid", "tile-width=64", "tile-height=64"]),

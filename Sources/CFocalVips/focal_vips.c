@@ -381,6 +381,15 @@ static VipsImage *to_srgb8(VipsImage *in) {
     int failed = vips_colourspace(in, &srgb, VIPS_INTERPRETATION_sRGB, NULL);
     g_object_unref(in);
     if (failed) return NULL;
+    if (vips_image_get_bands(srgb) > 4) {
+        // Colour, alpha and more (a TIFF may declare hundreds of extra samples): only the colour
+        // is kept, so that every later step sees RGB or RGBA.
+        VipsImage *colour = NULL;
+        failed = vips_extract_band(srgb, &colour, 0, "n", 3, NULL);
+        g_object_unref(srgb);
+        if (failed) return NULL;
+        srgb = colour;
+    }
     if (vips_image_get_format(srgb) == VIPS_FORMAT_UCHAR) return srgb;
     VipsImage *cast = NULL;
     failed = vips_cast(srgb, &cast, VIPS_FORMAT_UCHAR, NULL);
