@@ -58,8 +58,7 @@ public struct Canvas: Sendable {
     /// Darkens everything outside `rect` to `factor` (clamped to 0...1) of its brightness.
     public mutating func shadeOutside(_ rect: Box, factor: Double = 0.35) {
         let factor = min(max(factor.isFinite ? factor : 0, 0), 1)
-        let x0 = Int(rect.x.rounded()), y0 = Int(rect.y.rounded())
-        let x1 = Int(rect.maxX.rounded()), y1 = Int(rect.maxY.rounded())
+        let (x0, y0, x1, y1) = edges(of: rect, margin: 1)
         for y in 0..<height {
             let rowInside = y >= y0 && y < y1
             for x in 0..<width where !(rowInside && x >= x0 && x < x1) {
@@ -71,8 +70,9 @@ public struct Canvas: Sendable {
 
     /// Strokes the outline of `rect` with `thickness` pixels inside it; `dash` > 0 draws dashes.
     public mutating func stroke(_ rect: Box, color: RGB, thickness: Int = 2, dash: Int = 0) {
-        let x0 = Int(rect.x.rounded()), y0 = Int(rect.y.rounded())
-        let x1 = Int(rect.maxX.rounded()) - 1, y1 = Int(rect.maxY.rounded()) - 1
+        let thickness = min(max(thickness, 0), max(width, height))
+        let edges = edges(of: rect, margin: thickness + 1)
+        let (x0, y0, x1, y1) = (edges.x0, edges.y0, edges.x1 - 1, edges.y1 - 1)
         guard x1 >= x0, y1 >= y0 else { return }
         for t in 0..<thickness {
             for x in x0...x1 where dash == 0 || (x / dash) % 2 == 0 {
@@ -106,6 +106,16 @@ public struct Canvas: Sendable {
                 }
             }
         }
+    }
+
+    /// The rectangle's edges in whole pixels, kept within `margin` pixels around the canvas, so that
+    /// a box of any size (a subject from a caller, scaled) draws in time bounded by the canvas.
+    private func edges(of rect: Box, margin: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        let xs = -margin...(width + margin), ys = -margin...(height + margin)
+        return (
+            Int(rounding: rect.x, within: xs), Int(rounding: rect.y, within: ys),
+            Int(rounding: rect.maxX, within: xs), Int(rounding: rect.maxY, within: ys)
+        )
     }
 
     private mutating func plot(_ x: Int, _ y: Int, _ color: RGB) {

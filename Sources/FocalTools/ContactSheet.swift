@@ -13,6 +13,8 @@ public struct ContactSheet: Sendable {
     public var options: CropOptions
 
     private static let gap = 8, labelHeight = 22
+    /// The widest cell, in pixels (an aspect of 100:1 would otherwise ask for a row of 18 000).
+    private static let maxCellWidth = 8192
     private static let background = RGB(32, 32, 32)
 
     /// Creates a sheet layout; every parameter defaults to the value documented on its property.
@@ -41,13 +43,13 @@ public struct ContactSheet: Sendable {
         let h = rowHeight
         var cells: [(PixelBuffer, String, RGB)] = []
         let overlay = try DebugOverlay(analysis: analysis, plan: nil).pixels(longSide: 2 * h)
-        let overlayWidth = max(1, Int((Double(overlay.width) * Double(h) / Double(overlay.height)).rounded()))
+        let overlayWidth = Int(rounding: Double(overlay.width) * Double(h) / Double(overlay.height), within: 1...Self.maxCellWidth)
         cells.append((try RenderedImage(pixels: overlay).resized(to: PixelSize(width: overlayWidth, height: h)).pixels(),
                       (name as NSString).lastPathComponent, RGB(230, 230, 230)))
         var centre = options
         centre.detect = false
         for (a, b) in aspects {
-            let size = PixelSize(width: max(1, Int((Double(h) * Double(a) / Double(b)).rounded())), height: h)
+            let size = PixelSize(width: Int(rounding: Double(h) * Double(a) / Double(b), within: 1...Self.maxCellWidth), height: h)
             let target = CropTarget.aspect(width: a, height: b)
             let plain = try analysis.plan(target, options: centre)
             let focal = try analysis.plan(target, options: options)

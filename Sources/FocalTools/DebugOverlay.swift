@@ -41,14 +41,18 @@ struct DebugOverlay {
             let box = subject.box.scaled(x: s, y: t)
             let color = Self.color(subject.kind)
             canvas.stroke(box, color: color, thickness: used.contains(subject) ? 3 : 1)
-            let text = "\(subject.kind.rawValue) \(Int((subject.confidence * 100).rounded()))%"
-            canvas.label(text, x: Int(box.x), y: Int(box.y) - 18, color: color, size: 13)
+            let text = "\(subject.kind.rawValue) \(Int(rounding: subject.confidence * 100, within: 0...100))%"
+            canvas.label(text, x: Self.coordinate(box.x), y: Self.coordinate(box.y) - 18, color: color, size: 13)
         }
         if let plan {
             let crop = plan.crop.box.scaled(x: s, y: t)
             canvas.stroke(crop, color: RGB(255, 255, 255), thickness: 2)
-            canvas.label("\(plan.strategy.rawValue) \(plan.crop)", x: Int(crop.x) + 4, y: Int(crop.maxY) - 22, color: RGB(255, 255, 255), size: 13)
+            canvas.label("\(plan.strategy.rawValue) \(plan.crop)", x: Self.coordinate(crop.x) + 4, y: Self.coordinate(crop.maxY) - 22, color: RGB(255, 255, 255), size: 13)
         }
         return canvas.pixels
     }
+
+    /// A drawing coordinate in whole pixels, kept far outside any canvas but within reach of
+    /// label offsets (a caller's subject may lie anywhere).
+    private static func coordinate(_ value: Double) -> Int { Int(rounding: value, within: -(1 << 24)...(1 << 24)) }
 }

@@ -67,7 +67,7 @@ public struct EvalScore: Sendable {
 extension String {
     /// A number with one decimal.
     package init(format1 value: Double) {
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int(rounding: value * 10, within: -(1 << 53)...(1 << 53))
         self = "\(tenths / 10).\(abs(tenths % 10))"
     }
 }

@@ -66,6 +66,25 @@ import Testing
         ])
     }
 
+    /// Boxes from a caller's detector may lie anywhere: beyond what an `Int` holds, or not a
+    /// number at all. They draw what falls on the canvas, at once, and never trap.
+    @Test func boxesBeyondAnyIntDrawWhatFallsOnTheCanvas() {
+        var canvas = Canvas(Self.blank(6, 4))
+        // From far left to far right of the canvas (past Int's range at its left): its top and bottom rows.
+        canvas.stroke(Box(x: -1e20, y: 1, width: 1e20 + 32768, height: 2), color: Self.ink, thickness: 1)
+        canvas.stroke(Box(x: 1e300, y: 0, width: 1e300, height: 1e300), color: Self.ink, thickness: 1)
+        canvas.stroke(Box(x: .nan, y: .nan, width: .nan, height: .nan), color: Self.ink, thickness: 3)
+        Self.expect(canvas.pixels, matches: [
+            "......",
+            "######",
+            "######",
+            "......",
+        ])
+        var shaded = Canvas(Self.blank(3, 2))
+        shaded.shadeOutside(Box(x: -1e300, y: -1e300, width: .infinity, height: .infinity))
+        #expect(shaded.pixels.bytes == Self.blank(3, 2).bytes)
+    }
+
     /// Dashes of 2 pixels on, 2 off, counted from the image's origin.
     @Test func dashedStroke() {
         var canvas = Canvas(Self.blank(8, 6))
