@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cluster  # noqa: E402
 from cluster import ROOT, get  # noqa: E402
+from imageservers import cpu_seconds  # noqa: E402
 
 spec = importlib.util.spec_from_file_location("bench_serve", os.path.join(HERE, "bench-serve.py"))
 bench_serve = importlib.util.module_from_spec(spec)
@@ -53,15 +54,6 @@ def say(message):
 def env_int(name, default):
     value = os.environ.get(name)
     return int(value) if value else default
-
-
-def cpu_seconds(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except OSError:
-        return 0.0
 
 
 def cold_files(photos, count):

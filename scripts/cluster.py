@@ -41,6 +41,9 @@ import time
 import urllib.error
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from imageservers import status_kib  # noqa: E402  (shared with make bench-serve)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VCL = os.path.join(ROOT, "deploy", "varnish", "focal.vcl")
 PR_SET_PDEATHSIG = 1
@@ -102,18 +105,6 @@ def metric_sum(metrics, name, **labels):
     """Sum of a metric over the series whose labels include `labels`."""
     want = set(labels.items())
     return sum(v for (n, ls), v in metrics.items() if n == name and want <= set(ls))
-
-
-def status_kib(pid, field):
-    """A field of /proc/PID/status (VmRSS, VmHWM) in KiB; 0 when the process is gone."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 def processes_naming(text):
