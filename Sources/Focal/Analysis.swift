@@ -4,6 +4,8 @@ public struct Analysis: Sendable {
     public let image: SourceImage
     /// Everything detected, in pixels of the oriented image.
     public let subjects: [Subject]
+    /// The SHA-256 of the image's bytes (hex), when it was identified by its content.
+    public var contentID: String? = nil
 
     /// The oriented image size.
     public var size: PixelSize { image.size }

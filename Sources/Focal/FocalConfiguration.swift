@@ -35,6 +35,11 @@ public struct FocalConfiguration: Sendable {
     /// `NativeWorkPool.Overloaded`. Identical requests share a job and count once. Default
     /// 16 per worker.
     public var maxJobs: Int
+    /// Bytes the jobs in progress may hold together: the bytes of files read and bodies
+    /// downloaded, and the memory their decodes are estimated to need (`DecodeCost`), 8 MiB a
+    /// job besides. A job that would pass it is refused with `NativeWorkPool.Overloaded` at once,
+    /// as one past `maxJobs` is. Default 384 MiB.
+    public var memoryBudget: Int
     /// Threads one detector inference may use; default nil, which leaves it as it is (OpenCV's
     /// default is all cores: one crop takes the shortest time). Set 1 when as many crops run at
     /// once as there are cores (a server, a batch): more crops per second. OpenCV keeps one such
@@ -50,7 +55,8 @@ public struct FocalConfiguration: Sendable {
         objectThresholds: [SubjectKind: Double] = ObjectDetector.defaultThresholds, detectObjects: Bool = true,
         detectSaliency: Bool = true, detectionCacheEntries: Int = 512, memoryCacheBytes: Int = 64 << 20,
         diskCache: DiskCacheSettings? = nil, identifyByContent: Bool = true, workers: Int = NativeWorkPool.coreCount,
-        maxJobs: Int? = nil, inferenceThreads: Int? = nil, network: NetworkSettings = NetworkSettings()
+        maxJobs: Int? = nil, memoryBudget: Int = 384 << 20, inferenceThreads: Int? = nil,
+        network: NetworkSettings = NetworkSettings()
     ) {
         self.modelsPath = modelsPath
         self.limits = limits
@@ -64,6 +70,7 @@ public struct FocalConfiguration: Sendable {
         self.identifyByContent = identifyByContent
         self.workers = max(1, workers)
         self.maxJobs = maxJobs ?? 16 * max(1, workers)
+        self.memoryBudget = memoryBudget
         self.inferenceThreads = inferenceThreads
         self.network = network
     }

@@ -21,8 +21,10 @@ import Synchronization
 /// - Identical requests running at once share one job. A cancelled caller leaves the job to the
 ///   others; when all have cancelled, the job stops at its next stage and caches nothing.
 /// - Native work runs on a pool as wide as `configuration.workers`, never on Swift's cooperative
-///   pool; beyond `configuration.maxJobs` distinct jobs, requests are refused with
-///   `NativeWorkPool.Overloaded`.
+///   pool. Every job that reads, fetches, decodes or detects (a crop that is not in a cache, an
+///   analysis) is admitted through one gate: beyond `configuration.maxJobs` jobs in progress, or
+///   once they hold `configuration.memoryBudget` bytes, a request is refused with
+///   `NativeWorkPool.Overloaded` at once. Admission reads and hashes nothing first.
 ///
 /// A pipeline is safe to share between tasks; make one per process and keep it.
 public final class FocalPipeline: Sendable {
@@ -36,6 +38,7 @@ public final class FocalPipeline: Sendable {
     private let results: ResultCache
     private let disk: DiskCache?
     private let jobs: SharedJobs<CropResult>
+    let admission: Admission
     private let loader: URLLoader
     private let overrides: (any CropOverriding)?
     let counters = Mutex(PipelineStatistics())
@@ -58,7 +61,8 @@ public final class FocalPipeline: Sendable {
         detectionCache = DetectionCache(capacity: configuration.detectionCacheEntries)
         results = ResultCache(capacity: configuration.memoryCacheBytes)
         disk = configuration.diskCache.map(DiskCache.init)
-        jobs = SharedJobs(limit: configuration.maxJobs)
+        admission = Admission(maxJobs: configuration.maxJobs, budget: configuration.memoryBudget)
+        jobs = SharedJobs(gate: admission)
         loader = URLLoader(settings: configuration.network, maxBytes: configuration.limits.maxInputBytes)
         if let threads = configuration.inferenceThreads { InferenceThreads.set(threads) }
     }
@@ -67,7 +71,9 @@ public final class FocalPipeline: Sendable {
     public var statistics: PipelineStatistics {
         var statistics = counters.withLock { $0 }
         (statistics.memoryEntries, statistics.memoryBytes) = results.usage
-        statistics.jobsInProgress = jobs.running
+        let usage = admission.usage
+        statistics.jobsInProgress = usage.jobs
+        statistics.admittedBytes = usage.bytes
         statistics.queueDepth = pool.load.waiting
         if let disk {
             let usage = disk.usage
@@ -124,14 +130,10 @@ public final class FocalPipeline: Sendable {
     /// Answers from a cache, or joins or starts the job for this request.
     private func cropOrShare(_ input: ImageInput, sizedBy rule: TargetRule, options: FocalOptions) async throws -> CropResult {
         let detectors = detectorSignature(options.accuracy)
-        // The identity is known before any work for a cache name, a file or bytes; a URL without a
-        // cache name is identified by its content once it has been fetched.
-        var identity = Self.givenIdentity(input)
-        var input = input
-        if identity == nil, configuration.identifyByContent, !input.isRemote {
-            input = try await loaded(input)
-            identity = try await contentIdentity(input.location)
-        }
+        // The identity is known before any work for a cache name or a content ID the caller gives;
+        // any other input is identified by its content inside its job, once admitted (read or
+        // fetched, then hashed on the pool).
+        let identity = Self.givenIdentity(input)
         var options = options
         if let identity, let target = rule.fixed {
             options = try await applyingOverride(options, identity: identity, target: target)
@@ -150,6 +152,7 @@ public final class FocalPipeline: Sendable {
         ).text
         if options.fallback == .centerCrop { jobKey += "|center-fallback" }
         let (loadedInput, finalOptions) = (input, options)
+        // Without an identity, requests for the same file or URL share a job all the same.
         return try await jobs.value(for: jobKey) { [self] admission in
             counters.withLock { admission == .joined ? ($0.jobsJoined += 1) : ($0.jobsStarted += 1) }
         } work: { [self] in
@@ -276,6 +279,7 @@ public final class FocalPipeline: Sendable {
     // MARK: - Analysis
 
     /// Opens an image and finds its subjects (from the cache when this image was seen before).
+    /// It is admitted as a job (see the type's notes), unless it runs inside one already.
     /// - Parameters:
     ///   - input: A file, bytes or an http(s) URL.
     ///   - accuracy: Detection speed/accuracy; default `.fast`.
@@ -287,27 +291,55 @@ public final class FocalPipeline: Sendable {
     public func analyze(
         _ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true, scope: DetectionScope = .everything
     ) async throws -> Analysis {
-        var identity = Self.givenIdentity(input)
-        let input = try await loaded(input)
-        if identity == nil, detect, configuration.detectionCacheEntries > 0, configuration.identifyByContent, !input.isRemote {
-            identity = try await contentIdentity(input.location)
-        }
-        let (location, known) = try await fetched(input, identity: identity)
-        let image = try await open(location)
-        guard detect else { return Analysis(image: image, subjects: []) }
-        let copy = workingCopy(of: image, accuracy: accuracy, outputLongSide: nil)
-        return Analysis(image: image, subjects: try await subjects(of: copy, identity: known, accuracy: accuracy, scope: scope))
+        if Admission.current != nil { return try await analyzeAdmitted(input, accuracy: accuracy, detect: detect, scope: scope) }
+        return try await admission.run { try await analyzeAdmitted(input, accuracy: accuracy, detect: detect, scope: scope) }
     }
 
-    /// Fetches a URL input (other inputs pass through) and identifies it by content when it has no
-    /// identity yet.
-    private func fetched(_ input: ImageInput, identity: String?) async throws -> (ImageInput.Location, String?) {
-        guard case let .url(url) = input.location else { return (input.location, identity) }
-        counters.withLock { $0.downloads += 1 }
-        let data = try await loader.fetch(url)
-        try Task.checkCancellation()
-        let location = ImageInput.Location.data(data, name: url.absoluteString)
-        guard identity == nil, configuration.identifyByContent else { return (location, identity) }
+    /// Runs `body` as one admitted job (refused at once when the gate is full), so that tools and
+    /// services built on the pipeline bound their own native work the same way.
+    /// - Parameter bytes: Memory the work is known to hold besides the job's base; default 0.
+    /// - Throws: `NativeWorkPool.Overloaded`, or what `body` throws.
+    package func admitted<T: Sendable>(bytes: Int = 0, _ body: () async throws -> T) async throws -> T {
+        try await admission.run {
+            try Admission.reserve(bytes)
+            return try await body()
+        }
+    }
+
+    private func analyzeAdmitted(
+        _ input: ImageInput, accuracy: Accuracy, detect: Bool, scope: DetectionScope
+    ) async throws -> Analysis {
+        let identify = detect && configuration.detectionCacheEntries > 0
+        let (location, known) = try await fetched(input, identity: Self.givenIdentity(input), identify: identify)
+        let image = try await open(location)
+        var analysis = Analysis(image: image, subjects: [])
+        if detect {
+            let copy = workingCopy(of: image, accuracy: accuracy, outputLongSide: nil)
+            analysis = Analysis(image: image, subjects: try await subjects(of: copy, identity: known, accuracy: accuracy, scope: scope))
+        }
+        if let known, known.hasPrefix("sha256:") { analysis.contentID = String(known.dropFirst("sha256:".count)) }
+        return analysis
+    }
+
+    /// Brings an input into memory when it needs to be (a URL is fetched; a file without an
+    /// identity is read, so that it is read once for its identity and its pixels) and identifies
+    /// it by content when it has no identity yet. Runs inside an admitted job: the bytes are
+    /// reserved on its pass as they arrive.
+    private func fetched(_ input: ImageInput, identity: String?, identify: Bool = true) async throws -> (ImageInput.Location, String?) {
+        var location = input.location
+        switch location {
+        case let .url(url):
+            counters.withLock { $0.downloads += 1 }
+            let data = try await loader.fetch(url)
+            try Task.checkCancellation()
+            location = .data(data, name: url.absoluteString)
+        case .file:
+            guard identity == nil, identify, configuration.identifyByContent else { return (location, identity) }
+            location = try await loaded(input).location
+        case .data:
+            break
+        }
+        guard identity == nil, identify, configuration.identifyByContent else { return (location, identity) }
         return (location, try await contentIdentity(location))
     }
 
@@ -330,6 +362,7 @@ public final class FocalPipeline: Sendable {
                 throw ImagingError(error.code, error.message, source: path, cause: error.cause)
             }
         }
+        try Admission.reserve(data.count)
         return ImageInput(.data(data, name: path), cacheName: input.cacheName, contentID: input.contentID)
     }
 
@@ -355,9 +388,11 @@ public final class FocalPipeline: Sendable {
         }
     }
 
+    /// Opens an input's header and reserves the memory its decode is estimated to need on the
+    /// current job's pass (less the encoded bytes, reserved when they were read or fetched).
     private func open(_ location: ImageInput.Location) async throws -> SourceImage {
         let limits = configuration.limits
-        return try await pool.run { () throws -> SourceImage in
+        let image = try await pool.run { () throws -> SourceImage in
             switch location {
             case let .file(path): try SourceImage.open(path: path, limits: limits)
             case let .data(data, name): try SourceImage.open(data: data, name: name, limits: limits)
@@ -365,6 +400,10 @@ public final class FocalPipeline: Sendable {
                 throw ImagingError(.internalFailure, "a URL must be fetched before it is opened", source: url.absoluteString)
             }
         }
+        var held = 0
+        if case let .data(data, _) = location { held = data.count }
+        try Admission.reserve(max(0, image.decodeBytes - held))
+        return image
     }
 
     // MARK: - Rendering

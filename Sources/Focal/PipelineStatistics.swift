@@ -45,6 +45,8 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var diskDiscarded = 0
     /// Distinct jobs in progress now (decoding, detecting, encoding, or waiting to).
     public var jobsInProgress = 0
+    /// Bytes the jobs in progress hold against `FocalConfiguration.memoryBudget` now.
+    public var admittedBytes = 0
     /// Native tasks waiting for one of the pool's threads now.
     public var queueDepth = 0
 }

@@ -2,20 +2,24 @@ import Synchronization
 
 /// Runs one job per key however many callers ask for it at once.
 ///
+/// A new job is admitted through an `Admission` gate (a place and its base memory) or refused at
+/// once; a caller that joins a running job takes no place. The job runs with its pass current,
+/// and gives it back when it ends.
+///
 /// Callers of a running job wait for its result. A caller that is cancelled gets
 /// `CancellationError` at once and leaves the job to the others; when the last caller has gone,
 /// the job's task is cancelled (the job checks between its stages) and forgotten, so a later
 /// caller starts afresh.
 final class SharedJobs<Value: Sendable>: Sendable {
     /// Whether a caller started a job or joined one.
-    enum Admission {
+    enum Arrival {
         case started
         case joined
     }
 
     private enum Outcome {
-        case waiting(Admission)
-        case refused(Int)
+        case waiting(Arrival)
+        case refused(NativeWorkPool.Overloaded)
         case cancelled
     }
 
@@ -35,11 +39,11 @@ final class SharedJobs<Value: Sendable>: Sendable {
         var nextID: UInt64 = 0
     }
 
-    /// The most jobs running at once; a caller that would start one more is refused.
-    let limit: Int
+    /// The gate a new job passes; a caller that would start one it refuses is refused.
+    let gate: Admission
     private let state = Mutex(State())
 
-    init(limit: Int) { self.limit = max(1, limit) }
+    init(gate: Admission) { self.gate = gate }
 
     /// Jobs running now.
     var running: Int { state.withLock { $0.jobs.count } }
@@ -50,10 +54,10 @@ final class SharedJobs<Value: Sendable>: Sendable {
     ///   - admitted: Called once, before waiting, with whether this caller started or joined a job.
     ///   - work: The job; it runs in a task of its own and should check for cancellation between
     ///     stages.
-    /// - Throws: `NativeWorkPool.Overloaded` when `limit` jobs already run, `CancellationError`,
+    /// - Throws: `NativeWorkPool.Overloaded` when the gate refuses a new job, `CancellationError`,
     ///   or what the job throws.
     func value(
-        for key: String, admitted: @Sendable (Admission) -> Void, work: @escaping @Sendable () async throws -> Value
+        for key: String, admitted: @Sendable (Arrival) -> Void, work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let waiter = state.withLock { state -> UInt64 in
             state.nextID += 1
@@ -71,15 +75,22 @@ final class SharedJobs<Value: Sendable>: Sendable {
                         state.waiterJob[waiter] = key
                         return .waiting(.joined)
                     }
-                    guard state.jobs.count < limit else { return .refused(state.jobs.count) }
+                    let pass: Admission.Pass
+                    do throws(NativeWorkPool.Overloaded) {
+                        pass = try gate.admit()
+                    } catch {
+                        return .refused(error)
+                    }
                     state.nextID += 1
                     let id = state.nextID
                     var job = Job(id: id)
                     job.waiters[waiter] = continuation
                     // Creating a task does not run it, so it cannot finish before it is recorded.
                     job.task = Task { [self] in
+                        defer { pass.finish() }
                         do {
-                            finish(key: key, id: id, result: .success(try await work()))
+                            let value = try await Admission.$current.withValue(pass) { try await work() }
+                            finish(key: key, id: id, result: .success(value))
                         } catch {
                             finish(key: key, id: id, result: .failure(error))
                         }
@@ -90,7 +101,7 @@ final class SharedJobs<Value: Sendable>: Sendable {
                 }
                 switch outcome {
                 case let .waiting(admission): admitted(admission)
-                case let .refused(running): continuation.resume(throwing: NativeWorkPool.Overloaded(waiting: running))
+                case let .refused(error): continuation.resume(throwing: error)
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 }
             }

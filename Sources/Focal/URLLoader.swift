@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import FocalImaging
+import FocalRuntime
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -120,15 +121,26 @@ struct URLLoader: Sendable {
                 "the server answered HTTP \(response.status.code) \(response.status.reasonPhrase) instead of an image",
                 status: Int(response.status.code))
         }
-        if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > maxBytes {
+        let declared = response.headers.first(name: "Content-Length").flatMap(Int.init)
+        if let declared, declared > maxBytes {
             throw tooLarge(address, "declares \(declared) bytes")
         }
+        // The body is held until the job ends: it is reserved on the job's memory budget as it
+        // arrives (all at once when its length is declared), so a flood of large downloads is
+        // refused instead of buffered.
+        var reserved = max(0, declared ?? 0)
+        try Admission.reserve(reserved)
         var body = Data()
         var checked = false
         do {
             for try await chunk in response.body {
                 guard body.count + chunk.readableBytes <= maxBytes else {
                     throw tooLarge(address, "sent more than that")
+                }
+                if body.count + chunk.readableBytes > reserved {
+                    let more = max(1 << 20, body.count + chunk.readableBytes - reserved)
+                    try Admission.reserve(more)
+                    reserved += more
                 }
                 body.append(contentsOf: chunk.readableBytesView)
                 if !checked && body.count >= ImageSignature.prefixLength {
@@ -137,6 +149,8 @@ struct URLLoader: Sendable {
                 }
             }
         } catch let error as FetchError {
+            throw error
+        } catch let error as NativeWorkPool.Overloaded {
             throw error
         } catch {
             throw translate(error, asked: address, at: nil)

@@ -31,6 +31,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let requestTooLarge = ErrorCode(rawValue: "request.too_large")
     /// A conditional write whose `If-Match` names a revision that is no longer current.
     public static let requestPreconditionFailed = ErrorCode(rawValue: "request.precondition_failed")
+    /// A client sent its request head or body too slowly (the connection's deadlines).
+    public static let requestTimeout = ErrorCode(rawValue: "request.timeout")
+    /// The client went away before its answer was ready (logged; never sent).
+    public static let clientAborted = ErrorCode(rawValue: "client.aborted")
 
     // MARK: Inputs
 

@@ -30,6 +30,9 @@ public final class SourceImage: @unchecked Sendable {
     public let bands: Int, bits: Int, interlaced: Bool
     /// Frames or pages in the file; only the first is used.
     public let pages: Int
+    /// The memory a decode of it is estimated to need (`DecodeCost`), its encoded bytes included;
+    /// known once the header has been checked.
+    public private(set) var decodeBytes = 0
     /// The limits it was opened with.
     public let limits: ImageLimits
     /// When work on this image must be done; set when it is opened.
@@ -139,6 +142,7 @@ public final class SourceImage: @unchecked Sendable {
             let cost = DecodeCost.bytes(
                 format: format, width: size.width, height: size.height, bands: bands, bits: bits, interlaced: interlaced,
                 chroma: chroma, inputBytes: inputBytes)
+            decodeBytes = cost
             if cost > limits.maxDecodeBytes {
                 let what = interlaced ? (format == "jpeg" ? "progressive " : "interlaced ") : ""
                 throw LimitExceeded(

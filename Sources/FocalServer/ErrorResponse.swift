@@ -1,6 +1,8 @@
 import Focal
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// The one place errors become HTTP responses: a status from the error's code, and a JSON body
 /// `{"status", "code", "message"}` with the message that is safe to show. Nothing of an error
@@ -30,17 +32,56 @@ enum ErrorResponse {
         if error is CancellationError {
             return (.serviceUnavailable, .serverTimeout, "the request was cancelled")
         }
+        if isClientGone(error) {
+            return (HTTPResponse.Status(for: .clientAborted), .clientAborted, "the client closed the connection")
+        }
         return (.internalServerError, .internalFailure, "the request failed on the server")
+    }
+
+    /// Whether an error says the client went away (its connection closed or reset while its
+    /// body was read or its answer written): logged as `client.aborted`, not as a failure.
+    static func isClientGone(_ error: any Error) -> Bool {
+        if let error = error as? ChannelError {
+            switch error {
+            case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed, .inputClosed: return true
+            default: return false
+            }
+        }
+        if let error = error as? IOError { return [ECONNRESET, EPIPE, ENOTCONN].contains(error.errnoCode) }
+        return false
+    }
+
+    /// The head and body of an error's JSON response, for a channel handler that answers before
+    /// a request reaches the router (`Connection: close`).
+    static func parts(for error: ServerError) -> (HTTPResponse, ByteBuffer) {
+        let status = HTTPResponse.Status(for: error.code)
+        let body = ByteBuffer(bytes: data(status: status, code: error.code, message: error.publicMessage))
+        var head = HTTPResponse(status: status)
+        head.headerFields = headers(status: status, code: error.code)
+        head.headerFields[.connection] = "close"
+        head.headerFields[.contentLength] = String(body.readableBytes)
+        return (head, body)
+    }
+
+    /// The headers of every error response.
+    static func headers(status: HTTPResponse.Status, code: ErrorCode, retryAfter: Int = 1) -> HTTPFields {
+        var headers: HTTPFields = [
+            .contentType: "application/json", .cacheControl: "no-store", .focalError: code.rawValue, .xContentTypeOptions: "nosniff",
+        ]
+        if status == .tooManyRequests || status == .serviceUnavailable { headers[.retryAfter] = String(retryAfter) }
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return headers
+    }
+
+    static func data(status: HTTPResponse.Status, code: ErrorCode, message: String) -> Data {
+        Data(JSONText.object([("code", .string(code.rawValue)), ("message", .string(message)), ("status", .int(status.code))]).text.utf8)
     }
 
     /// The JSON response for an error.
     static func response(for error: any Error, retryAfter: Int = 1) -> Response {
         let (status, code, message) = describe(error)
-        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store", .focalError: code.rawValue]
-        if status == .tooManyRequests || status == .serviceUnavailable { headers[.retryAfter] = String(retryAfter) }
-        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
-        let body: [String: Any] = ["status": status.code, "code": code.rawValue, "message": message]
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let headers = headers(status: status, code: code, retryAfter: retryAfter)
+        let data = data(status: status, code: code, message: message)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -47,13 +47,29 @@ extension FocalService {
         var accuracy: String?
     }
 
-    /// The most frames one `/v1/plan` request may ask for.
-    static let maxFrames = 32
-
-    /// Reads a JSON body, bounded while it streams.
+    /// Reads a JSON body, bounded while it streams (`RequestLimits.maxJSONBytes`).
     func decodeBody<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
         var request = request
-        let buffer = try await collect(&request, limit: 1 << 20)
+        let buffer = try await collect(&request, limit: configuration.requests.maxJSONBytes)
+        return try decode(T.self, from: buffer)
+    }
+
+    /// Reads a JSON body that a signed-only server must see signed (or the token): the signature
+    /// covers the body's bytes.
+    func decodeReadBody<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+        var request = request
+        let buffer = try await collect(&request, limit: configuration.requests.maxJSONBytes)
+        if configuration.signedOnly { try authorization.checkRead(request, body: buffer) }
+        return try decode(T.self, from: buffer)
+    }
+
+    /// Checks a body-less read of the JSON API on a signed-only server.
+    func authorizeRead(_ request: Request, public isPublic: Bool = false) throws(ServerError) {
+        guard configuration.signedOnly, !isPublic else { return }
+        try authorization.checkRead(request)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
@@ -152,18 +168,21 @@ extension FocalService {
 
     /// `POST /v1/plan`: one source, many frames, one decode and one detection.
     func plan(_ request: Request) async throws -> Response {
-        let body = try await decodeBody(PlanBody.self, from: request)
-        guard !body.frames.isEmpty, body.frames.count <= Self.maxFrames else {
-            throw ServerError.invalid("give between 1 and \(Self.maxFrames) frames")
+        let body = try await decodeReadBody(PlanBody.self, from: request)
+        let maxFrames = configuration.requests.maxFrames
+        guard !body.frames.isEmpty, body.frames.count <= maxFrames else {
+            throw ServerError.invalid("give between 1 and \(maxFrames) frames")
         }
         let targets = try body.frames.map { frame throws(ServerError) in try Self.target(frame) }
         let (crop, accuracy) = try Self.cropOptions(body.options)
-        let (input, id) = try await input(for: source(body.source))
+        let source = try source(body.source)
+        let (input, known) = try await input(for: source)
         let limits = configuration.pipeline.limits
         for case let .size(w, h) in targets { try limits.check(output: PixelSize(width: w, height: h)) }
-        let object = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> Data in
+        let (object, found) = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> (Data, String?) in
             // Frames are planned on what a crop detects; the subjects shown are everything found.
             let analysis = try await pipeline.analyze(input, accuracy: accuracy, detect: crop.needsDetection, scope: .crop)
+            let id = known ?? analysis.contentID
             let everything = crop.needsDetection
                 ? try await pipeline.analyze(input, accuracy: accuracy, scope: .everything) : analysis
             var frames: [[String: Any]] = []
@@ -175,27 +194,28 @@ extension FocalService {
                 frame["override"] = saved.map(Self.object) ?? NSNull()
                 frames.append(frame)
             }
-            return Self.jsonData([
+            return (Self.jsonData([
                 "image": ["id": id ?? NSNull(), "width": analysis.size.width, "height": analysis.size.height] as [String: Any],
                 "subjects": everything.subjects.map(Self.subjectObject),
                 "frames": frames,
-            ])
+            ]), id)
         }
+        if known == nil, let found { learn(found, for: source) }
         return json(data: object)
     }
 
     /// `POST /v1/detect`: every subject every detector finds.
     func detect(_ request: Request) async throws -> Response {
-        let body = try await decodeBody(DetectBody.self, from: request)
+        let body = try await decodeReadBody(DetectBody.self, from: request)
         let accuracy = try body.accuracy.map { value throws(ServerError) -> Accuracy in
             guard let parsed = Accuracy(rawValue: value) else { throw ServerError.invalid("accuracy must be fast or accurate") }
             return parsed
         } ?? .fast
-        let (input, id) = try await input(for: source(body.source))
+        let (input, known) = try await input(for: source(body.source))
         let object = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> Data in
             let analysis = try await pipeline.analyze(input, accuracy: accuracy, scope: .everything)
             return Self.jsonData([
-                "image": ["id": id ?? NSNull(), "width": analysis.size.width, "height": analysis.size.height] as [String: Any],
+                "image": ["id": (known ?? analysis.contentID) ?? NSNull(), "width": analysis.size.width, "height": analysis.size.height] as [String: Any],
                 "subjects": analysis.subjects.map(Self.subjectObject),
             ])
         }
@@ -209,36 +229,61 @@ extension FocalService {
         let limit = min(configuration.maxBodyBytes, configuration.pipeline.limits.maxInputBytes)
         let buffer = try await collect(&request, limit: limit)
         let data = Data(buffer: buffer)
-        // Only what opens as an image within the limits is kept.
+        // Only what opens as an image within the limits is kept; the check is admitted as a job.
         let limits = configuration.pipeline.limits
-        let image = try await pipeline.runNative { try SourceImage.open(data: data, name: "upload", limits: limits) }
+        let image = try await pipeline.admitted(bytes: data.count) {
+            try await pipeline.runNative { try SourceImage.open(data: data, name: "upload", limits: limits) }
+        }
         let id = Self.hex(SHA256.hash(data: data))
         try await uploads.put(data, id: id)
         try await shared?.putUpload(data, id: id)
         return json(["id": id, "width": image.size.width, "height": image.size.height, "format": image.format], status: .created)
     }
 
-    /// `GET /v1/images/{id}`: the original bytes of an upload or a file under the root.
-    func original(id: String) async throws -> Response {
+    /// `GET /v1/images/{id}`: the original bytes of an upload or a file under the root, streamed
+    /// from disk (never held whole). On a signed-only server it needs a signature or the token,
+    /// unless `publicPhotos`.
+    func original(_ request: Request, id: String, context: some RequestContext) async throws -> Response {
+        try authorizeRead(request, public: configuration.publicPhotos)
         let id = id.lowercased()
         guard SourceResolver.isImageID(id) else { throw ServerError(.requestNotFound, "no image with that id") }
-        var data: Data?
-        if let relative = catalog.path(for: id), case let .file(path, _) = try resolver.file(relative) {
-            data = try await ThreadExecutor().run { FileManager.default.contents(atPath: path) }
+        var path: String?
+        if let relative = catalog.path(for: id), case let .file(file, _) = try resolver.file(relative), ImageCatalog.stamp(file) != nil {
+            path = file
+        } else if let upload = uploads.path(id), ImageCatalog.stamp(upload) != nil {
+            path = upload
+        } else if let shared, let data = try await shared.upload(id) {
+            // Uploaded through another replica: kept here from then on.
+            try await uploads.put(data, id: id)
+            path = uploads.path(id)
         }
-        if data == nil { data = try await uploads.get(id) }
-        if data == nil { data = try await shared?.upload(id) }
-        guard let data else { throw ServerError(.requestNotFound, "no image with id \(id)") }
-        let type = ImageSignature.format(of: data).map { "image/\($0)" } ?? "application/octet-stream"
+        guard let path, let stamp = ImageCatalog.stamp(path) else { throw ServerError(.requestNotFound, "no image with id \(id)") }
+        let head = try await ThreadExecutor().run { () -> Data in
+            guard let handle = FileHandle(forReadingAtPath: path) else { return Data() }
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: ImageSignature.prefixLength)) ?? Data()
+        }
+        let type = ImageSignature.format(of: head).map { "image/\($0)" } ?? "application/octet-stream"
+        let body = try await FileIO().loadFile(path: path, context: context)
         return Response(
             status: .ok,
-            headers: [.contentType: type, .cacheControl: "public, max-age=31536000, immutable", .contentLength: String(data.count), .xkey: id],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            headers: [
+                .contentType: type, .cacheControl: "public, max-age=31536000, immutable", .contentLength: String(stamp.size), .xkey: id,
+                .contentSecurityPolicy: ImageHeaders.contentSecurityPolicy,
+            ],
+            body: body)
     }
 
-    /// `GET /v1/photos`: the photos under the root folder, with their identities.
-    func photos() async -> Response {
-        let entries = await catalog.list()
+    /// `GET /v1/photos`: the photos under the root folder, with their identities, from the index
+    /// (waiting up to 2 s for its first listing after a start). On a signed-only server it needs a
+    /// signature or the token, unless `publicPhotos`.
+    func photos(_ request: Request) async throws -> Response {
+        try authorizeRead(request, public: configuration.publicPhotos)
+        let deadline = ContinuousClock.now + .seconds(2)
+        while configuration.root != nil, !catalog.isScanned, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let entries = catalog.list()
         return json(["photos": entries.map { ["path": $0.path, "id": $0.id] }])
     }
 }

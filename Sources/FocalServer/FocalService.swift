@@ -26,7 +26,10 @@ public final class FocalService: Sendable {
     /// The database replicas share, when there is one: it also holds uploads.
     let shared: PostgresOverrideStore?
     let logger: Logger
+    /// Open connections and the memory their bodies hold.
+    let connections: ConnectionRegistry
     private let ready = Mutex(false)
+    private let background = Mutex<[Task<Void, Never>]>([])
     private let temporaryData: String?
 
     /// Creates the service; models load in `prepare()`.
@@ -53,22 +56,62 @@ public final class FocalService: Sendable {
             shared = nil
         }
         self.overrides = store
-        pipeline = FocalPipeline(configuration: configuration.pipeline, overrides: StoreOverrides(store: store))
+        let pipeline = FocalPipeline(configuration: configuration.pipeline, overrides: StoreOverrides(store: store))
+        self.pipeline = pipeline
         uploads = try FolderImageStore(folder: data + "/uploads")
         metrics = ServerMetrics()
         resolver = try SourceResolver(root: configuration.root)
-        catalog = ImageCatalog(resolver: resolver, maxBytes: configuration.pipeline.limits.maxInputBytes)
+        // Identities are hashed on the work pool, behind the requests already there.
+        catalog = ImageCatalog(resolver: resolver, maxBytes: configuration.pipeline.limits.maxInputBytes) { path, size in
+            try await pipeline.runNative { ImageCatalog.digest(path: path, limit: size) }
+        }
         signer = URLSigner(keys: configuration.keys)
-        authorization = Authorization(token: configuration.token)
+        authorization = Authorization(token: configuration.token, keys: configuration.keys)
+        connections = ConnectionRegistry(maxBodyMemory: configuration.requests.maxBodyMemory, logger: logger)
     }
 
     deinit {
+        background.withLock { tasks in for task in tasks { task.cancel() } }
         if let temporaryData { try? FileManager.default.removeItem(atPath: temporaryData) }
+    }
+
+    /// How often the root folder is listed again for the index of identities.
+    static let rescanInterval: Duration = .seconds(30)
+
+    /// Starts the work the service does off the request path: the index of the root's photos
+    /// (now, then every `rescanInterval`), and giving memory back once a burst is over (checked
+    /// every 2 s: when requests came and went, no job and no body is held now).
+    func startBackgroundWork() {
+        var tasks: [Task<Void, Never>] = []
+        if configuration.root != nil {
+            let catalog = catalog
+            tasks.append(Task.detached(priority: .utility) {
+                while !Task.isCancelled {
+                    await catalog.refresh()
+                    try? await Task.sleep(for: FocalService.rescanInterval)
+                }
+            })
+        }
+        let (pipeline, connections, metrics) = (pipeline, connections, metrics)
+        tasks.append(Task.detached(priority: .utility) {
+            var trimmedAt = -1
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(2))
+                let requests = metrics.requests
+                guard requests.finished != trimmedAt, requests.inFlight == 0, pipeline.statistics.jobsInProgress == 0,
+                    connections.bodyMemory == 0
+                else { continue }
+                trimmedAt = requests.finished
+                MemoryTrim.trim()
+            }
+        })
+        background.withLock { $0 = tasks }
     }
 
     /// Loads the models (by detecting on a tiny image), so that the first request does not pay
     /// for it and `/readyz` can tell; then marks the service ready.
     public func prepare() async {
+        startBackgroundWork()
         do {
             if let shared { try await migrate(shared) }
             let probe = try RenderedImage(pixels: PixelBuffer(unchecked: 64, height: 48, bytes: [UInt8](repeating: 128, count: 64 * 48 * 3)))
@@ -117,7 +160,7 @@ public final class FocalService: Sendable {
         }
         var imageRequest = try ImageRequest(url)
         let source = try resolver.resolve(url.image)
-        let (input, id) = try await input(for: source)
+        let (input, known) = try await input(for: source)
         var vary = false
         if configuration.autoWebP, !imageRequest.formatChosen {
             vary = true
@@ -125,9 +168,11 @@ public final class FocalService: Sendable {
         }
         let (rule, options) = (imageRequest.rule, imageRequest.options)
         if url.meta {
-            let body = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
-                Self.jsonData(try await meta(url: url, input: input, id: id, rule: rule, options: options))
+            let (body, id) = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
+                let (object, id) = try await meta(url: url, input: input, id: known, rule: rule, options: options)
+                return (Self.jsonData(object), id)
             }
+            if known == nil, let id { learn(id, for: source) }
             var headers: HTTPFields = [.cacheControl: "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)"]
             if let id { headers[.xkey] = id }
             return json(data: body, headers: headers)
@@ -135,16 +180,24 @@ public final class FocalService: Sendable {
         let result = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
             try await pipeline.crop(input, sizedBy: rule, options: options)
         }
-        return imageResponse(result, id: id, request: request, vary: vary, smart: options.crop.needsDetection)
+        if known == nil, let id = result.contentID { learn(id, for: source) }
+        return imageResponse(result, id: known, request: request, vary: vary, smart: options.crop.needsDetection)
     }
 
-    /// The pipeline input for a source, and the image's identity when known before fetching.
+    /// Tells the catalog the identity a request found for a file under the root.
+    func learn(_ id: String, for source: ImageSource) {
+        guard case let .file(path, relative) = source, let stamp = ImageCatalog.stamp(path) else { return }
+        catalog.remember(path: path, relative: relative, stamp: stamp, id: id)
+    }
+
+    /// The pipeline input for a source, and the image's identity when it is known without any
+    /// work: nothing here reads, lists or hashes (an unidentified file is identified by content
+    /// inside its admitted job).
     func input(for source: ImageSource) async throws -> (ImageInput, String?) {
         switch source {
         case let .file(path, relative):
-            guard let id = await catalog.identity(path: path, relative: relative) else {
-                throw ServerError(.inputNotFound, "no image \(relative.oneLine) here")
-            }
+            guard let stamp = ImageCatalog.stamp(path) else { throw ServerError(.inputNotFound, "no image \(relative.oneLine) here") }
+            let id = catalog.knownIdentity(path: path, stamp: stamp)
             return (.file(path, contentID: id), id)
         case let .url(url):
             return (.url(url), nil)
@@ -156,9 +209,8 @@ public final class FocalService: Sendable {
                 try await uploads.put(data, id: id)
                 return (.file(path, contentID: id), id)
             }
-            // A photo under the root, by the identity the catalog knows (after a restart, once it
-            // has looked at the root again).
-            if catalog.path(for: id) == nil { _ = await catalog.list() }
+            // A photo under the root, by the identity the catalog's index knows (kept up to date
+            // in the background: a miss is a look-up, never a scan).
             if let relative = catalog.path(for: id), case let .file(path, _) = try resolver.file(relative) {
                 return (.file(path, contentID: id), id)
             }
@@ -177,6 +229,7 @@ public final class FocalService: Sendable {
         var headers: HTTPFields = [
             .contentType: result.format.mediaType, .eTag: tag, .cacheControl: caching,
             .focalStrategy: result.plan.strategy.rawValue, .focalOrigin: result.origin.name,
+            .contentSecurityPolicy: ImageHeaders.contentSecurityPolicy,
         ]
         if vary { headers[.vary] = "Accept" }
         // The identity of a URL source is known once it has been fetched.
@@ -192,10 +245,13 @@ public final class FocalService: Sendable {
     }
 
     /// thumbor's `meta/` JSON, with Focal's own object beside it.
-    func meta(url: ThumborURL, input: ImageInput, id: String?, rule: TargetRule, options: FocalOptions) async throws -> [String: Any] {
+    func meta(url: ThumborURL, input: ImageInput, id known: String?, rule: TargetRule, options: FocalOptions) async throws
+        -> ([String: Any], String?)
+    {
         // Planned on what the image request detects, so that meta tells what the image shows;
         // the subjects listed are everything every detector finds.
         let analysis = try await pipeline.analyze(input, accuracy: options.accuracy, detect: options.crop.needsDetection, scope: .crop)
+        let id = known ?? analysis.contentID
         let everything = options.crop.needsDetection
             ? try await pipeline.analyze(input, accuracy: options.accuracy, scope: .everything) : analysis
         let size = analysis.size
@@ -219,14 +275,14 @@ public final class FocalService: Sendable {
         focal["override"] = saved.map(Self.object) ?? NSNull()
         focal["image"] = ["id": id ?? NSNull(), "width": size.width, "height": size.height] as [String: Any]
         focal["subjects"] = everything.subjects.map(Self.subjectObject)
-        return [
+        return ([
             "thumbor": [
                 "source": ["url": url.image, "width": size.width, "height": size.height, "frameCount": analysis.image.pages],
                 "operations": operations,
                 "target": ["width": plan.outputSize.width, "height": plan.outputSize.height],
             ] as [String: Any],
             "focal": focal,
-        ]
+        ], id)
     }
 
     /// The plan in one header, for `<focal-img>`'s `focal-load` event: strategy, crop and image
@@ -258,6 +314,8 @@ public final class FocalService: Sendable {
         [
             "unsafe": configuration.allowUnsafe, "signed": !configuration.keys.isEmpty, "writes": configuration.token != nil,
             "root": configuration.root != nil, "maxOutputSide": configuration.pipeline.limits.maxOutputSide,
+            // Signed-only: reads of the JSON API need the token (or a request signature).
+            "signedReads": configuration.signedOnly, "publicPhotos": configuration.publicPhotos,
         ]
     }
 
@@ -267,7 +325,8 @@ public final class FocalService: Sendable {
         try authorization.check(request)
         struct Body: Decodable { var paths: [String] }
         let body = try await decodeBody(Body.self, from: request)
-        guard body.paths.count <= 256 else { throw ServerError.invalid("sign at most 256 paths at once") }
+        let most = configuration.requests.maxSignPaths
+        guard body.paths.count <= most else { throw ServerError.invalid("sign at most \(most) paths at once") }
         let urls = try body.paths.map { path throws(ServerError) -> String in
             let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
             guard let signature = signer.sign(trimmed) else { throw ServerError(.requestInvalid, "this service has no key to sign with") }

@@ -32,6 +32,11 @@ public struct FolderImageStore: ImageStore {
         }
     }
 
+    /// The file an upload with this identity is (or would be) kept in; nil for a malformed id.
+    public func path(_ id: String) -> String? {
+        SourceResolver.isImageID(id) ? folder + "/" + id : nil
+    }
+
     public func get(_ id: String) async throws -> Data? {
         guard SourceResolver.isImageID(id) else { return nil }
         let path = folder + "/" + id

@@ -3,7 +3,8 @@ public import HTTPTypes
 
 extension HTTPResponse.Status {
     /// The status every error code is answered with, in one place:
-    /// 400 malformed, 401 no token, 403 signature, 404 missing or not allowed, 409 stale write,
+    /// 400 malformed, 401 no token, 403 signature, 404 missing or not allowed, 408 sent too slowly,
+    /// 412 stale write, 499 (logged only) client gone,
     /// 413 too large, 415 not a supported image, 422 over a pixel or cost limit or corrupt,
     /// 429 overloaded, 502 fetch failed, 503 not ready or too slow, 504 fetch timeout.
     public init(for code: ErrorCode) {
@@ -13,6 +14,9 @@ extension HTTPResponse.Status {
         case .requestBadSignature, .requestUnsafeRefused: self = .forbidden
         case .requestNotFound, .inputNotFound, .inputNotAFile, .fetchNotAllowed, .fetchAddressRefused: self = .notFound
         case .requestPreconditionFailed: self = .preconditionFailed
+        case .requestTimeout: self = .requestTimeout
+        // Never sent: the client has gone. nginx's 499 in logs and metrics.
+        case .clientAborted: self = .init(code: 499, reasonPhrase: "Client Closed Request")
         case .requestTooLarge, .inputTooLarge, .fetchTooLarge: self = .contentTooLarge
         case .inputNotAnImage, .inputUnsupported, .fetchNotAnImage: self = .unsupportedMediaType
         case .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputCorrupt, .inputTimeout, .outputTooLarge:

@@ -3,13 +3,18 @@ import Focal
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// The identities (SHA-256 of the bytes, hex) of the images under the root folder, remembered by
-/// path, size and modification time so a file is hashed again only when it changes; and the way
-/// back from an identity to its file.
+/// The identities (SHA-256 of the bytes, hex) of the images under the root folder, and the way
+/// back from an identity to its file: an index kept up to date off the request path.
+///
+/// - A request never lists or hashes: it asks `knownIdentity(path:)` (one `stat`) and
+///   `path(for:)` (a dictionary look-up). An unknown id is a miss at once.
+/// - `refresh()` lists the root (and one folder down) and hashes what is new or changed, on the
+///   pipeline's work pool; the service runs it at start and every `interval` in the background.
+///   Files are remembered by path, size and modification time, so a file is hashed again only
+///   when it changes; files that are gone are forgotten.
+/// - A request that identifies a file itself (the pipeline hashes it inside its admitted job)
+///   tells the catalog with `remember`, so the next request for it needs no hashing.
 public final class ImageCatalog: Sendable {
     /// One photo under the root.
     public struct Entry: Hashable, Sendable, Codable {
@@ -19,56 +24,118 @@ public final class ImageCatalog: Sendable {
         public var id: String
     }
 
-    private struct Stamp: Hashable {
+    /// A file's size and modification time: when both are unchanged, so is its identity.
+    public struct Stamp: Hashable, Sendable {
         let size: Int
         let modified: Double
     }
 
-    private struct State {
-        var byPath: [String: (stamp: Stamp, id: String)] = [:]
-        var byID: [String: String] = [:]
+    private struct Known {
+        let stamp: Stamp
+        let id: String
+        let relative: String
     }
+
+    private struct State {
+        var byPath: [String: Known] = [:]
+        var byID: [String: String] = [:]
+        var scanned = false
+    }
+
+    /// The extensions listed as photos.
+    static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif", "tif", "tiff", "heic", "heif", "avif"]
+    /// The most files remembered (the listing stops there).
+    static let capacity = 100_000
 
     private let resolver: SourceResolver
     private let maxBytes: Int
+    private let hash: @Sendable (String, Int) async throws -> String?
     private let state = Mutex(State())
-    /// The most files remembered; beyond it the memory is cleared and refilled as needed.
-    static let capacity = 100_000
 
     /// Creates a catalog over the resolver's root.
     /// - Parameters:
     ///   - resolver: Resolves relative paths under the root.
     ///   - maxBytes: Files larger than this are not hashed (the image limit refuses them anyway).
-    public init(resolver: SourceResolver, maxBytes: Int) {
+    ///   - hash: Hashes a file's first bytes (path, size) where the caller wants the work done
+    ///     (`digest(path:limit:)` on the pipeline's work pool, for the service).
+    public init(resolver: SourceResolver, maxBytes: Int, hash: @escaping @Sendable (String, Int) async throws -> String?) {
         self.resolver = resolver
         self.maxBytes = maxBytes
+        self.hash = hash
     }
 
-    /// The identity of a file under the root (its real path and relative path), hashing it when
-    /// it is new or changed; nil when it cannot be read.
-    public func identity(path: String, relative: String) async -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: info.st_size), size <= maxBytes
+    /// A regular file's stamp, or nil when `path` is not one.
+    public static func stamp(_ path: String) -> Stamp? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes[.size] as? NSNumber).flatMap({ Int(exactly: $0.int64Value) }),
+            let modified = attributes[.modificationDate] as? Date
         else { return nil }
-        let stamp = Stamp(size: size, modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        if let known = state.withLock({ $0.byPath[path] }), known.stamp == stamp { return known.id }
-        let computed = try? await ThreadExecutor().run { () -> String? in Self.digest(path: path, limit: size) }
-        guard let id = computed ?? nil else { return nil }
+        return Stamp(size: size, modified: modified.timeIntervalSince1970)
+    }
+
+    /// The identity of the file at `path` when it is known and the file has not changed since;
+    /// never hashes.
+    public func knownIdentity(path: String, stamp: Stamp) -> String? {
+        state.withLock { state in state.byPath[path].flatMap { $0.stamp == stamp ? $0.id : nil } }
+    }
+
+    /// Remembers the identity of a file a request has just identified.
+    public func remember(path: String, relative: String, stamp: Stamp, id: String) {
         state.withLock { state in
-            if state.byPath.count >= Self.capacity { state = State() }
-            state.byPath[path] = (stamp, id)
+            guard state.byPath.count < Self.capacity || state.byPath[path] != nil else { return }
+            if let old = state.byPath[path], old.id != id, state.byID[old.id] == old.relative { state.byID[old.id] = nil }
+            state.byPath[path] = Known(stamp: stamp, id: id, relative: relative)
             state.byID[id] = relative
         }
-        return id
     }
 
-    /// The relative path of a file with this identity seen so far, if any.
+    /// The relative path of a file with this identity, if the index knows one.
     public func path(for id: String) -> String? { state.withLock { $0.byID[id] } }
 
-    /// The images directly under the root and one folder down, sorted by path, with identities.
-    public func list(limit: Int = 500) async -> [Entry] {
-        guard let root = resolver.root else { return [] }
-        let extensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif", "tif", "tiff", "heic", "heif", "avif"]
+    /// Whether the first listing of the root has finished.
+    public var isScanned: Bool { state.withLock { $0.scanned } }
+
+    /// The photos the index knows, sorted by path, at most `limit`.
+    public func list(limit: Int = 500) -> [Entry] {
+        let entries = state.withLock { state in state.byPath.values.map { Entry(path: $0.relative, id: $0.id) } }
+        return Array(entries.sorted { $0.path < $1.path }.prefix(limit))
+    }
+
+    /// Lists the root and one folder down, hashes what is new or changed, forgets what is gone.
+    /// - Returns: The number of photos indexed.
+    @discardableResult
+    public func refresh() async -> Int {
+        guard let root = resolver.root else {
+            state.withLock { $0.scanned = true }
+            return 0
+        }
+        let relatives = Self.photos(under: root)
+        var seen: [String: Known] = [:]
+        for relative in relatives {
+            if Task.isCancelled { return 0 }
+            guard seen.count < Self.capacity, case let .file(path, _)? = try? resolver.file(relative),
+                let stamp = Self.stamp(path), stamp.size <= maxBytes
+            else { continue }
+            if let id = knownIdentity(path: path, stamp: stamp) {
+                seen[path] = Known(stamp: stamp, id: id, relative: relative)
+                continue
+            }
+            // Hashing waits its turn on the work pool; a full pool leaves it for the next round.
+            guard let id = (try? await hash(path, stamp.size)) ?? nil else { continue }
+            seen[path] = Known(stamp: stamp, id: id, relative: relative)
+        }
+        state.withLock { state in
+            state.byPath = seen
+            state.byID = [:]
+            for known in seen.values { state.byID[known.id] = known.relative }
+            state.scanned = true
+        }
+        return seen.count
+    }
+
+    /// The relative paths of the photos directly under `root` and one folder down, by extension.
+    static func photos(under root: String) -> [String] {
         var relatives: [String] = []
         let top = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         for name in top.sorted() where !name.hasPrefix(".") {
@@ -79,19 +146,13 @@ public final class ImageCatalog: Sendable {
             } else {
                 relatives.append(name)
             }
+            if relatives.count >= capacity { break }
         }
-        var entries: [Entry] = []
-        for relative in relatives where extensions.contains((relative as NSString).pathExtension.lowercased()) {
-            guard entries.count < limit, case let .file(path, _)? = try? resolver.file(relative),
-                let id = await identity(path: path, relative: relative)
-            else { continue }
-            entries.append(Entry(path: relative, id: id))
-        }
-        return entries
+        return relatives.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
     }
 
     /// SHA-256 of a file's first `limit` bytes, in hex.
-    static func digest(path: String, limit: Int) -> String? {
+    public static func digest(path: String, limit: Int) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hasher = SHA256()

@@ -14,7 +14,7 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
-        let id = request.headers[.requestID] ?? Self.newID()
+        let id = request.headers[.requestID].flatMap(Self.validID) ?? Self.newID()
         metrics.started()
         var response: Response
         var failure: (any Error)?
@@ -41,10 +41,49 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
         if let failure {
             let (_, code, _) = ErrorResponse.describe(failure)
             metadata["code"] = .string(code.rawValue)
-            metadata["error"] = .string((failure as? any FocalError)?.detail ?? "\(failure)")
+            metadata["error"] = .string(Self.bounded(Self.withoutCredentials((failure as? any FocalError)?.detail ?? "\(failure)"), 1024))
         }
-        logger.log(level: failure == nil || response.status.code < 500 ? .info : .error, "request", metadata: metadata)
+        // A client that went away is not the server's failure.
+        let level: Logger.Level = failure == nil || response.status.code < 500 ? .info : .error
+        logger.log(level: level, "request", metadata: metadata)
         return response
+    }
+
+    /// A client's request id when it is one that is safe to echo and log: 1 to 64 letters,
+    /// digits, `-`, `_`, `.` or `:`; nil otherwise (a new id is made).
+    static func validID(_ text: String) -> String? {
+        let utf8 = text.utf8
+        guard (1...64).contains(utf8.count),
+            utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || [45, 95, 46, 58].contains($0) })
+        else { return nil }
+        return text
+    }
+
+    /// `text` cut to at most `limit` characters (marked with `…` and the length it had).
+    static func bounded(_ text: String, _ limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "… (\(text.utf8.count) bytes)"
+    }
+
+    /// `text` with the user and password of every URL in it removed (`http://user:secret@host/`
+    /// becomes `http://host/`), percent-encoded or not.
+    static func withoutCredentials(_ text: String) -> String {
+        guard text.contains("@") || text.contains("%40") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let scheme = rest.range(of: "://") {
+            out += rest[..<scheme.upperBound]
+            rest = rest[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) || $0 == " " }) ?? rest.endIndex
+            let authority = rest[..<authorityEnd]
+            if let at = authority.range(of: "@", options: .backwards) ?? authority.range(of: "%40", options: [.backwards, .caseInsensitive]) {
+                out += "***@" + authority[at.upperBound...]
+            } else {
+                out += authority
+            }
+            rest = rest[authorityEnd...]
+        }
+        return out + rest
     }
 
     /// A short random request id.
@@ -53,8 +92,13 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// The path with a URL signature replaced by `~`, so that logs do not hand out signed URLs.
+    /// The path as logged: its URL signature replaced by `~` (logs do not hand out signed URLs),
+    /// credentials in a source URL removed, and at most 512 characters.
     static func loggable(_ path: String) -> String {
+        bounded(withoutCredentials(unsigned(path)), 512)
+    }
+
+    static func unsigned(_ path: String) -> String {
         let parts = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return path }
         let rest = String(parts[1])
@@ -75,7 +119,12 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
             if path.hasPrefix("/v1/plan") { return "plan" }
             if path.hasPrefix("/v1/detect") { return "detect" }
             if path.hasPrefix("/v1/images"), path.contains("/overrides") { return "overrides" }
-            if path.hasPrefix("/v1/") { return "images" }
+            if path.hasPrefix("/v1/images") { return "images" }
+            if path == "/v1/photos" { return "photos" }
+            if path == "/v1/config" { return "config" }
+            if path == "/v1/sign" { return "sign" }
+            if path.hasPrefix("/v1/") { return "api" }
+            if path.hasPrefix("/favicon") { return "asset" }
             if path.hasPrefix("/assets/") || path.hasSuffix(".js") || path.hasSuffix(".css") { return "asset" }
             return path.contains("/meta/") ? "meta" : "image"
         }

@@ -33,6 +33,14 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String?
     /// Whether `/metrics` is served; default `true`.
     public var metrics: Bool
+    /// The networks `/metrics` answers; default loopback only (`127.0.0.0/8`, `::1`). Anyone else
+    /// gets 404. A cache in front must not pass it (the VCL answers 404 itself).
+    public var metricsNetworks: [IPNetwork]
+    /// With keys and without `allowUnsafe` (signed-only), whether `/v1/photos` and the originals
+    /// (`/v1/images/{id}`) may be read without a signature or the token; default `false`.
+    public var publicPhotos: Bool
+    /// Deadlines, sizes and counts of connections and request bodies.
+    public var requests: RequestLimits
     /// A PostgreSQL database (`postgres://user:password@host:port/database`) for saved crops and
     /// uploads, shared by every replica; default none (SQLite and a folder under `dataDirectory`).
     public var database: String?
@@ -43,8 +51,9 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, root: String? = nil, keys: [String] = [], allowUnsafe: Bool = false,
         token: String? = nil, maxAge: Int = 86_400, autoWebP: Bool = false, requestTimeout: Duration = .seconds(30),
-        maxBodyBytes: Int? = nil, dataDirectory: String? = nil, metrics: Bool = true, database: String? = nil,
-        pipeline: FocalConfiguration = FocalConfiguration()
+        maxBodyBytes: Int? = nil, dataDirectory: String? = nil, metrics: Bool = true,
+        metricsNetworks: [IPNetwork] = ServerConfiguration.loopback, publicPhotos: Bool = false,
+        requests: RequestLimits = RequestLimits(), database: String? = nil, pipeline: FocalConfiguration = FocalConfiguration()
     ) {
         self.host = host
         self.port = port
@@ -58,26 +67,44 @@ public struct ServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes ?? pipeline.limits.maxInputBytes
         self.dataDirectory = dataDirectory
         self.metrics = metrics
+        self.metricsNetworks = metricsNetworks
+        self.publicPhotos = publicPhotos
+        self.requests = requests
         self.database = database
         self.pipeline = pipeline
     }
 
-    /// The settings as `name value` lines for the start-up log, secrets masked.
+    /// Loopback: `127.0.0.0/8` and `::1`.
+    public static var loopback: [IPNetwork] { ["127.0.0.0/8", "::1/128"].compactMap { try? IPNetwork($0) } }
+
+    /// Whether the server is signed-only: keys, and no unsafe URLs. Then every read of the JSON
+    /// API needs a signature or the token (see `Authorization`).
+    public var signedOnly: Bool { !keys.isEmpty && !allowUnsafe }
+
+    /// The settings as `name value` lines for the start-up log; secrets are never shown, not even
+    /// in part.
     public var summary: [(String, String)] {
-        func mask(_ secret: String) -> String { secret.isEmpty ? "(empty)" : "\(secret.prefix(2))… (\(secret.count) characters)" }
         let limits = pipeline.limits
+        let requests = requests
         return [
             ("listen", "\(host):\(port)"),
             ("root", root ?? "(none)"),
-            ("keys", keys.isEmpty ? "(none)" : keys.map(mask).joined(separator: ", ")),
+            ("keys", keys.isEmpty ? "(none)" : "\(keys.count) (hidden)"),
             ("allow-unsafe", "\(allowUnsafe)"),
-            ("token", token.map(mask) ?? "(none: writes refused)"),
+            ("token", token == nil ? "(none: writes refused)" : "(set, hidden)"),
+            ("public-photos", "\(publicPhotos)"),
             ("data", dataDirectory ?? "(temporary)"),
             ("database", database.map(Self.maskPassword) ?? "(SQLite in the data folder)"),
             ("cache-dir", pipeline.diskCache.map { "\($0.folder) (\($0.maxBytes >> 20) MiB)" } ?? "(none)"),
             ("memory-cache", "\(pipeline.memoryCacheBytes >> 20) MiB"),
             ("workers", "\(pipeline.workers)"),
             ("max-jobs", "\(pipeline.maxJobs)"),
+            ("memory-budget", "\(pipeline.memoryBudget >> 20) MiB"),
+            ("max-connections", requests.maxConnections.map(String.init) ?? "(from the file-descriptor limit)"),
+            ("header-timeout", "\(requests.headerTimeout)"),
+            ("body-timeout", "\(requests.bodyTimeout), at least \(requests.bodyMinRate) bytes/s after \(requests.bodyGrace)"),
+            ("body-memory", "\(requests.maxBodyMemory >> 20) MiB"),
+            ("metrics-networks", metrics ? metricsNetworks.map(\.description).joined(separator: ", ") : "(metrics off)"),
             ("max-age", "\(maxAge) s"),
             ("auto-webp", "\(autoWebP)"),
             ("request-timeout", "\(requestTimeout)"),

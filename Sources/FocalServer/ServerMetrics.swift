@@ -15,7 +15,15 @@ public final class ServerMetrics: Sendable {
     private let jobs: Metrics.Gauge
     private let queue: Metrics.Gauge
     private let inFlight: Metrics.Gauge
+    private let connections: Metrics.Gauge
+    private let bodyMemory: Metrics.Gauge
+    private let admitted: Metrics.Gauge
+    private let closedSeen = Mutex<[String: Int]>([:])
     private let requestsInFlight = Mutex(0)
+    private let requestsFinished = Mutex(0)
+
+    /// Requests finished so far, and requests in flight now.
+    var requests: (finished: Int, inFlight: Int) { (requestsFinished.withLock { $0 }, requestsInFlight.withLock { $0 }) }
 
     /// Creates the metrics.
     public init() {
@@ -28,6 +36,9 @@ public final class ServerMetrics: Sendable {
         jobs = Metrics.Gauge(label: "focal_jobs_in_progress", factory: factory)
         queue = Metrics.Gauge(label: "focal_queue_depth", factory: factory)
         inFlight = Metrics.Gauge(label: "focal_http_requests_in_flight", factory: factory)
+        connections = Metrics.Gauge(label: "focal_http_connections_open", factory: factory)
+        bodyMemory = Metrics.Gauge(label: "focal_http_body_bytes", factory: factory)
+        admitted = Metrics.Gauge(label: "focal_jobs_memory_bytes", factory: factory)
     }
 
     /// Counts a request that started.
@@ -38,6 +49,7 @@ public final class ServerMetrics: Sendable {
     /// Records a finished request: its route, status and duration.
     func finished(route: String, status: Int, duration: Duration) {
         inFlight.record(requestsInFlight.withLock { $0 -= 1; return $0 })
+        requestsFinished.withLock { $0 += 1 }
         Metrics.Counter(label: "focal_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory)
             .increment()
         Metrics.Timer(label: "focal_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
@@ -46,7 +58,21 @@ public final class ServerMetrics: Sendable {
 
     /// Brings the pipeline's counters into the registry (the increase since the last call), and
     /// its gauges; called before each scrape.
-    func update(from statistics: PipelineStatistics) {
+    func update(from statistics: PipelineStatistics, connections registry: ConnectionRegistry? = nil) {
+        if let registry {
+            connections.record(registry.open)
+            bodyMemory.record(registry.bodyMemory)
+            let closed = registry.closedEarly
+            let before = closedSeen.withLock { old in
+                defer { old = closed }
+                return old
+            }
+            for (reason, count) in closed {
+                Metrics.Counter(label: "focal_connections_closed_early_total", dimensions: [("reason", reason)], factory: factory)
+                    .increment(by: max(0, count - before[reason, default: 0]))
+            }
+        }
+        admitted.record(statistics.admittedBytes)
         let before = seen.withLock { old in
             defer { old = statistics }
             return old

@@ -34,9 +34,10 @@ public struct URLSigner: Sendable {
         return valid
     }
 
-    /// Compares two byte strings in time that depends only on their lengths.
+    /// Compares two byte strings in time that depends only on their lengths; strings of
+    /// different lengths are never equal (whatever the difference, not only modulo 256).
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        var difference: UInt8 = a.count == b.count ? 0 : 1
         for i in 0..<max(a.count, b.count) {
             let x = i < a.count ? a[i] : 0, y = i < b.count ? b[i] : 0
             difference |= x ^ y

@@ -18,7 +18,9 @@ struct ServeCommand: AsyncParsableCommand {
             FOCAL_PORT, FOCAL_ROOT, FOCAL_KEYS (comma-separated), FOCAL_ALLOW_UNSAFE=1, FOCAL_TOKEN,
             FOCAL_CACHE_DIR, FOCAL_CACHE_SIZE, FOCAL_MEMORY_CACHE, FOCAL_MAX_AGE, FOCAL_AUTO_WEBP=1,
             FOCAL_REQUEST_TIMEOUT, FOCAL_WORKERS, FOCAL_MAX_JOBS, FOCAL_DATA, FOCAL_DATABASE, FOCAL_MODELS,
-            FOCAL_ALLOW_SOURCES, FOCAL_ALLOW_NETWORKS, FOCAL_LOG_LEVEL. A flag wins over its variable.
+            FOCAL_ALLOW_SOURCES, FOCAL_ALLOW_NETWORKS, FOCAL_LOG_LEVEL, FOCAL_MEMORY_BUDGET,
+            FOCAL_MAX_CONNECTIONS, FOCAL_HEADER_TIMEOUT, FOCAL_BODY_TIMEOUT, FOCAL_BODY_MEMORY,
+            FOCAL_METRICS_ALLOW (comma-separated), FOCAL_PUBLIC_PHOTOS=1. A flag wins over its variable.
 
             Examples:
               focal serve --root Fixtures --allow-unsafe
@@ -52,8 +54,22 @@ struct ServeCommand: AsyncParsableCommand {
     var requestTimeout: Double?
     @Option(help: "Native jobs at once (default: the cores).")
     var workers: Int?
-    @Option(help: "Distinct requests in progress at once; more are answered 429 (default 16 per worker).")
+    @Option(help: "Jobs (crops, plans, detections, uploads) in progress at once; more are answered 429 at once (default 16 per worker).")
     var maxJobs: Int?
+    @Option(help: "MiB the jobs in progress may hold together (inputs, downloads, decodes); past it, 429 at once (default 384).")
+    var memoryBudget: Int?
+    @Option(help: "Open connections at once; more wait in the backlog (default: from the file-descriptor limit, at most 16384).")
+    var maxConnections: Int?
+    @Option(help: "Seconds to send a whole request head (default 10).")
+    var headerTimeout: Double?
+    @Option(help: "Seconds to send a whole request body; slower than 16 KiB/s after 5 s is closed too (default 30).")
+    var bodyTimeout: Double?
+    @Option(help: "MiB of request bodies held across all connections; past it, 503 at once (default 128).")
+    var bodyMemory: Int?
+    @Option(name: .customLong("metrics-allow"), help: "A network allowed to read /metrics (default loopback); repeatable.")
+    var metricsAllow: [String] = []
+    @Flag(help: "With --key and without --allow-unsafe, let anyone list /v1/photos and read originals (default: signature or token).")
+    var publicPhotos = false
     @Option(help: "Folder for uploads and saved crops (default: a temporary folder).")
     var data: String?
     @Option(help: "Folder holding the model files.")
@@ -102,19 +118,42 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let timeout = try requestTimeout ?? env("REQUEST_TIMEOUT").map { text -> Double in
-            guard let seconds = Double(text) else { throw ValidationError("FOCAL_REQUEST_TIMEOUT=\(text) is not a number of seconds.") }
-            return seconds
-        } ?? 30
-        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--request-timeout must be between 0 and 3600 seconds.") }
+        func seconds(_ value: Double?, _ name: String, _ fallback: Double) throws -> Duration {
+            let given = try value ?? env(name).map { text -> Double in
+                guard let seconds = Double(text) else { throw ValidationError("FOCAL_\(name)=\(text) is not a number of seconds.") }
+                return seconds
+            } ?? fallback
+            guard given > 0, given <= 3600 else {
+                throw ValidationError("--\(name.lowercased().replacingOccurrences(of: "_", with: "-")) must be between 0 and 3600 seconds.")
+            }
+            return .milliseconds(Int(given * 1000))
+        }
+        let timeout = try seconds(requestTimeout, "REQUEST_TIMEOUT", 30)
+        if let budget = try number(memoryBudget, "MEMORY_BUDGET", 16...1 << 20) { pipeline.memoryBudget = budget << 20 }
+        var requests = RequestLimits()
+        requests.headerTimeout = try seconds(headerTimeout, "HEADER_TIMEOUT", 10)
+        requests.bodyTimeout = try seconds(bodyTimeout, "BODY_TIMEOUT", 30)
+        if let memory = try number(bodyMemory, "BODY_MEMORY", 1...1 << 20) { requests.maxBodyMemory = memory << 20 }
+        requests.maxConnections = try number(maxConnections, "MAX_CONNECTIONS", 1...1_000_000)
+        let metricsText = metricsAllow.isEmpty ? (env("METRICS_ALLOW")?.split(separator: ",").map(String.init) ?? []) : metricsAllow
+        var metricsNetworks = ServerConfiguration.loopback
+        if !metricsText.isEmpty {
+            do {
+                metricsNetworks = try metricsText.map { text throws(NetworkSettingError) in try IPNetwork(text.trimmingCharacters(in: .whitespaces)) }
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
         let keyList = keys.isEmpty ? (env("KEYS")?.split(separator: ",").map(String.init) ?? []) : keys
         guard keyList.allSatisfy({ !$0.isEmpty }) else { throw ValidationError("--key may not be empty.") }
         return ServerConfiguration(
             host: host ?? env("HOST") ?? "127.0.0.1", port: try number(port, "PORT", 0...65535) ?? 8080,
             root: root ?? env("ROOT"), keys: keyList, allowUnsafe: allowUnsafe || flag("ALLOW_UNSAFE"),
             token: token ?? env("TOKEN"), maxAge: try number(maxAge, "MAX_AGE", 0...315_360_000) ?? 86_400,
-            autoWebP: autoWebp || flag("AUTO_WEBP"), requestTimeout: .milliseconds(Int(timeout * 1000)),
-            dataDirectory: data ?? env("DATA"), metrics: !noMetrics, database: database ?? env("DATABASE"), pipeline: pipeline)
+            autoWebP: autoWebp || flag("AUTO_WEBP"), requestTimeout: timeout,
+            dataDirectory: data ?? env("DATA"), metrics: !noMetrics, metricsNetworks: metricsNetworks,
+            publicPhotos: publicPhotos || flag("PUBLIC_PHOTOS"), requests: requests, database: database ?? env("DATABASE"),
+            pipeline: pipeline)
     }
 
     func validate() throws {
@@ -144,8 +183,7 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.allowUnsafe && !["127.0.0.1", "::1", "localhost"].contains(configuration.host) {
             logger.warning("unsafe URLs are served on a non-loopback address: anyone who reaches it can ask for any crop")
         }
-        let app = try await buildApplication(configuration: configuration, logger: logger)
-        try await app.runService()
+        try await runServer(configuration: configuration, logger: logger)
         logger.info("stopped")
     }
 

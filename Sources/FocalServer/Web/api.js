@@ -1,5 +1,7 @@
 // The gallery's client for Focal's JSON API: configuration, photos, plans, uploads, saved crops.
-// Writes carry the bearer token, asked for once and kept in sessionStorage for the tab.
+// Writes carry the bearer token, asked for once and kept in sessionStorage for the tab. On a
+// signed-only server (config.signedReads) reads of the API carry it too: nothing about the photos
+// is public there.
 
 const TOKEN_KEY = 'focal.token';
 
@@ -14,6 +16,10 @@ export function onTokenNeeded(ask) { askForToken = ask; }
 
 export function storedToken() { return sessionStorage.getItem(TOKEN_KEY); }
 export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
+
+/** Whether reads need the token (a signed-only server); set from /v1/config. */
+let readsNeedToken = false;
+export function setSignedReads(value) { readsNeedToken = !!value; }
 
 /** The stored token, or one asked for now. Throws when the person declines. */
 async function token() {
@@ -30,8 +36,9 @@ async function token() {
  * One request. JSON bodies are sent as JSON; `write` adds the token and, when the server refuses
  * it (401/403), forgets it and asks once more.
  */
-async function request(method, path, { json, body, headers = {}, write = false } = {}, retried = false) {
-  const init = { method, headers: { Accept: 'application/json', ...headers } };
+async function request(method, path, { json, body, headers = {}, write = false, raw = false } = {}, retried = false) {
+  write = write || (readsNeedToken && path !== '/v1/config');
+  const init = { method, headers: { Accept: raw ? '*/*' : 'application/json', ...headers } };
   if (json !== undefined) { init.body = JSON.stringify(json); init.headers['Content-Type'] = 'application/json'; }
   if (body !== undefined) init.body = body;
   if (write) init.headers.Authorization = `Bearer ${await token()}`;
@@ -43,19 +50,25 @@ async function request(method, path, { json, body, headers = {}, write = false }
   }
   if (write && (response.status === 401 || response.status === 403) && !retried) {
     forgetToken();
-    return request(method, path, { json, body, headers, write }, true);
+    return request(method, path, { json, body, headers, write, raw }, true);
   }
   if (!response.ok) {
     let error = {};
     try { error = await response.json(); } catch { /* not JSON */ }
     throw new APIError(response.status, error.code || `http.${response.status}`, error.message || response.statusText);
   }
+  if (raw) return { response, data: await response.blob() };
   return { response, data: response.status === 204 ? null : await response.json().catch(() => null) };
 }
 
 export const api = {
   /** {unsafe, signed, writes, root, maxOutputSide} */
   config: async () => (await request('GET', '/v1/config')).data,
+  /** A URL for an image's original: its API path, or on a signed-only server a blob fetched with the token. */
+  async originalURL(id) {
+    if (!readsNeedToken) return `/v1/images/${id}`;
+    return URL.createObjectURL((await request('GET', `/v1/images/${id}`, { raw: true })).data);
+  },
   /** [{path, id}] */
   photos: async () => (await request('GET', '/v1/photos')).data.photos,
   /** The plan for a source ({path} | {id}) and frames ([{aspect: "16:9"}, ...]). */

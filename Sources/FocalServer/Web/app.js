@@ -2,7 +2,7 @@
 // reshape the frames, look at what Focal saw, and fix a crop by hand in the editor.
 
 import { FocalImg, batchSigner } from './focal-img.js';
-import { api, aspectKey, onTokenNeeded, APIError } from './api.js';
+import { api, aspectKey, onTokenNeeded, APIError, setSignedReads } from './api.js';
 import { FRAMES, createCard } from './frames.js';
 import { drawOverlay, drawLegend } from './overlay.js';
 import { CropEditor } from './editor.js';
@@ -101,7 +101,11 @@ async function select(photo) {
   drawOverlay($('#overlay'), null);
   drawLegend($('#legend'), null);
   const original = $('#original');
-  original.src = `/v1/images/${photo.id}`;
+  try {
+    original.src = await api.originalURL(photo.id);
+  } catch (error) {
+    say(`The original could not be shown: ${error.message}`, 'error');
+  }
   original.alt = `The whole photo: ${photo.name}`;
   updateSnippet();
   await refreshPlan();
@@ -196,7 +200,7 @@ async function edit(view) {
   const saved = frame.override;
   const outcome = await editor.open({
     title: `${view.frame.name} · ${a}:${b}`,
-    photoURL: `/v1/images/${photo.id}`,
+    photoURL: await api.originalURL(photo.id),
     image,
     aspect: [a, b],
     crop: frame.crop,
@@ -318,6 +322,7 @@ async function start() {
     return;
   }
   renderFacts(state.config);
+  setSignedReads(state.config.signedReads);
   if (!state.config.unsafe) {
     // Every image URL is signed by the server's /v1/sign, which needs the token.
     state.sign = batchSigner((paths) => api.sign(paths));

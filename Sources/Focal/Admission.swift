@@ -1,0 +1,127 @@
+import FocalRuntime
+import Synchronization
+
+/// The one gate all expensive work passes: a bounded number of jobs in progress and a memory
+/// budget they share. A job is admitted at once or refused at once (`NativeWorkPool.Overloaded`,
+/// code `server.overloaded`); nothing waits in a queue for a place. Admission itself reads,
+/// lists and hashes nothing.
+///
+/// An admitted job holds a `Pass`. What the job keeps in memory is reserved on the pass as it
+/// becomes known: the bytes of a file read or a body downloaded (as they arrive), and the decode
+/// cost estimated from the image's header. A reservation that does not fit the budget fails with
+/// `Overloaded` too, so a flood of large inputs is refused rather than held. Everything a pass
+/// reserved is given back when its job ends.
+///
+/// The pass of the job running now is `Admission.current` (a task local), so the stages of a job
+/// reserve on it without being handed it.
+final class Admission: Sendable {
+    /// The memory one job is assumed to hold before anything is known of its input: working
+    /// copies, tensors, the encoded output of a typical crop.
+    static let baseBytes = 8 << 20
+
+    /// One admitted job's place and reservations; released once, by `finish()` or deinit.
+    final class Pass: Sendable {
+        private let admission: Admission
+        private let reserved = Mutex(0)
+        private let done = Atomic(false)
+
+        fileprivate init(admission: Admission, bytes: Int) {
+            self.admission = admission
+            reserved.withLock { $0 = bytes }
+        }
+
+        /// Reserves `bytes` more of the budget for this job.
+        /// - Throws: `NativeWorkPool.Overloaded` when the budget cannot hold them.
+        func reserve(_ bytes: Int) throws(NativeWorkPool.Overloaded) {
+            guard bytes > 0 else { return }
+            try admission.take(bytes)
+            reserved.withLock { $0 += bytes }
+        }
+
+        /// Gives back the job's place and everything it reserved.
+        func finish() {
+            guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            admission.release(slot: true, bytes: reserved.withLock { $0 })
+        }
+
+        deinit { finish() }
+    }
+
+    private struct State {
+        var jobs = 0
+        var bytes = 0
+        var refused = 0
+    }
+
+    /// The most jobs in progress at once.
+    let maxJobs: Int
+    /// The bytes jobs in progress may reserve together.
+    let budget: Int
+    private let state = Mutex(State())
+
+    /// The pass of the job this task runs for, if any.
+    @TaskLocal static var current: Pass?
+
+    /// Creates a gate.
+    /// - Parameters:
+    ///   - maxJobs: Jobs in progress at once (at least 1).
+    ///   - budget: Bytes they may reserve together (at least one job's base).
+    init(maxJobs: Int, budget: Int) {
+        self.maxJobs = max(1, maxJobs)
+        self.budget = max(Self.baseBytes, budget)
+    }
+
+    /// Jobs in progress and bytes reserved now.
+    var usage: (jobs: Int, bytes: Int) { state.withLock { ($0.jobs, $0.bytes) } }
+
+    /// Admits one job, reserving its base memory.
+    /// - Throws: `NativeWorkPool.Overloaded` when `maxJobs` jobs are in progress or the budget
+    ///   is spent.
+    func admit() throws(NativeWorkPool.Overloaded) -> Pass {
+        let refusal = state.withLock { state -> Int? in
+            guard state.jobs < maxJobs, state.bytes + Self.baseBytes <= budget else {
+                state.refused += 1
+                return state.jobs
+            }
+            state.jobs += 1
+            state.bytes += Self.baseBytes
+            return nil
+        }
+        if let refusal { throw NativeWorkPool.Overloaded(waiting: refusal) }
+        return Pass(admission: self, bytes: Self.baseBytes)
+    }
+
+    /// Runs `body` as an admitted job: refused at once when there is no place, its pass current
+    /// while it runs and released when it returns or throws.
+    func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let pass = try admit()
+        defer { pass.finish() }
+        return try await Admission.$current.withValue(pass) { try await body() }
+    }
+
+    /// Reserves `bytes` on the current job's pass; nothing when no job is current (a caller of
+    /// the library's lower layers outside the pipeline).
+    static func reserve(_ bytes: Int) throws(NativeWorkPool.Overloaded) {
+        try current?.reserve(bytes)
+    }
+
+    fileprivate func take(_ bytes: Int) throws(NativeWorkPool.Overloaded) {
+        let refusal = state.withLock { state -> Int? in
+            let (total, overflow) = state.bytes.addingReportingOverflow(bytes)
+            guard !overflow, total <= budget else {
+                state.refused += 1
+                return state.jobs
+            }
+            state.bytes = total
+            return nil
+        }
+        if let refusal { throw NativeWorkPool.Overloaded(waiting: refusal) }
+    }
+
+    fileprivate func release(slot: Bool, bytes: Int) {
+        state.withLock { state in
+            if slot { state.jobs = max(0, state.jobs - 1) }
+            state.bytes = max(0, state.bytes - bytes)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Focal
+import Logging
+import NIOCore
+import Synchronization
+
+/// Every connection `focal serve` has open, the memory their request bodies hold, and why
+/// connections were closed early. One per server; `RequestGuard` reports to it.
+///
+/// It can close every connection at once (`closeAll()`): the bound on a graceful shutdown, which
+/// otherwise waits for whatever clients do.
+final class ConnectionRegistry: Sendable {
+    /// The bytes of request bodies all connections may hold.
+    let maxBodyMemory: Int
+    private let logger: Logger
+    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+    private let bodyBytes = Mutex(0)
+    private let closes = Mutex(Closes())
+    private let forcing = Atomic(false)
+
+    private struct Closes {
+        var byReason: [String: Int] = [:]
+        var unlogged: [String: Int] = [:]
+        var lastLog: ContinuousClock.Instant?
+    }
+
+    /// Creates a registry.
+    /// - Parameters:
+    ///   - maxBodyMemory: The bytes of request bodies all connections may hold together.
+    ///   - logger: Where early closes are summarised (at most one line every 10 s).
+    init(maxBodyMemory: Int, logger: Logger) {
+        self.maxBodyMemory = maxBodyMemory
+        self.logger = logger
+    }
+
+    /// Connections open now.
+    var open: Int { channels.withLock { $0.count } }
+
+    /// Bytes of request bodies held now.
+    var bodyMemory: Int { bodyBytes.withLock { $0 } }
+
+    /// Connections closed early so far, by reason (`header_timeout`, `body_timeout`,
+    /// `body_too_slow`, `body_memory`, `too_large`, `bad_request`, `shutdown`).
+    var closedEarly: [String: Int] { closes.withLock { $0.byReason } }
+
+    /// Whether every connection is being closed now, pending writes or not.
+    var isForcing: Bool { forcing.load(ordering: .acquiring) }
+
+    func add(_ channel: any Channel) {
+        channels.withLock { $0[ObjectIdentifier(channel)] = channel }
+    }
+
+    func remove(_ channel: any Channel) {
+        _ = channels.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+
+    /// Reserves `bytes` of body memory; false when the total would pass `maxBodyMemory`.
+    func reserveBody(_ bytes: Int) -> Bool {
+        guard bytes > 0 else { return true }
+        return bodyBytes.withLock { held in
+            let (total, overflow) = held.addingReportingOverflow(bytes)
+            guard !overflow, total <= maxBodyMemory else { return false }
+            held = total
+            return true
+        }
+    }
+
+    /// Gives back body memory reserved earlier.
+    func releaseBody(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        bodyBytes.withLock { $0 = max(0, $0 - bytes) }
+    }
+
+    /// Records a connection closed early, and logs a summary now and then (never one line per
+    /// connection, so that a flood cannot flood the log).
+    func closedEarly(_ reason: String) {
+        let summary = closes.withLock { state -> [String: Int]? in
+            state.byReason[reason, default: 0] += 1
+            state.unlogged[reason, default: 0] += 1
+            let now = ContinuousClock.now
+            if let last = state.lastLog, now - last < .seconds(10) { return nil }
+            state.lastLog = now
+            defer { state.unlogged = [:] }
+            return state.unlogged
+        }
+        guard let summary else { return }
+        var metadata: Logger.Metadata = [:]
+        for (reason, count) in summary { metadata[reason] = .stringConvertible(count) }
+        logger.notice("connections closed early", metadata: metadata)
+    }
+
+    /// Closes every open connection now, abandoning writes still pending.
+    func closeAll() {
+        forcing.store(true, ordering: .releasing)
+        let open = channels.withLock { Array($0.values) }
+        for channel in open {
+            closedEarly("shutdown")
+            channel.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,335 @@
+import Focal
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// Bounds what one connection may cost before its requests reach a route, and finishes its
+/// responses before it closes. One per connection, on its event loop:
+///
+/// - **Head deadline.** A request head must arrive whole within `headerTimeout`: counted from the
+///   connection's opening for its first request and from the first byte for later ones (a byte
+///   watcher sits before the HTTP decoder). Past it: 408 with a JSON body, then close.
+/// - **Declared sizes.** A `Content-Length` over the route's limit (uploads: `maxUploadBytes`;
+///   anything else: `maxJSONBytes`) is answered 413 at once, before a byte of body is read. The
+///   declared length is reserved on the server's body memory (`ConnectionRegistry`); when that is
+///   spent the request is answered 503 at once.
+/// - **Body deadline and rate.** A body must arrive whole within `bodyTimeout` of its head, and
+///   once it has had `bodyGrace`, at `bodyMinRate` on average; otherwise the connection is closed.
+///   A chunked body reserves its memory as it arrives and is closed when it cannot.
+/// - **Parser errors** are answered 400 with a JSON body (Hummingbird answers a bare 400).
+/// - **Writes finish before a close.** Hummingbird closes a connection that must not be kept
+///   (a graceful shutdown, `Connection: close`) right after writing the response's last part,
+///   which drops whatever the socket has not taken yet: a large image was cut short. This handler
+///   holds such a close until every pending write is done (or `flushTimeout` passes), unless the
+///   registry is closing everything.
+final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private enum Phase {
+        /// Between requests, nothing of the next one seen.
+        case idle
+        /// Reading a head, since then.
+        case head(since: NIODeadline)
+        /// Reading a body: since its head, bytes so far, the most it may have.
+        case body(since: NIODeadline, received: Int, limit: Int)
+        /// The request is read; its response is being made.
+        case answering
+    }
+
+    private let limits: RequestLimits
+    private let maxUploadBytes: Int
+    private let flushTimeout: TimeAmount
+    private let registry: ConnectionRegistry
+    private var phase = Phase.idle
+    private var started = false
+    private var tick: Scheduled<Void>?
+    /// Requests whose head has been passed on and whose response has not ended.
+    private var open = 0
+    /// Body memory this connection holds on the registry.
+    private var reserved = 0
+    /// Bytes that arrived while a response was being made (the next request, pipelined).
+    private var bytesWhileAnswering = false
+    private var pendingWrites = 0
+    private var heldClose: EventLoopPromise<Void>?
+    private var closing = false
+
+    /// Creates the guard of one connection.
+    /// - Parameters:
+    ///   - limits: Deadlines, sizes and rates.
+    ///   - maxUploadBytes: The largest upload body (`POST /v1/images`).
+    ///   - flushTimeout: How long a held close waits for pending writes.
+    ///   - registry: The server's connections and body memory.
+    init(limits: RequestLimits, maxUploadBytes: Int, flushTimeout: Duration, registry: ConnectionRegistry) {
+        self.limits = limits
+        self.maxUploadBytes = maxUploadBytes
+        self.flushTimeout = Self.amount(flushTimeout)
+        self.registry = registry
+    }
+
+    // MARK: - Lifecycle
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        registry.add(context.channel)
+        // Raw bytes are seen before the HTTP decoder, so a head's deadline starts at its first byte.
+        let watcher = ByteWatcher(owner: self, eventLoop: context.eventLoop)
+        try? context.pipeline.syncOperations.addHandler(watcher, position: .first)
+        if context.channel.isActive { start(context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        finish(context)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(context)
+        context.fireChannelInactive()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        guard !started else { return }
+        started = true
+        // The first request's head is timed from the connection's opening.
+        phase = .head(since: .now())
+        scheduleTick(context)
+    }
+
+    private func finish(_ context: ChannelHandlerContext) {
+        tick?.cancel()
+        tick = nil
+        registry.releaseBody(reserved)
+        reserved = 0
+        registry.remove(context.channel)
+    }
+
+    /// Called by the byte watcher for every read of raw bytes.
+    fileprivate func bytesArrived(_ context: ChannelHandlerContext) {
+        switch phase {
+        case .idle:
+            phase = .head(since: .now())
+            scheduleTick(context)
+        case .answering:
+            bytesWhileAnswering = true
+        case .head, .body:
+            break
+        }
+    }
+
+    // MARK: - Reading
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case let .head(head):
+            guard !closing else { return }
+            let declared = head.headerFields[.contentLength].flatMap { Int($0) }
+            let upload = head.method == .post && (head.path ?? "").split(separator: "?").first == "/v1/images"
+            let limit = upload ? maxUploadBytes : limits.maxJSONBytes
+            if let declared, declared > limit {
+                refuse(context, ServerError(.requestTooLarge, "the body is larger than \(limit) bytes"), reason: "too_large")
+                return
+            }
+            if let declared, declared > 0 {
+                guard registry.reserveBody(declared) else {
+                    refuse(
+                        context, ServerError(.serverOverloaded, "too many request bodies are being received; try again shortly"),
+                        reason: "body_memory")
+                    return
+                }
+                reserved += declared
+            }
+            open += 1
+            let chunked = head.headerFields[.transferEncoding] != nil
+            if (declared ?? 0) > 0 || chunked {
+                phase = .body(since: .now(), received: 0, limit: limit)
+                scheduleTick(context)
+            } else {
+                phase = .answering
+            }
+            context.fireChannelRead(data)
+        case let .body(buffer):
+            if case let .body(since, received, limit) = phase {
+                let now = received + buffer.readableBytes
+                phase = .body(since: since, received: now, limit: limit)
+                if now > limit {
+                    drop(context, reason: "too_large")
+                    return
+                }
+                if now > reserved {
+                    // A chunked body (or one longer than declared) reserves as it arrives.
+                    let more = now - reserved
+                    guard registry.reserveBody(more) else {
+                        drop(context, reason: "body_memory")
+                        return
+                    }
+                    reserved += more
+                }
+            }
+            context.fireChannelRead(data)
+        case .end:
+            if case .body = phase { phase = .answering }
+            context.fireChannelRead(data)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A request that is not HTTP: a JSON 400 when no response is under way, else just close.
+        if error is HTTPParserError || error is HTTP1TypeConversionError {
+            refuse(context, ServerError.invalid("the request is not valid HTTP/1.1 (\(error)); fix the client"), reason: "bad_request")
+            return
+        }
+        context.fireErrorCaught(error)
+    }
+
+    // MARK: - Writing
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let part = unwrapOutboundIn(data)
+        pendingWrites += 1
+        let written = promise ?? context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.hop(to: context.eventLoop).assumeIsolatedUnsafeUnchecked().whenComplete { [self] _ in
+            pendingWrites -= 1
+            if pendingWrites == 0, let held = heldClose {
+                heldClose = nil
+                context.close(promise: held)
+            }
+        }
+        if case .end = part, open > 0 {
+            open -= 1
+            if open == 0 {
+                registry.releaseBody(reserved)
+                reserved = 0
+                if bytesWhileAnswering {
+                    phase = .head(since: .now())
+                    scheduleTick(context)
+                } else {
+                    phase = .idle
+                }
+                bytesWhileAnswering = false
+            }
+        }
+        context.write(data, promise: written)
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard mode == .all, pendingWrites > 0, !registry.isForcing else {
+            context.close(mode: mode, promise: promise)
+            return
+        }
+        // Hold the close until the socket has taken every pending write.
+        context.flush()
+        let held = heldClose ?? context.eventLoop.makePromise(of: Void.self)
+        if let promise { held.futureResult.cascade(to: promise) }
+        guard heldClose == nil else { return }
+        heldClose = held
+        context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: flushTimeout) { [self] in
+            guard let stuck = heldClose else { return }
+            heldClose = nil
+            context.close(promise: stuck)
+        }
+    }
+
+    // MARK: - Deadlines
+
+    private func scheduleTick(_ context: ChannelHandlerContext) {
+        guard tick == nil else { return }
+        tick = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: .milliseconds(250)) { [self] in
+            tick = nil
+            check(context)
+        }
+    }
+
+    private func check(_ context: ChannelHandlerContext) {
+        let now = NIODeadline.now()
+        switch phase {
+        case .idle, .answering:
+            return
+        case let .head(since):
+            if now - since > Self.amount(limits.headerTimeout) {
+                refuse(
+                    context,
+                    ServerError(.requestTimeout, "no complete request head within \(limits.headerTimeout); send requests promptly"),
+                    reason: "header_timeout")
+                return
+            }
+        case let .body(since, received, _):
+            let elapsed = now - since
+            if elapsed > Self.amount(limits.bodyTimeout) {
+                drop(context, reason: "body_timeout")
+                return
+            }
+            let grace = Self.amount(limits.bodyGrace)
+            if elapsed > grace {
+                let seconds = Double((elapsed - grace).nanoseconds) / 1e9
+                if Double(received) < Double(limits.bodyMinRate) * seconds {
+                    drop(context, reason: "body_too_slow")
+                    return
+                }
+            }
+        }
+        scheduleTick(context)
+    }
+
+    /// Answers `error` as JSON and closes, when no response is under way on this connection;
+    /// otherwise just closes.
+    private func refuse(_ context: ChannelHandlerContext, _ error: ServerError, reason: String) {
+        guard !closing else { return }
+        guard open == 0 else {
+            drop(context, reason: reason)
+            return
+        }
+        closing = true
+        registry.closedEarly(reason)
+        phase = .answering
+        let (head, body) = ErrorResponse.parts(for: error)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolatedUnsafeUnchecked().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
+    /// Closes the connection at once (a response may be under way: nothing more can be said).
+    private func drop(_ context: ChannelHandlerContext, reason: String) {
+        guard !closing else { return }
+        closing = true
+        registry.closedEarly(reason)
+        phase = .answering
+        context.close(promise: nil)
+    }
+
+    static func amount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return .nanoseconds(overflow ? .max : scaled + attoseconds / 1_000_000_000)
+    }
+}
+
+/// Tells its `RequestGuard` when raw bytes arrive, before the HTTP decoder buffers them.
+private final class ByteWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private weak var owner: RequestGuard?
+    private var ownerContext: ChannelHandlerContext?
+
+    init(owner: RequestGuard, eventLoop: any EventLoop) {
+        self.owner = owner
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let owner, let ownerContext = ownerContext ?? (try? context.pipeline.syncOperations.context(handler: owner)) {
+            self.ownerContext = ownerContext
+            owner.bytesArrived(ownerContext)
+        }
+        context.fireChannelRead(data)
+    }
+}
