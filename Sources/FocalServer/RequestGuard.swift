@@ -1,4 +1,5 @@
 import Focal
+import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -14,7 +15,7 @@ import NIOHTTPTypesHTTP1
 /// - **Declared sizes.** A `Content-Length` over the route's limit (uploads: `maxUploadBytes`;
 ///   anything else: `maxJSONBytes`) is answered 413 at once, before a byte of body is read. The
 ///   declared length is reserved on the server's body memory (`ConnectionRegistry`); when that is
-///   spent the request is answered 503 at once.
+///   spent the request is answered 429 (`server.overloaded`, `Retry-After`) at once.
 /// - **Body deadline and rate.** A body must arrive whole within `bodyTimeout` of its head, and
 ///   once it has had `bodyGrace`, at `bodyMinRate` on average; otherwise the connection is closed.
 ///   A chunked body reserves its memory as it arrives and is closed when it cannot.
@@ -130,6 +131,13 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case let .head(head):
             guard !closing else { return }
+            // A request body's length must be known: Transfer-Encoding ends in chunked, or none.
+            if let coding = head.headerFields[.transferEncoding],
+                coding.split(separator: ",").last?.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
+            {
+                refuse(context, ServerError.invalid("Transfer-Encoding \(coding.oneLine) does not end in chunked; send Content-Length or chunked"), reason: "bad_request")
+                return
+            }
             let declared = head.headerFields[.contentLength].flatMap { Int($0) }
             let upload = head.method == .post && (head.path ?? "").split(separator: "?").first == "/v1/images"
             let limit = upload ? maxUploadBytes : limits.maxJSONBytes

@@ -21,7 +21,7 @@ public struct RequestLimits: Sendable, Hashable {
     /// Uploads are bounded by `ServerConfiguration.maxBodyBytes`.
     public var maxJSONBytes: Int
     /// The bytes of request bodies being read or held, across every connection; default 128 MiB.
-    /// A request whose declared `Content-Length` would pass it is answered 503 at once; a chunked
+    /// A request whose declared `Content-Length` would pass it is answered 429 at once; a chunked
     /// body that passes it has its connection closed.
     public var maxBodyMemory: Int
     /// Open connections at once; default nil: three quarters of the file descriptors this process

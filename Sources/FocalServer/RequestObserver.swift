@@ -68,7 +68,9 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
     /// `text` with the user and password of every URL in it removed (`http://user:secret@host/`
     /// becomes `http://host/`), percent-encoded or not.
     static func withoutCredentials(_ text: String) -> String {
-        guard text.contains("@") || text.contains("%40") else { return text }
+        guard text.contains("@") || text.lowercased().contains("%40") else { return text }
+        // A URL in a path may be percent-encoded: judged (and logged) decoded.
+        let text = text.lowercased().contains("%3a%2f%2f") ? (text.removingPercentEncoding ?? text) : text
         var out = ""
         var rest = Substring(text)
         while let scheme = rest.range(of: "://") {

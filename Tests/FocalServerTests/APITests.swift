@@ -151,7 +151,8 @@ import Testing
     }
 
     @Test func healthReadinessAndMetrics() async throws {
-        try await withServer { client in
+        // Live: /metrics answers loopback peers only.
+        try await withServer(.live) { client in
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/unsafe/100x100/smart/coffee.png", method: .get) { #expect($0.status == .ok) }
