@@ -122,6 +122,8 @@ let package = Package(
             dependencies: [
                 "FocalServer", "FocalTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // Writes an old overrides database in OverrideStoreTests.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: testing),
         .testTarget(

@@ -6,7 +6,7 @@ import Logging
 
 /// Saved crops: `GET /v1/images/{id}/overrides`, and `GET`, `PUT`, `DELETE`
 /// `/v1/images/{id}/overrides/{aspect}` (`{aspect}` written `16x9`). Writes need the token; `PUT`
-/// and `DELETE` honour `If-Match: "<revision>"`.
+/// and `DELETE` honour `If-Match: "<revision>"` and `If-None-Match: *`.
 extension FocalService {
     struct CropBody: Decodable {
         var x: Int
@@ -24,8 +24,14 @@ extension FocalService {
     }
 
     /// The revision an `If-Match` header names: `"3"` or `3`; `*` is nil (any); absent is nil.
+    /// Without `If-Match`, `If-None-Match: *` is 0 (none may be saved); it takes only `*`.
     static func expectedRevision(_ request: Request) throws(ServerError) -> Int? {
-        guard let header = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), header != "*" else { return nil }
+        guard let header = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else {
+            guard let none = request.headers[.ifNoneMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
+            guard none == "*" else { throw ServerError.invalid("If-None-Match on a saved crop takes only *") }
+            return 0
+        }
+        guard header != "*" else { return nil }
         let text = header.hasPrefix("W/") ? String(header.dropFirst(2)) : header
         guard let revision = Int(text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))), revision >= 0 else {
             throw ServerError.invalid("If-Match names a revision, e.g. \"3\"")

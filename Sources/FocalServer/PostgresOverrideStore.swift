@@ -8,7 +8,8 @@ public import PostgresNIO
 ///
 /// The schema is migrated on start, once per version, under an advisory lock so that replicas
 /// starting together do not race. Every write is one statement, so concurrent saves on several
-/// replicas each get their own revision and a stale `If-Match` is always refused.
+/// replicas each get their own revision and a stale `If-Match` is always refused. A delete keeps
+/// the row as a tombstone (`deleted`) so that revisions never repeat (see `OverrideStore`).
 public final class PostgresOverrideStore: OverrideStore {
     /// The connection pool.
     public let client: PostgresClient
@@ -50,11 +51,20 @@ public final class PostgresOverrideStore: OverrideStore {
             """,
             "CREATE TABLE upload (id text PRIMARY KEY, bytes bytea NOT NULL, created timestamptz NOT NULL DEFAULT now())",
         ]),
+        // A deleted crop's row stays, marked, so that its revision counter goes on.
+        // `created_revision` is the revision at which the crop was last saved anew (over nothing or
+        // a tombstone): a save whose new revision equals it created the crop, which one statement
+        // can tell only from the row it wrote. Before v2 a delete removed the row, so every saved
+        // crop then was created at revision 1.
+        ("v2: tombstones", [
+            "ALTER TABLE override ADD COLUMN deleted boolean NOT NULL DEFAULT false, ADD COLUMN created_revision integer NOT NULL DEFAULT 1",
+        ]),
     ]
 
     /// Creates or updates the schema; safe to run from every replica at once.
+    /// - Parameter last: The last migration to apply (tests make an old schema with it); nil: all.
     /// - Throws: `ServerError` (`server.storage`) when the database cannot be reached or migrated.
-    public func migrate() async throws {
+    public func migrate(upTo last: String? = nil) async throws {
         try await storage {
             try await client.withTransaction(logger: logger) { connection in
                 // One replica migrates at a time; the others then find the work done.
@@ -66,7 +76,9 @@ public final class PostgresOverrideStore: OverrideStore {
                 for try await version in try await connection.query("SELECT version FROM focal_migration", logger: logger).decode(String.self) {
                     applied.insert(version)
                 }
-                for migration in Self.migrations where !applied.contains(migration.version) {
+                let wanted = last.flatMap { last in Self.migrations.firstIndex { $0.version == last } }
+                    .map { Self.migrations[...$0] } ?? Self.migrations[...]
+                for migration in wanted where !applied.contains(migration.version) {
                     for statement in migration.statements {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
@@ -87,7 +99,7 @@ public final class PostgresOverrideStore: OverrideStore {
     public func overrides(image: String) async throws -> [SavedCrop] {
         try await storage {
             let rows = try await client.query(
-                "SELECT image, aspect, x, y, width, height, revision, updated FROM override WHERE image = \(image) ORDER BY aspect",
+                "SELECT image, aspect, x, y, width, height, revision, updated FROM override WHERE image = \(image) AND NOT deleted ORDER BY aspect",
                 logger: logger)
             var all: [SavedCrop] = []
             for try await (image, aspect, x, y, width, height, revision, updated) in rows.decode((String, String, Int, Int, Int, Int, Int, Date).self) {
@@ -107,20 +119,26 @@ public final class PostgresOverrideStore: OverrideStore {
             let rows: PostgresRowSequence
             switch expected {
             case nil:
+                // Over a tombstone, the crop is created again at the next revision.
                 rows = try await client.query(
                     """
-                    INSERT INTO override (image, aspect, x, y, width, height, revision, updated)
-                    VALUES (\(image), \(key), \(crop.x), \(crop.y), \(crop.width), \(crop.height), 1, now())
+                    INSERT INTO override (image, aspect, x, y, width, height, revision, updated, deleted, created_revision)
+                    VALUES (\(image), \(key), \(crop.x), \(crop.y), \(crop.width), \(crop.height), 1, now(), false, 1)
                     ON CONFLICT (image, aspect) DO UPDATE SET x = EXCLUDED.x, y = EXCLUDED.y, width = EXCLUDED.width,
-                        height = EXCLUDED.height, revision = override.revision + 1, updated = now()
-                    RETURNING revision, updated, (xmax = 0) AS inserted
+                        height = EXCLUDED.height, revision = override.revision + 1, updated = now(), deleted = false,
+                        created_revision = CASE WHEN override.deleted THEN override.revision + 1 ELSE override.created_revision END
+                    RETURNING revision, updated, revision = created_revision AS inserted
                     """, logger: logger)
             case 0?:
+                // Nothing saved, or only a tombstone (the update's WHERE sees the latest row).
                 rows = try await client.query(
                     """
-                    INSERT INTO override (image, aspect, x, y, width, height, revision, updated)
-                    VALUES (\(image), \(key), \(crop.x), \(crop.y), \(crop.width), \(crop.height), 1, now())
-                    ON CONFLICT (image, aspect) DO NOTHING
+                    INSERT INTO override (image, aspect, x, y, width, height, revision, updated, deleted, created_revision)
+                    VALUES (\(image), \(key), \(crop.x), \(crop.y), \(crop.width), \(crop.height), 1, now(), false, 1)
+                    ON CONFLICT (image, aspect) DO UPDATE SET x = EXCLUDED.x, y = EXCLUDED.y, width = EXCLUDED.width,
+                        height = EXCLUDED.height, revision = override.revision + 1, updated = now(), deleted = false,
+                        created_revision = override.revision + 1
+                    WHERE override.deleted
                     RETURNING revision, updated, true AS inserted
                     """, logger: logger)
             case let revision?:
@@ -128,7 +146,7 @@ public final class PostgresOverrideStore: OverrideStore {
                     """
                     UPDATE override SET x = \(crop.x), y = \(crop.y), width = \(crop.width), height = \(crop.height),
                         revision = revision + 1, updated = now()
-                    WHERE image = \(image) AND aspect = \(key) AND revision = \(revision)
+                    WHERE image = \(image) AND aspect = \(key) AND revision = \(revision) AND NOT deleted
                     RETURNING revision, updated, false AS inserted
                     """, logger: logger)
             }
@@ -142,18 +160,30 @@ public final class PostgresOverrideStore: OverrideStore {
     public func delete(image: String, aspect: AspectKey, expected: Int?) async throws -> Bool {
         try await storage {
             let key = aspect.description
-            let rows: PostgresRowSequence
-            if let expected {
-                rows = try await client.query(
-                    "DELETE FROM override WHERE image = \(image) AND aspect = \(key) AND revision = \(expected) RETURNING revision",
-                    logger: logger)
-            } else {
-                rows = try await client.query(
-                    "DELETE FROM override WHERE image = \(image) AND aspect = \(key) RETURNING revision", logger: logger)
+            switch expected {
+            case 0?:
+                // Nothing to delete when nothing is saved, and refused when something is.
+                if try await override(image: image, aspect: aspect) != nil { throw ServerError.stale(0) }
+                return false
+            case let expected?:
+                let rows = try await client.query(
+                    """
+                    UPDATE override SET deleted = true, revision = revision + 1, updated = now()
+                    WHERE image = \(image) AND aspect = \(key) AND revision = \(expected) AND NOT deleted
+                    RETURNING revision
+                    """, logger: logger)
+                for try await _ in rows.decode(Int.self) { return true }
+                throw ServerError.stale(expected)
+            case nil:
+                let rows = try await client.query(
+                    """
+                    UPDATE override SET deleted = true, revision = revision + 1, updated = now()
+                    WHERE image = \(image) AND aspect = \(key) AND NOT deleted
+                    RETURNING revision
+                    """, logger: logger)
+                for try await _ in rows.decode(Int.self) { return true }
+                return false
             }
-            for try await _ in rows.decode(Int.self) { return true }
-            if let expected, try await override(image: image, aspect: aspect) != nil { throw ServerError.stale(expected) }
-            return false
         }
     }
 

@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 
 /// Saved crops in an SQLite file (GRDB), for one machine: `overrides.sqlite` in the data folder,
-/// written in WAL mode so reads never wait for writes, migrated on open.
+/// written in WAL mode so reads never wait for writes, migrated on open. A delete keeps the row as
+/// a tombstone (`deleted`) so that revisions never repeat (see `OverrideStore`).
 public final class SQLiteOverrideStore: OverrideStore {
     private let database: DatabasePool
 
@@ -38,6 +39,12 @@ public final class SQLiteOverrideStore: OverrideStore {
                 table.primaryKey(["image", "aspect"])
             }
         }
+        migrator.registerMigration("v2: tombstones") { db in
+            // A deleted crop's row stays, marked, so that its revision counter goes on.
+            try db.alter(table: "override") { table in
+                table.add(column: "deleted", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 
@@ -51,7 +58,7 @@ public final class SQLiteOverrideStore: OverrideStore {
     public func overrides(image: String) async throws -> [SavedCrop] {
         try await storage {
             try await database.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM override WHERE image = ? ORDER BY aspect", arguments: [image]).map(Self.savedCrop)
+                try Row.fetchAll(db, sql: "SELECT * FROM override WHERE image = ? AND NOT deleted ORDER BY aspect", arguments: [image]).map(Self.savedCrop)
             }
         }
     }
@@ -60,7 +67,7 @@ public final class SQLiteOverrideStore: OverrideStore {
         try await storage {
             try await database.read { db in
                 // Read on every smart request: a statement prepared once per connection.
-                let statement = try db.cachedStatement(sql: "SELECT * FROM override WHERE image = ? AND aspect = ?")
+                let statement = try db.cachedStatement(sql: "SELECT * FROM override WHERE image = ? AND aspect = ? AND NOT deleted")
                 return try Row.fetchOne(statement, arguments: [image, aspect.description]).map(Self.savedCrop)
             }
         }
@@ -69,16 +76,18 @@ public final class SQLiteOverrideStore: OverrideStore {
     public func save(image: String, aspect: AspectKey, crop: PixelRect, expected: Int?) async throws -> (SavedCrop, created: Bool) {
         try await storage {
             try await database.write { db in
-                let current = try Self.revision(db, image: image, aspect: aspect, expected: expected)
-                let saved = SavedCrop(image: image, aspect: aspect, crop: crop, revision: (current ?? 0) + 1, updated: Date())
+                let current = try Self.current(db, image: image, aspect: aspect, expected: expected)
+                let saved = SavedCrop(
+                    image: image, aspect: aspect, crop: crop, revision: (current?.revision ?? 0) + 1, updated: Date())
                 try db.execute(
                     sql: """
-                        INSERT INTO override (image, aspect, x, y, width, height, revision, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO override (image, aspect, x, y, width, height, revision, updated, deleted)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
                         ON CONFLICT (image, aspect) DO UPDATE SET x = excluded.x, y = excluded.y, width = excluded.width,
-                            height = excluded.height, revision = excluded.revision, updated = excluded.updated
+                            height = excluded.height, revision = excluded.revision, updated = excluded.updated, deleted = 0
                         """,
                     arguments: [image, aspect.description, crop.x, crop.y, crop.width, crop.height, saved.revision, saved.updated])
-                return (saved, current == nil)
+                return (saved, current?.live != true)
             }
         }
     }
@@ -86,19 +95,27 @@ public final class SQLiteOverrideStore: OverrideStore {
     public func delete(image: String, aspect: AspectKey, expected: Int?) async throws -> Bool {
         try await storage {
             try await database.write { db in
-                let current = try Self.revision(db, image: image, aspect: aspect, expected: expected)
-                try db.execute(sql: "DELETE FROM override WHERE image = ? AND aspect = ?", arguments: [image, aspect.description])
-                return current != nil
+                guard let current = try Self.current(db, image: image, aspect: aspect, expected: expected), current.live else {
+                    return false
+                }
+                try db.execute(
+                    sql: "UPDATE override SET deleted = 1, revision = ?, updated = ? WHERE image = ? AND aspect = ?",
+                    arguments: [current.revision + 1, Date(), image, aspect.description])
+                return true
             }
         }
     }
 
-    /// The current revision (nil when nothing is saved), checked against `expected` (0: none).
-    /// - Throws: `ServerError` (`request.precondition_failed`) when they differ.
-    private static func revision(_ db: Database, image: String, aspect: AspectKey, expected: Int?) throws -> Int? {
-        let current = try Int.fetchOne(
-            db, sql: "SELECT revision FROM override WHERE image = ? AND aspect = ?", arguments: [image, aspect.description])
-        if let expected, expected != (current ?? 0) { throw ServerError.stale(expected) }
+    /// The row's last revision and whether it is a saved crop (false: a tombstone), or nil when
+    /// none was ever saved; checked against `expected`: 0 passes when no crop is saved, any other
+    /// revision only when it is the saved crop's.
+    /// - Throws: `ServerError` (`request.precondition_failed`) when it does not pass.
+    private static func current(_ db: Database, image: String, aspect: AspectKey, expected: Int?) throws -> (revision: Int, live: Bool)? {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT revision, deleted FROM override WHERE image = ? AND aspect = ?", arguments: [image, aspect.description])
+        let current = row.map { (revision: $0["revision"] as Int, live: !($0["deleted"] as Bool)) }
+        let saved = current.flatMap { $0.live ? $0.revision : nil } ?? 0
+        if let expected, expected != saved { throw ServerError.stale(expected) }
         return current
     }
 

@@ -80,6 +80,45 @@ import Testing
         }
     }
 
+    /// A saves (revision 1), B deletes, C saves anew: A's `If-Match: "1"` is refused, not taken
+    /// for C's crop, and results never show an old crop under a reused revision.
+    @Test func anIfMatchFromBeforeADeleteIsRefused() async throws {
+        try await withServer { client in
+            let base = "/v1/images/\(Self.astronaut)/overrides/16x9", uri = "/unsafe/320x180/smart/astronaut.png"
+            let a = ByteBuffer(string: #"{"x":0,"y":224,"width":512,"height":288}"#)
+            let c = ByteBuffer(string: #"{"x":0,"y":0,"width":512,"height":288}"#)
+            try await client.execute(uri: base, method: .put, headers: Self.auth, body: a) { #expect($0.headers[.eTag] == "\"1\"") }
+            try await client.execute(uri: uri, method: .get) { #expect(Self.plan($0)?["crop"] as? [Int] == [0, 224, 512, 288]) }
+            try await client.execute(uri: base, method: .delete, headers: Self.auth) { #expect($0.status == .noContent) }
+            // If-None-Match: * (create only) takes the place of the deleted crop.
+            try await client.execute(uri: base, method: .put, headers: Self.auth + [.ifNoneMatch: "*"], body: c) { response in
+                #expect(response.status == .created)
+                #expect(response.headers[.eTag] == "\"3\"")
+            }
+            try await client.execute(uri: base, method: .put, headers: Self.auth + [.ifMatch: "\"1\""], body: a) { response in
+                #expect(response.status == .preconditionFailed)
+                #expect(response.json?["code"] as? String == "request.precondition_failed")
+            }
+            try await client.execute(uri: base, method: .delete, headers: Self.auth + [.ifMatch: "\"1\""]) {
+                #expect($0.status == .preconditionFailed)
+            }
+            try await client.execute(uri: base, method: .put, headers: Self.auth + [.ifNoneMatch: "*"], body: a) {
+                #expect($0.status == .preconditionFailed)
+            }
+            try await client.execute(uri: base, method: .put, headers: Self.auth + [.ifNoneMatch: "\"3\""], body: a) {
+                #expect($0.status == .badRequest)
+            }
+            try await client.execute(uri: base, method: .get) { response in
+                #expect(response.headers[.eTag] == "\"3\"")
+                #expect((response.json?["crop"] as? [String: Any])?["y"] as? Int == 0)
+            }
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(Self.plan(response)?["crop"] as? [Int] == [0, 0, 512, 288])
+                #expect(Self.plan(response)?["override"] as? Int == 3)
+            }
+        }
+    }
+
     @Test func aSmallSavedCropIsScaledUpToTheOutputWithinTheUpscaleLimit() async throws {
         try await withServer { client in
             let base = "/v1/images/\(Self.astronaut)/overrides/16x9"

@@ -151,16 +151,42 @@ class Test2Cache(unittest.TestCase):
     def test_webp_variant_follows_accept(self):
         url = f"{CLUSTER.base}/unsafe/300x300/smart/{PHOTOS[2][0]}"
         chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        # Varnish keeps AVIF-and-WebP browsers apart from WebP-only ones (a future AVIF variant);
+        # Focal answers both WebP today.
         s1, h1, _ = get(url, headers={"Accept": chrome})
-        s2, h2, _ = get(url, headers={"Accept": "image/webp,*/*"})
-        s3, h3, _ = get(url, headers={"Accept": "text/html,*/*;q=0.8"})
-        s4, h4, _ = get(url)
-        self.assertEqual([s1, s2, s3, s4], [200] * 4)
-        self.assertEqual([h1["content-type"], h2["content-type"]], ["image/webp"] * 2)
-        self.assertNotEqual(h3["content-type"], "image/webp")
-        self.assertEqual(h4["content-type"], h3["content-type"])
-        self.assertEqual([h1["x-cache"], h2["x-cache"], h3["x-cache"], h4["x-cache"]], ["MISS", "HIT", "MISS", "HIT"])
+        s2, h2, _ = get(url, headers={"Accept": "image/webp,image/avif,*/*"})
+        s3, h3, _ = get(url, headers={"Accept": "image/webp,*/*"})
+        s4, h4, _ = get(url, headers={"Accept": "text/html,*/*;q=0.8"})
+        s5, h5, _ = get(url)
+        self.assertEqual([s1, s2, s3, s4, s5], [200] * 5)
+        self.assertEqual([h1["content-type"], h2["content-type"], h3["content-type"]], ["image/webp"] * 3)
+        self.assertNotEqual(h4["content-type"], "image/webp")
+        self.assertEqual(h5["content-type"], h4["content-type"])
+        self.assertEqual([h["x-cache"] for h in (h1, h2, h3, h4, h5)], ["MISS", "HIT", "MISS", "MISS", "HIT"])
         self.assertEqual(h1.get("vary"), "Accept")
+
+    def test_query_strings_share_one_object(self):
+        url = f"{CLUSTER.base}/unsafe/222x111/smart/{PHOTOS[3][0]}"
+        before = snapshot()
+        s1, h1, b1 = get(url + "?cb=1")
+        s2, h2, b2 = get(url + "?cb=2")
+        self.assertEqual((s1, s2), (200, 200))
+        self.assertEqual((h1["x-cache"], h2["x-cache"]), ("MISS", "HIT"))
+        self.assertEqual(b1, b2)
+        moved = delta(before, snapshot())
+        self.assertEqual(sum(v[0] for v in moved.values()), 1, f"one backend fetch: {moved}")
+
+    def test_varnish_refuses_what_focal_would(self):
+        status, headers, body = get(CLUSTER.base + "/metrics")
+        self.assertEqual(status, 404)
+        self.assertEqual(json.loads(body)["code"], "request.not_found")
+        self.assertEqual(headers.get("x-focal-backend"), None, "answered by Varnish, not a replica")
+        status, _, body = http("PATCH", f"{CLUSTER.base}/unsafe/100x100/smart/{PHOTOS[0][0]}")
+        self.assertEqual((status, json.loads(body)["code"]), (405, "request.invalid"))
+        status, _, body = get(f"{CLUSTER.base}/unsafe/100x100/smart/{'a' * 9000}.png")
+        self.assertEqual((status, json.loads(body)["code"]), (414, "request.too_large"))
+        status, _, body = get(f"{CLUSTER.base}/unsafe/100x100/smart/a%00.png")
+        self.assertEqual((status, json.loads(body)["code"]), (400, "request.invalid"))
 
     def test_errors_are_not_cached_but_404s_briefly(self):
         s1, h1, b1 = get(f"{CLUSTER.base}/unsafe/100x100/smart/no-such-photo.jpg")

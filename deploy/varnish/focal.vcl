@@ -11,8 +11,15 @@ vcl 4.1;
 # - A successful PUT or DELETE of a saved crop (/v1/images/{id}/overrides/{aspect}) purges every
 #   cached result tagged `xkey: {id}` before its answer reaches the client. `PURGE` with an `xkey`
 #   header from `focal_purgers` does the same for other tools (or other Varnish nodes).
-# - Errors are never cached, except 404s for 10 s. With `focal serve --auto-webp`, `Accept` is
-#   reduced to "image/webp" or nothing before lookup, so `Vary: Accept` keeps two variants.
+# - Errors are never cached, except 404s for 10 s. On image URLs `Accept` is reduced to the image
+#   types Focal may choose by (image/avif, image/webp, both or nothing) before lookup, so
+#   `Vary: Accept` keeps a few variants, not one per browser.
+# - Focal reads the path of image URLs, never their query string: Varnish drops it before lookup,
+#   so `?cb=1`, `?cb=2`, ... are one object and cannot fill the cache.
+# - What Focal would refuse anyway and is cheap to tell is refused here with a JSON error like
+#   Focal's (`{"status", "code", "message"}`): other methods (405), URLs over 8 KiB (414), control
+#   characters, raw or percent-encoded (400). `/metrics` is never served to clients (404): scrape
+#   each replica directly.
 #
 # The backends come from `backends.vcl` (found on varnishd's vcl_path, e.g. /etc/varnish): one
 # `backend` per replica with `.probe = focal_ready`, and `sub focal_add_backends` adding each one
@@ -72,13 +79,36 @@ sub vcl_recv {
     unset req.http.X-Focal-Shard;
     unset req.http.X-Focal-Kind;
     unset req.http.X-Focal-Purge;
+    unset req.http.X-Focal-Code;
     unset req.http.X-Cache;
+
+    # Refused before anything else, with the error code Focal would answer (see vcl_synth).
+    if (req.method !~ "^(GET|HEAD|POST|PUT|DELETE|OPTIONS|PURGE)$") {
+        set req.http.X-Focal-Code = "request.invalid";
+        return (synth(405, "method not allowed"));
+    }
+    if (req.url ~ "^.{8193}") {
+        set req.http.X-Focal-Code = "request.too_large";
+        return (synth(414, "the URL is longer than 8 KiB"));
+    }
+    # Varnish's own parser refuses raw control bytes in the request line; percent-encoded ones
+    # (%00-%1F, %7F) would reach Focal's decoder.
+    if (req.url ~ "[\x00-\x1f\x7f]|%(?:[01][0-9A-Fa-f]|7[Ff])") {
+        set req.http.X-Focal-Code = "request.invalid";
+        return (synth(400, "the URL holds a control character"));
+    }
+    # The replicas' metrics are scraped from each replica, never through the cache.
+    if (req.url ~ "^/metrics(?:[/?]|$)") {
+        set req.http.X-Focal-Code = "request.not_found";
+        return (synth(404, "no such route"));
+    }
 
     if (req.method == "PURGE") {
         if (client.ip !~ focal_purgers) {
             return (synth(403, "Forbidden"));
         }
         if (!req.http.xkey) {
+            set req.http.X-Focal-Code = "request.invalid";
             return (synth(400, "PURGE needs an xkey header naming image ids"));
         }
         set req.http.X-Focal-Purge = std.tolower(req.http.xkey);
@@ -94,6 +124,14 @@ sub vcl_recv {
         }
         set req.http.X-Focal-Shard = req.url;
         return (pass);
+    }
+
+    # Focal reads only the path of image URLs and originals (it routes and parses the path):
+    # their query string goes, for lookup and for the replica alike. The rest of the API, the
+    # probes and the page's files (one path segment: /, /app.js) keep theirs.
+    if (req.url ~ "\?" && req.url ~ "^/[^/?]*/"
+        && (req.url ~ "^/v1/images/[0-9A-Fa-f]{64}\?" || req.url !~ "^/(?:v1|healthz|readyz)/")) {
+        set req.url = regsub(req.url, "\?.*$", "");
     }
 
     set req.http.X-Focal-Shard = regsub(req.url, "\?.*$", "");
@@ -116,7 +154,7 @@ sub vcl_recv {
         unset req.http.Authorization;
         return (hash);
     }
-    if (req.url ~ "^/(v1/|metrics|healthz|readyz)") {
+    if (req.url ~ "^/(v1/|healthz|readyz)") {
         return (pass);
     }
 
@@ -128,8 +166,17 @@ sub vcl_recv {
         # Focal uses neither cookies nor credentials on image URLs: they must not defeat the cache.
         unset req.http.Cookie;
         unset req.http.Authorization;
-        # --auto-webp answers WebP when Accept names image/webp: two variants, not one per browser.
-        if (req.http.Accept ~ "image/webp") {
+        # Accept, as far as Focal chooses by it: --auto-webp answers WebP when it names image/webp,
+        # and an AVIF answer for image/avif would be a variant of its own. Reduced to those names
+        # (AVIF first; both kept, so that Focal still sees image/webp) or nothing: at most four
+        # variants under Vary: Accept, not one per browser.
+        if (req.http.Accept ~ "image/avif") {
+            if (req.http.Accept ~ "image/webp") {
+                set req.http.Accept = "image/avif,image/webp";
+            } else {
+                set req.http.Accept = "image/avif";
+            }
+        } elsif (req.http.Accept ~ "image/webp") {
             set req.http.Accept = "image/webp";
         } else {
             unset req.http.Accept;
@@ -270,7 +317,18 @@ sub vcl_synth {
     if (req.method == "PURGE" || resp.status >= 400) {
         set resp.http.Content-Type = "application/json";
         set resp.http.Cache-Control = "no-store";
-        set resp.body = {"{"status":"} + resp.status + {","message":""} + resp.reason + {"""} + "}";
+        if (req.http.X-Focal-Code) {
+            # As Focal answers its own errors (ErrorResponse.swift): status, code, message.
+            set resp.http.X-Focal-Error = req.http.X-Focal-Code;
+            set resp.http.Access-Control-Allow-Origin = "*";
+            set resp.body = {"{"status":"} + resp.status + {","code":""} + req.http.X-Focal-Code
+                + {"","message":""} + resp.reason + {"""} + "}";
+        } else {
+            set resp.body = {"{"status":"} + resp.status + {","message":""} + resp.reason + {"""} + "}";
+        }
+        if (resp.status == 405) {
+            set resp.http.Allow = "GET, HEAD, POST, PUT, DELETE, OPTIONS";
+        }
         return (deliver);
     }
 }
