@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import FocalServer
@@ -217,6 +218,50 @@ import Glibc
         }
     }
 
+    /// SIGTERM while large renders are being read slowly: every response arrives whole (its
+    /// bytes match its Content-Length), and the process exits within its shutdown bound.
+    @Test func sigtermCompletesLargeResponses() async throws {
+        let port = try FreePort.pick()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Checkout.focal)
+        process.arguments = [
+            "serve", "--port", String(port), "--root", Checkout.root.appendingPathComponent("Fixtures").path, "--allow-unsafe",
+            "--models", Checkout.models, "--memory-cache", "0", "--log-level", "error",
+            "--request-timeout", "20", "--header-timeout", "2", "--body-timeout", "2",
+        ]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        try await pollUntil("focal serve is ready", seconds: 60) { (try? RawHTTP.get(port: port, path: "/readyz"))?.hasPrefix("HTTP/1.1 200") == true }
+        let sizes = [(4000, 3488), (3600, 3139), (3200, 2790)]
+        let started = Mutex(0)
+        let readers = sizes.map { size in
+            Tracked { () throws -> (declared: Int, received: Int) in
+                try await Raw.run(port: port) { socket in
+                    try socket.send("GET /unsafe/\(size.0)x\(size.1)/filters:format(png)/hubble_deep_field.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    let (head, body) = try socket.receiveHead(timeout: 60)
+                    started.withLock { $0 += 1 }
+                    let declared = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                        .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? -1
+                    // A slow reader: 64 KiB every 10 ms, so the answer is still being written at SIGTERM.
+                    let received = body + socket.receiveSlowly(upTo: declared - body, chunk: 65536, pause: 0.01, timeout: 60)
+                    return (declared, received)
+                }
+            }
+        }
+        try await pollUntil("every render has started answering", seconds: 60) { started.withLock { $0 } == sizes.count }
+        let signalled = ContinuousClock.now
+        process.terminate()  // SIGTERM
+        for reader in readers {
+            let (declared, received) = try await reader.value(within: 60)
+            #expect(declared > 4_000_000, "a large answer (\(declared) bytes)")
+            #expect(received == declared, "the whole answer arrives: \(received) of \(declared) bytes")
+        }
+        try await pollUntil("the process exits", seconds: 40) { !process.isRunning }
+        #expect(process.terminationStatus == 0)
+        #expect(ContinuousClock.now - signalled < .seconds(20 + 2 + 2 + 5 + 5), "within the shutdown bound")
+    }
+
     // MARK: - Signed-only
 
     /// With keys and no unsafe URLs, nothing of the JSON API is readable without the token or a
@@ -368,6 +413,39 @@ final class Raw: @unchecked Sendable {
             if recv(fd, &buffer, buffer.count, 0) <= 0 { return true }
         }
         return false
+    }
+
+    /// Reads until the end of a response head; returns the head and how many body bytes came
+    /// with it.
+    func receiveHead(timeout: Double) throws -> (String, Int) {
+        var received = Data()
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let marker = Data("\r\n\r\n".utf8)
+        while Date() < deadline {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            guard n > 0 else { throw RawHTTP.Failure() }
+            received.append(contentsOf: buffer[0..<n])
+            if let end = received.range(of: marker) {
+                return (String(decoding: received[..<end.lowerBound], as: UTF8.self), received.count - end.upperBound)
+            }
+        }
+        throw RawHTTP.Failure()
+    }
+
+    /// Reads up to `count` bytes `chunk` at a time with a pause between reads; returns how many
+    /// arrived before the peer closed or `timeout` seconds passed.
+    func receiveSlowly(upTo count: Int, chunk: Int, pause: Double, timeout: Double) -> Int {
+        var total = 0
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while total < count, Date() < deadline {
+            let n = recv(fd, &buffer, min(chunk, count - total), 0)
+            guard n > 0 else { break }
+            total += n
+            Thread.sleep(forTimeInterval: pause)
+        }
+        return total
     }
 
     func close() {
