@@ -312,8 +312,8 @@ class DarkTests(GalleryCase):
 
 
 class SignedOnlyServerTests(unittest.TestCase):
-    """A server without --allow-unsafe: the page signs every image URL through /v1/sign (with
-    the token, asked for once), and the frames show."""
+    """A server without --allow-unsafe: the page signs every image URL through /v1/sign and reads
+    the JSON API and the originals with the token (asked for once), and the frames show."""
 
     def test_gallery_signs_its_urls(self):
         env = harness.env
@@ -336,6 +336,12 @@ class SignedOnlyServerTests(unittest.TestCase):
             self.assertTrue(all(not u.startswith("/unsafe/") and u.count("/") >= 3 for u in urls), urls)
             self.assertEqual(len(frames), 10 + 8)
             self.assertEqual(fetch(focal.origin + "/unsafe/100x100/coffee.png")[0], 403)
+            # Signed-only means signed everything: the page reads the API with the token, a
+            # visitor without it reads nothing of the photos.
+            self.assertEqual(fetch(focal.origin + "/v1/photos")[0], 401)
+            overlay = wait(driver, lambda d: d.execute_script(
+                "return document.getElementById('original').naturalWidth || null"), 30, "the original shows (fetched with the token)")
+            self.assertGreater(overlay, 0)
         finally:
             driver.quit()
             focal.stop()
