@@ -79,10 +79,15 @@ extension FocalService {
         }
     }
 
-    /// The body, refused with 413 as soon as it passes `limit` bytes.
+    /// The body, refused with 413 as soon as it passes `limit` bytes. A body that ends before its
+    /// `Content-Length` (the client went away) is `client.aborted`, never handled as if whole.
     func collect(_ request: inout Request, limit: Int) async throws -> ByteBuffer {
         do {
-            return try await request.collectBody(upTo: limit)
+            let body = try await request.collectBody(upTo: limit)
+            if let declared = request.headers[.contentLength].flatMap({ Int($0) }), body.readableBytes < declared {
+                throw ServerError(.clientAborted, "the body ended after \(body.readableBytes) of \(declared) bytes")
+            }
+            return body
         } catch is NIOTooManyBytesError {
             throw ServerError(.requestTooLarge, "the body is larger than \(limit) bytes")
         } catch let error as HTTPError where error.status == .contentTooLarge {

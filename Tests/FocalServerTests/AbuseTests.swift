@@ -175,6 +175,30 @@ import Glibc
         }
     }
 
+    /// A client that goes away in the middle of its body: the part that came is never handled as
+    /// a whole body (a truncated upload is not stored), and nothing is counted as a server failure.
+    @Test func aBodyCutShortIsNotHandled() async throws {
+        let photo = try Fixture.graceHopper.data
+        try await withServer(.live) { client in
+            let port = try #require(client.port)
+            _ = try await Raw.run(port: port) { socket in
+                try socket.send(
+                    "POST /v1/images HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestSecrets.token)\r\n"
+                        + "Content-Length: \(photo.count)\r\n\r\n")
+                try RawHTTP.send(socket.descriptor, photo.prefix(photo.count / 2))
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let half = SHA256.hash(data: photo.prefix(photo.count / 2)).map { String(format: "%02x", $0) }.joined()
+            try await client.execute(uri: "/v1/images/\(half)", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(decoding: response.data, as: UTF8.self)
+                #expect(text.contains(#"focal_http_requests_total{route="images",status="499"} 1"#), "\(text.prefix(3000))")
+                #expect(!text.contains(#"status="500""#))
+            }
+        }
+    }
+
     /// Past the connection cap (`focal serve --max-connections 2`, a process of its own), a new
     /// connection is not served until one closes; then it is.
     @Test func connectionsAreCapped() async throws {
@@ -390,6 +414,8 @@ import Glibc
 final class Raw: @unchecked Sendable {
     private let fd: Int32
     private var closed = false
+    /// The socket, for writes of bytes.
+    var descriptor: Int32 { fd }
 
     init(port: Int) throws { fd = try RawHTTP.connect(port) }
 
