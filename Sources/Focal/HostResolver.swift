@@ -217,7 +217,7 @@ struct HostResolver: Sendable {
         }
 
         private func work() {
-            // Named here: on Linux a name given before `start()` is not applied.
+            // Named here, for debugging: on Linux a name given before `start()` is not applied.
             Thread.current.name = "focal-resolver"
             while let next = take() { next.run() }
         }
