@@ -26,7 +26,9 @@ public enum AddressCategory: String, Hashable, Sendable, CaseIterable, CustomStr
     case benchmarking
     /// `192.0.0.0/24`, `2001::/23` (less Teredo): addresses for IETF protocols.
     case protocolAssignment = "IETF protocol"
-    /// `240.0.0.0/4`, `192.88.99.0/24`, `100::/64` (discard), and IPv6 outside `2000::/3`.
+    /// `240.0.0.0/4`, `192.88.99.0/24`, `100::/64` (discard), the deprecated IPv4-compatible
+    /// `::a.b.c.d` and the IPv4-translated `::ffff:0:a.b.c.d` (IPv6 destinations, not the IPv4
+    /// they spell), and IPv6 outside `2000::/3`.
     case reserved
 
     /// Whether Focal refuses it unless it is allowed explicitly: every category but `.public`.
@@ -38,7 +40,8 @@ public enum AddressCategory: String, Hashable, Sendable, CaseIterable, CustomStr
 
 extension IPAddress {
     /// The category of the address itself, not looking inside it: an IPv4-mapped IPv6 address
-    /// is `.public` here whatever it carries. See `embeddedIPv4` and `AddressPolicy`.
+    /// is `.public` here whatever it carries, an IPv4-compatible one `.reserved`. See
+    /// `embeddedIPv4` and `AddressPolicy`.
     public var ownCategory: AddressCategory {
         if bytes.count == 4 {
             return Self.ipv4Ranges.first { $0.network.contains(self) }?.category ?? .public
@@ -53,12 +56,16 @@ extension IPAddress {
         return .public
     }
 
-    /// The addresses a connection to this one really reaches, to be judged one by one: the
-    /// address itself, or for the pure IPv4 forms (IPv4-mapped, -compatible, -translated) only
-    /// the IPv4 address; then every IPv4 address it carries.
+    /// The addresses a connection to this one really reaches, to be judged one by one: for an
+    /// IPv4-mapped address only the IPv4 address (the socket connects over IPv4); for the
+    /// IPv4-compatible and -translated forms the IPv4 address, then the address itself (reserved:
+    /// an IPv6 destination, so refused even when the IPv4 is public); for the rest the address
+    /// itself, then every IPv4 address it carries.
     var faces: [IPAddress] {
         let carried = embeddedIPv4
-        return representsIPv4 ? carried : [self] + carried
+        if representsIPv4 { return carried }
+        if spellsIPv4 { return carried + [self] }
+        return [self] + carried
     }
 
     /// The IPv4 addresses an IPv6 address carries, in order of likelihood; empty for IPv4 and
@@ -77,7 +84,7 @@ extension IPAddress {
         guard bytes.count == 16 else { return [] }
         let b = bytes
         func quad(_ i: Int, _ j: Int, _ k: Int, _ l: Int) -> IPAddress { IPAddress(b[i], b[j], b[k], b[l]) }
-        if representsIPv4 { return [quad(12, 13, 14, 15)] }
+        if representsIPv4 || spellsIPv4 { return [quad(12, 13, 14, 15)] }
         if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b {
             if b[4..<12].allSatisfy({ $0 == 0 }) { return [quad(12, 13, 14, 15)] }
             if b[4] == 0x00 && b[5] == 0x01 {
@@ -100,12 +107,19 @@ extension IPAddress {
         return []
     }
 
-    /// Whether this is an IPv6 spelling of an IPv4 address and nothing more: IPv4-mapped,
-    /// IPv4-translated, or IPv4-compatible (other than `::` and `::1`).
+    /// Whether this is IPv4-mapped (`::ffff:a.b.c.d`): a dual-stack socket connects to the IPv4
+    /// address over IPv4, so the address is that IPv4 address and nothing more.
     private var representsIPv4: Bool {
         guard bytes.count == 16 else { return false }
+        return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
+    }
+
+    /// Whether this is IPv4-translated (`::ffff:0:a.b.c.d`) or the deprecated IPv4-compatible
+    /// form (`::a.b.c.d`, other than `::` and `::1`): it spells an IPv4 address, but a connection
+    /// to it is an IPv6 one (`[::1.2.3.4]` reaches `::102:304`), so both count.
+    private var spellsIPv4: Bool {
+        guard bytes.count == 16 else { return false }
         let b = bytes
-        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xff && b[11] == 0xff { return true }  // ::ffff:0:0/96
         if b[0..<8].allSatisfy({ $0 == 0 }) && b[8] == 0xff && b[9] == 0xff && b[10] == 0 && b[11] == 0 { return true }  // ::ffff:0:0:0/96
         if b[0..<12].allSatisfy({ $0 == 0 }) {  // ::/96
             return !(b[12] == 0 && b[13] == 0 && b[14] == 0 && b[15] <= 1)
@@ -133,14 +147,14 @@ extension IPAddress {
         (v4(240, 0, 0, 0, 4), .reserved),
     ]
 
-    /// IPv6 special-purpose ranges, most specific first where they overlap. The IPv4 forms and
-    /// the NAT64, 6to4 and Teredo prefixes are not listed: they are judged by what they carry.
+    /// IPv6 special-purpose ranges, most specific first where they overlap. IPv4-mapped and the
+    /// NAT64, 6to4 and Teredo prefixes are public here: they are judged by what they carry.
     private static let ipv6Ranges: [(network: IPNetwork, category: AddressCategory)] = [
         (v6([], 128), .unspecified),
         (v6([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 128), .loopback),
-        (v6([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 96), .public),  // IPv4-compatible
-        (v6([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff], 96), .public),  // IPv4-mapped
-        (v6([0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0], 96), .public),  // IPv4-translated
+        (v6([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 96), .reserved),  // IPv4-compatible, deprecated
+        (v6([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff], 96), .public),  // IPv4-mapped: judged by its IPv4
+        (v6([0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0], 96), .reserved),  // IPv4-translated
         (v6([0x00, 0x64, 0xff, 0x9b], 96), .public),  // NAT64
         (v6([0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48), .public),  // NAT64, local use
         (v6([0x01, 0x00], 64), .reserved),  // discard only

@@ -4,8 +4,10 @@
 /// The default, `.publicOnly`, refuses every special-purpose address (`AddressCategory`):
 /// loopback, private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT,
 /// multicast, broadcast, reserved and the like, also when an IPv6 address carries one (IPv4-mapped,
-/// NAT64, 6to4, Teredo, ...). It judges the address actually connected, on every connection and
-/// every redirect, so a name that resolves (or re-resolves) to a private address is refused too.
+/// NAT64, 6to4, Teredo, ...), and any address with a zone (`fe80::1%eth0`). Focal judges every
+/// address a host name resolves to before connecting, connects only to one it judged, and judges
+/// the address of every connection again once made, on every redirect too, so a name that
+/// resolves (or re-resolves) to a private address is refused.
 ///
 /// ```swift
 /// AddressPolicy.publicOnly                                   // the library's default
@@ -50,8 +52,9 @@ public struct AddressPolicy: Hashable, Sendable {
     /// Why Focal may not connect to `address`, or nil when it may.
     ///
     /// An address is refused when it, or an IPv4 address it carries, lies in `deniedNetworks`;
-    /// or, with `refusesSpecialPurpose`, when it or an IPv4 address it carries is special-purpose
-    /// and in none of `allowedNetworks`.
+    /// or, with `refusesSpecialPurpose`, when it has a zone (whatever `allowedNetworks` says: a
+    /// zone picks an interface of this machine), or when it or an IPv4 address it carries is
+    /// special-purpose and in none of `allowedNetworks`.
     public func refusal(for address: IPAddress) -> AddressRefusal? {
         let faces = address.faces
         for network in deniedNetworks {
@@ -61,6 +64,12 @@ public struct AddressPolicy: Hashable, Sendable {
             }
         }
         guard refusesSpecialPurpose else { return nil }
+        if address.zone != nil {
+            // Named by its category when it has a special one (link-local, loopback inside it).
+            let special = faces.first { $0.ownCategory.isSpecialPurpose }
+            return AddressRefusal(
+                address: address, refused: special ?? address, reason: special.map { .category($0.ownCategory) } ?? .zoned)
+        }
         if allowedNetworks.contains(where: { $0.contains(address) }) { return nil }
         for face in faces {
             let category = face.ownCategory

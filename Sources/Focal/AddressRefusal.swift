@@ -6,6 +6,8 @@ public struct AddressRefusal: Hashable, Sendable, CustomStringConvertible {
         case category(AddressCategory)
         /// The address lies in this network of `AddressPolicy.deniedNetworks`.
         case denied(IPNetwork)
+        /// The address has a zone (`fe80::1%eth0`), which picks an interface of this machine.
+        case zoned
     }
 
     /// The address judged (the one connected, or the URL's literal host).
@@ -32,6 +34,8 @@ public struct AddressRefusal: Hashable, Sendable, CustomStringConvertible {
             return "\(subject) \(article) \(category) address"
         case let .denied(network):
             return "\(subject) in the denied network \(network)"
+        case .zoned:
+            return "\(subject) an address with a zone, which picks a network interface of this machine"
         }
     }
 }

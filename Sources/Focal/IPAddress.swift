@@ -2,8 +2,9 @@
 ///
 /// `IPAddress("192.0.2.1")` and `IPAddress("2001:db8::1")` read the standard forms (dotted quad;
 /// RFC 4291 text with `::` and an optional dotted-quad tail); anything else gives nil, never a
-/// trap. `IPAddress(host:)` also reads what a URL's host may hold: brackets around IPv6, and the
-/// shorthand IPv4 forms resolvers accept (`127.1`, `0x7f.0.0.1`, `2130706433`).
+/// trap. `IPAddress(host:)` also reads what a URL's host may hold: brackets around IPv6, a zone
+/// (`[fe80::1%25eth0]`, `fe80::1%eth0`), and the shorthand IPv4 forms resolvers accept (`127.1`,
+/// `0x7f.0.0.1`, `2130706433`).
 public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// IPv4 or IPv6.
     public enum Family: Hashable, Sendable {
@@ -14,19 +15,40 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// The address's bytes in network order: 4 for IPv4, 16 for IPv6.
     public let bytes: [UInt8]
 
+    /// The zone of a scoped IPv6 address (`eth0`, `2`: the interface it leaves by), or nil.
+    /// Only `IPAddress(host:)` and the resolver set it; `AddressPolicy` refuses zoned addresses
+    /// whenever it refuses special-purpose ones, since a zone picks an interface of this machine.
+    public let zone: String?
+
     /// IPv4 when `bytes` has 4 bytes, else IPv6.
     public var family: Family { bytes.count == 4 ? .ipv4 : .ipv6 }
 
     /// An IPv4 address from its four bytes.
     public init(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) {
         bytes = [a, b, c, d]
+        zone = nil
     }
 
     /// An address from 4 (IPv4) or 16 (IPv6) bytes in network order; nil for any other count.
     public init?(bytes: [UInt8]) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
+        zone = nil
     }
+
+    /// An IPv6 address from its 16 bytes and a zone (see `zone`); nil for any other count, or for
+    /// a zone that is empty, longer than 32 characters, or not printable ASCII without spaces.
+    public init?(bytes: [UInt8], zone: String?) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
+        if let zone {
+            guard bytes.count == 16, Self.isValidZone(Substring(zone)) else { return nil }
+        }
+        self.bytes = bytes
+        self.zone = zone
+    }
+
+    /// The same address without its zone.
+    public var unzoned: IPAddress { IPAddress(bytes: bytes, zone: nil) ?? self }
 
     /// Parses the standard text of an IPv4 (`a.b.c.d`, decimal, no leading zeros) or IPv6 address
     /// (no brackets, no zone); nil for anything else.
@@ -40,29 +62,52 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
             guard let bytes = Self.parseDottedQuad(Substring(text)) else { return nil }
             self.bytes = bytes
         }
+        zone = nil
     }
 
-    /// Parses a URL's host when it is an address literal: `[v6]` or `v6`, a dotted quad, or the
-    /// shorthand IPv4 forms (`127.1`, `0x7f000001`, `017700000001`) that `inet_aton` and
-    /// browsers read. Nil when the host is a name (or not valid at all).
+    /// Parses a URL's host when it is an address literal: `[v6]` or `v6`, either with a zone, a
+    /// dotted quad, or the shorthand IPv4 forms (`127.1`, `0x7f000001`, `017700000001`) that
+    /// `inet_aton` and browsers read. Nil when the host is a name (or not valid at all).
+    ///
+    /// A zone follows `%`. In brackets, the URL's own text, the `%` is written `%25` (RFC 6874;
+    /// `[fe80::1%25eth0]`; `[fe80::1%251]` is zone `1`), and a bare `%` is read too; without
+    /// brackets the host is taken as already decoded, as `URL.host` gives it (`fe80::1%eth0`;
+    /// `fe80::1%251` is zone `251`). An empty zone is no address.
     public init?(host: String) {
-        guard !host.isEmpty, host.utf8.count <= 64 else { return nil }
+        guard !host.isEmpty, host.utf8.count <= 96 else { return nil }
         var text = Substring(host)
+        var bracketed = false
         if text.hasPrefix("[") && text.hasSuffix("]") {
             text = text.dropFirst().dropLast()
+            bracketed = true
         }
         if text.contains(":") {
-            guard let bytes = Self.parseIPv6(text) else { return nil }
+            var zone: Substring?
+            if let percent = text.firstIndex(of: "%") {
+                var rest = text[text.index(after: percent)...]
+                if bracketed && rest.hasPrefix("25") { rest = rest.dropFirst(2) }
+                guard Self.isValidZone(rest) else { return nil }
+                zone = rest
+                text = text[..<percent]
+            }
+            guard text.utf8.count <= 45, let bytes = Self.parseIPv6(text) else { return nil }
             self.bytes = bytes
+            self.zone = zone.map(String.init)
         } else {
-            guard let bytes = Self.parseShorthandIPv4(text) else { return nil }
+            guard text.utf8.count <= 64, let bytes = Self.parseShorthandIPv4(text) else { return nil }
             self.bytes = bytes
+            zone = nil
         }
     }
 
     /// The standard text: dotted quad, or RFC 5952 IPv6 (lower case, the longest run of zero
-    /// groups as `::`, IPv4-mapped addresses as `::ffff:a.b.c.d`).
+    /// groups as `::`, IPv4-mapped addresses as `::ffff:a.b.c.d`), then `%zone` if it has one.
     public var description: String {
+        zone.map { unzonedText + "%" + $0 } ?? unzonedText
+    }
+
+    /// `description` without the zone.
+    private var unzonedText: String {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
             return "::ffff:" + bytes[12...].map(String.init).joined(separator: ".")
@@ -87,6 +132,11 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     // MARK: - Parsing
+
+    /// A zone: 1 to 32 printable ASCII characters, no space and no `%`.
+    private static func isValidZone(_ zone: Substring) -> Bool {
+        (1...32).contains(zone.unicodeScalars.count) && zone.unicodeScalars.allSatisfy { (0x21...0x7e).contains($0.value) && $0 != "%" }
+    }
 
     /// `a.b.c.d`: four decimal numbers 0...255 without leading zeros.
     static func parseDottedQuad(_ text: Substring) -> [UInt8]? {

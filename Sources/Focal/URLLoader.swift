@@ -9,11 +9,15 @@ import Synchronization
 /// Fetches image bytes over http(s) with AsyncHTTPClient: timeouts, a byte limit enforced while
 /// the body streams, redirects followed one by one, a format check on the bytes themselves, and
 /// the SSRF guard: the allow-list of sources for the URL and every redirect target, and the
-/// address policy for IP-literal hosts before connecting and for the address of every
-/// connection once it is made.
+/// address policy before connecting (for an IP-literal host, its address; for a host name, every
+/// address it resolves to, then a connection only to one of those) and again for the address of
+/// every connection once it is made.
 struct URLLoader: Sendable {
     let settings: NetworkSettings
     let maxBytes: Int
+    /// Resolves host names before connecting, when the address policy refuses some addresses;
+    /// the system resolver unless a test gives another.
+    var resolver: HostResolver = .system
 
     /// Fetches `url`, returning the body once it is known to start like an image.
     /// - Throws: `FetchError` naming the URL, or `CancellationError`.
@@ -41,10 +45,18 @@ struct URLLoader: Sendable {
         var visited: Set<String> = [url.absoluteString]
         var followed = 0
         while true {
-            let response = try await open(current, asked: address)
+            let (response, connection) = try await open(current, asked: address)
             guard let location = Self.redirectLocation(of: response) else {
-                return try await read(response, asked: address)
+                let body: Result<Data, any Error>
+                do {
+                    body = .success(try await read(response, asked: address))
+                } catch {
+                    body = .failure(error)
+                }
+                await connection.close()
+                return try body.get()
             }
+            await connection.close()
             guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
                 throw FetchError(.fetchInvalidURL, url: address, "redirects to \"\(location.oneLine)\", which is not a URL")
             }
@@ -62,16 +74,18 @@ struct URLLoader: Sendable {
             try vet(next, asked: address)
             followed += 1
             current = next
-            // `response` goes out of scope unread: AsyncHTTPClient stops receiving its body.
+            // `response` went unread: AsyncHTTPClient stopped receiving its body.
         }
     }
 
     /// Checks a URL before it is requested: http(s) with a host and a valid port, on the
-    /// allow-list of sources, and, when its host is an address, an address the policy allows.
+    /// allow-list of sources, and a host that is either an address the policy allows (IPv6 with
+    /// a zone, and every IPv4 spelling, included) or a plain host name, which `connection(for:)`
+    /// resolves and judges.
     /// - Parameters:
     ///   - url: The URL about to be requested: the one asked for, or a redirect target.
     ///   - address: The URL asked for, which every error names.
-    private func vet(_ url: URL, asked address: String) throws(FetchError) {
+    func vet(_ url: URL, asked address: String) throws(FetchError) {
         let redirect = url.absoluteString == address ? nil : "redirects to \(url.absoluteString), "
         guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty else {
             throw FetchError(.fetchInvalidURL, url: address, (redirect.map { $0 + "which " } ?? "") + "is not an http or https URL with a host")
@@ -83,9 +97,19 @@ struct URLLoader: Sendable {
             let what = redirect.map { $0 + "which is" } ?? "is"
             throw FetchError(.fetchNotAllowed, url: address, "\(what) not on the list of allowed sources (\(settings.allowedSources))")
         }
-        if let literal = IPAddress(host: host), let refusal = settings.addressPolicy.refusal(for: literal) {
-            throw refused(refusal, asked: address, redirect: redirect)
+        if let literal = IPAddress(host: host) {
+            if let refusal = settings.addressPolicy.refusal(for: literal) { throw refused(refusal, asked: address, redirect: redirect) }
+        } else if !Self.isPlainHostName(host) {
+            // `[::1%zone]`-like text that is no address is no host name either: never resolve it.
+            throw FetchError(
+                .fetchInvalidURL, url: address, (redirect.map { $0 + "which " } ?? "") + "has a host that is neither an IP address nor a host name")
         }
+    }
+
+    /// Whether `host`, not an address, can be a host name: no brackets, colon, percent sign,
+    /// slash, backslash, at sign, space or control character.
+    private static func isPlainHostName(_ host: String) -> Bool {
+        host.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7f && !"[]:%/\\@".unicodeScalars.contains($0) }
     }
 
     private func refused(_ refusal: AddressRefusal, asked address: String, redirect: String?) -> FetchError {
@@ -94,15 +118,80 @@ struct URLLoader: Sendable {
             (redirect.map { $0 + "and " } ?? "") + "\(refusal); the address policy does not allow it")
     }
 
-    /// Sends the request for `url` and waits for the response head.
-    private func open(_ url: URL, asked address: String) async throws -> HTTPClientResponse {
+    /// Sends the request for `url` and waits for the response head; returns it with the
+    /// connection it came on, which the caller closes once done with the response.
+    private func open(_ url: URL, asked address: String) async throws -> (HTTPClientResponse, Connection) {
+        let connection = try await connection(for: url, asked: address)
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         request.headers.add(name: "Accept", value: "image/*")
         do {
-            return try await client.execute(request, timeout: .nanoseconds(Self.nanoseconds(settings.totalTimeout)))
+            let response = try await connection.client.execute(request, timeout: .nanoseconds(Self.nanoseconds(settings.totalTimeout)))
+            return (response, connection)
         } catch {
+            await connection.close()
             throw translate(error, asked: address, at: url)
+        }
+    }
+
+    /// The client to request `url` (already vetted) with.
+    ///
+    /// For a host name under a policy that refuses some addresses: the name is resolved here and
+    /// every address it has is judged, and the request goes through a client of its own that
+    /// connects to the first of them (AsyncHTTPClient's `dnsOverride`, which keeps the Host
+    /// header, TLS SNI and certificate checks on the name). Otherwise the shared client for these
+    /// settings: the host is an address `vet` judged, or every address is allowed. Either way
+    /// every connection is judged again once made (`ConnectionRefusal`).
+    /// - Throws: `FetchError` `fetch.address_refused` when the policy refuses any address of the
+    ///   name (a name mixing allowed and refused addresses is a rebinding attempt), before any
+    ///   connection; `fetch.connection` when the name does not resolve; `fetch.timeout` when
+    ///   the resolver takes longer than the connect timeout; or `CancellationError`.
+    private func connection(for url: URL, asked address: String) async throws -> Connection {
+        let policy = settings.addressPolicy
+        // The host as AsyncHTTPClient reads it from the request's URL, so the override matches.
+        guard !policy.allowsEverything, let host = URL(string: url.absoluteString)?.host, IPAddress(host: host) == nil else {
+            return Connection(client: client, owned: false)
+        }
+        let redirect = url.absoluteString == address ? "" : "redirects to \(url.absoluteString), and "
+        let addresses: [IPAddress]
+        do {
+            addresses = try await resolver.addresses(of: host, within: settings.connectTimeout)
+        } catch {
+            switch error {
+            case .cancelled:
+                throw CancellationError()
+            case .timedOut:
+                throw FetchError(
+                    .fetchTimeout, url: address,
+                    redirect + "the host name \(host) did not resolve within the connect timeout of \(Self.seconds(settings.connectTimeout))")
+            case let .failed(words):
+                throw FetchError(.fetchConnection, url: address, redirect + "the host name \(host) does not resolve: \(words)")
+            }
+        }
+        let refusals = addresses.compactMap(policy.refusal(for:))
+        guard refusals.isEmpty, let chosen = addresses.first else {
+            let shown = addresses.prefix(8).map(\.description).joined(separator: ", ") + (addresses.count > 8 ? " and \(addresses.count - 8) more" : "")
+            let reasons = refusals.prefix(4).map(\.description).joined(separator: ", ")
+            let partly = refusals.count < addresses.count ? ", nor any other address of a name it partly refuses" : ""
+            throw FetchError(
+                .fetchAddressRefused, url: address,
+                redirect + "\(host) resolves to \(shown): \(reasons); the address policy does not allow it\(partly)")
+        }
+        var configuration = Self.configuration(for: clientKey)
+        configuration.dnsOverride = [host: chosen.description]
+        return Connection(client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration), owned: true)
+    }
+
+    /// A client to send one request with, and whether it is that request's own, to be shut
+    /// down once its response is done with (AsyncHTTPClient requires that before release).
+    private struct Connection: Sendable {
+        let client: HTTPClient
+        let owned: Bool
+
+        /// Shuts an owned client down, ending its connections; nothing for the shared one.
+        func close() async {
+            guard owned else { return }
+            try? await client.shutdown()
         }
     }
 
@@ -220,31 +309,40 @@ struct URLLoader: Sendable {
     /// The client for these settings: one per distinct setting for the life of the process, so
     /// that callers never have to shut one down (AsyncHTTPClient requires that before release).
     private var client: HTTPClient {
-        let key = ClientKey(connect: settings.connectTimeout, read: settings.readTimeout, policy: settings.addressPolicy)
+        let key = clientKey
         return Self.clients.withLock { clients in
             if let client = clients[key] { return client }
-            var configuration = HTTPClient.Configuration(
-                // Redirects are followed by `download`, which vets each target first.
-                redirectConfiguration: .disallow,
-                timeout: .init(
-                    connect: .nanoseconds(Self.nanoseconds(settings.connectTimeout)),
-                    read: .nanoseconds(Self.nanoseconds(settings.readTimeout))),
-                decompression: .disabled)
-            configuration.httpVersion = .automatic
-            // A refused connection is an answer: report it at once instead of retrying until the
-            // connect timeout. (A connection the address policy refuses is not retried either.)
-            configuration.connectionPool.retryConnectionEstablishment = false
-            let policy = key.policy
-            if !policy.allowsEverything {
-                // Every new connection, HTTP/1 or HTTP/2, is judged by the address it reached,
-                // after DNS; it carries no request until it passes.
-                configuration.http1_1ConnectionDebugInitializer = { channel in ConnectionRefusal.check(channel, against: policy) }
-                configuration.http2ConnectionDebugInitializer = { channel in ConnectionRefusal.check(channel, against: policy) }
-            }
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(for: key))
             clients[key] = client
             return client
         }
+    }
+
+    private var clientKey: ClientKey {
+        ClientKey(connect: settings.connectTimeout, read: settings.readTimeout, policy: settings.addressPolicy)
+    }
+
+    /// The configuration of a client for these settings.
+    private static func configuration(for key: ClientKey) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            // Redirects are followed by `download`, which vets each target first.
+            redirectConfiguration: .disallow,
+            timeout: .init(
+                connect: .nanoseconds(Self.nanoseconds(key.connect)),
+                read: .nanoseconds(Self.nanoseconds(key.read))),
+            decompression: .disabled)
+        configuration.httpVersion = .automatic
+        // A refused connection is an answer: report it at once instead of retrying until the
+        // connect timeout. (A connection the address policy refuses is not retried either.)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let policy = key.policy
+        if !policy.allowsEverything {
+            // Every new connection, HTTP/1 or HTTP/2, is judged by the address it reached,
+            // after DNS; it carries no request until it passes.
+            configuration.http1_1ConnectionDebugInitializer = { channel in ConnectionRefusal.check(channel, against: policy) }
+            configuration.http2ConnectionDebugInitializer = { channel in ConnectionRefusal.check(channel, against: policy) }
+        }
+        return configuration
     }
 
     private struct ClientKey: Hashable {

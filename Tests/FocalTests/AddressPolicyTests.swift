@@ -51,11 +51,27 @@ struct AddressPolicyTests {
 
     @Test("a host name, or a number out of range, is not an address", arguments: [
         "localhost", "example.com", "1.2.3.4.5", "4294967296", "256.0.0.1", "1.256.0.1", "1.2.65536", "0x1g",
-        "08.0.0.1", "1..2", ".", "", "[", "[]", "[::1", "fe80::1%eth0", "[fe80::1%25eth0]", "deadbeef", "1e3",
-        "0xffffffffff", String(repeating: "9", count: 80),
+        "08.0.0.1", "1..2", ".", "", "[", "[]", "[::1", "deadbeef", "1e3", "0xffffffffff", String(repeating: "9", count: 80),
+        // Zones: empty, with a space or another percent sign, too long, or on IPv4.
+        "fe80::1%", "[fe80::1%]", "[fe80::1%25]", "fe80::1%a b", "fe80::1%a%b", "fe80::1%" + String(repeating: "a", count: 33),
+        "127.0.0.1%1", "[127.0.0.1%251]", "fe80::1%\u{0}", "fe80::1%é",
     ])
     func notAnAddress(host: String) {
         #expect(IPAddress(host: host) == nil)
+    }
+
+    @Test("a URL's host with a zone is an address with that zone, in brackets with %25 or %, or decoded", arguments: [
+        ("[fe80::1%25eth0]", "fe80::1%eth0"), ("[fe80::1%eth0]", "fe80::1%eth0"), ("fe80::1%eth0", "fe80::1%eth0"),
+        ("[fe80::1%25lo]", "fe80::1%lo"), ("fe80::1%lo", "fe80::1%lo"), ("[::ffff:7f00:1%251]", "::ffff:127.0.0.1%1"),
+        ("::ffff:7f00:1%1", "::ffff:127.0.0.1%1"), ("fe80::1%251", "fe80::1%251"), ("[::1%25lo]", "::1%lo"),
+        ("[2606:4700::1%25eth0]", "2606:4700::1%eth0"),
+    ])
+    func zonedHosts(host: String, printed: String) throws {
+        let address = try #require(IPAddress(host: host), "\(host) is not read as an address")
+        #expect(address.description == printed)
+        #expect(address.zone != nil)
+        #expect(address.unzoned.zone == nil)
+        #expect(address != address.unzoned, "the zone is part of the address")
     }
 
     // MARK: - Categories
@@ -105,8 +121,8 @@ struct AddressPolicyTests {
         ("::ffff:127.0.0.1", "127.0.0.1", AddressCategory.loopback), ("::ffff:7f00:1", "127.0.0.1", .loopback),
         ("::ffff:10.0.0.1", "10.0.0.1", .private), ("::ffff:169.254.169.254", "169.254.169.254", .linkLocal),
         ("::ffff:8.8.8.8", "8.8.8.8", .public), ("::ffff:0:10.0.0.1", "10.0.0.1", .private),
-        ("::ffff:0:8.8.8.8", "8.8.8.8", .public), ("::127.0.0.1", "127.0.0.1", .loopback),
-        ("::10.0.0.1", "10.0.0.1", .private), ("::8.8.8.8", "8.8.8.8", .public),
+        ("::ffff:0:8.8.8.8", "8.8.8.8", .reserved), ("::127.0.0.1", "127.0.0.1", .loopback),
+        ("::10.0.0.1", "10.0.0.1", .private), ("::8.8.8.8", "8.8.8.8", .reserved), ("::1.2.3.4", "1.2.3.4", .reserved),
         // NAT64, well-known and local-use prefixes
         ("64:ff9b::169.254.169.254", "169.254.169.254", .linkLocal), ("64:ff9b::7f00:1", "127.0.0.1", .loopback),
         ("64:ff9b::8.8.8.8", "8.8.8.8", .public), ("64:ff9b:1::a9fe:a9fe", "169.254.169.254", .linkLocal),
@@ -230,6 +246,44 @@ struct AddressPolicyTests {
         #expect(refusal.refused == (try Self.address("127.0.0.1")))
         #expect(refusal.reason == .category(.loopback))
         #expect(policy.refusal(for: try Self.address("8.8.8.8")) == nil)
+    }
+
+    @Test("IPv4-compatible and -translated addresses are IPv6 destinations: refused by default even when their IPv4 is public")
+    func ipv4Compatible() throws {
+        let compatible = try #require(IPAddress(host: "[::1.2.3.4]"))
+        #expect(compatible.description == "::102:304", "the address connected is IPv6, not 1.2.3.4")
+        let refusal = try #require(AddressPolicy.publicOnly.refusal(for: compatible))
+        #expect(refusal.reason == .category(.reserved))
+        #expect(refusal.refused == compatible)
+        #expect(try AddressPolicy(allowing: ["1.2.3.4"]).refusal(for: compatible) != nil, "allowing the IPv4 does not allow this IPv6 spelling")
+        #expect(AddressPolicy.publicOnly.refusal(for: try Self.address("::ffff:0:1.2.3.4"))?.reason == .category(.reserved))
+        // A special IPv4 inside is named first, as for the other embeddings.
+        #expect(AddressPolicy.publicOnly.refusal(for: try Self.address("::127.0.0.1"))?.description == "::7f00:1 carries 127.0.0.1, which is a loopback address")
+        // IPv4-mapped is the IPv4 address itself.
+        #expect(AddressPolicy.publicOnly.allows(try Self.address("::ffff:1.2.3.4")))
+        #expect(try AddressPolicy(allowing: ["127.0.0.1"]).allows(try Self.address("::ffff:127.0.0.1")))
+    }
+
+    @Test("an address with a zone is refused whenever special-purpose addresses are, whatever is allowed")
+    func zonesRefused() throws {
+        let linkLocal = try #require(IPAddress(host: "[fe80::1%25lo]"))
+        #expect(AddressPolicy.publicOnly.refusal(for: linkLocal)?.description == "fe80::1%lo is a link-local address")
+        #expect(try AddressPolicy(allowing: ["fe80::/10"]).refusal(for: linkLocal) != nil, "an allowed network does not allow a zone")
+        #expect(AddressPolicy.publicOnly.allows(linkLocal.unzoned) == false)
+        #expect(try AddressPolicy(allowing: ["fe80::/10"]).allows(linkLocal.unzoned), "the same address without its zone is allowed")
+
+        let mapped = try #require(IPAddress(host: "[::ffff:7f00:1%251]"))
+        #expect(
+            try AddressPolicy(allowing: ["127.0.0.1"]).refusal(for: mapped)?.description
+                == "::ffff:127.0.0.1%1 carries 127.0.0.1, which is a loopback address")
+        let loopback = try #require(IPAddress(host: "[::1%25lo]"))
+        #expect(try AddressPolicy(allowing: ["::1"]).refusal(for: loopback)?.reason == .category(.loopback))
+
+        let publicZoned = try #require(IPAddress(host: "[2606:4700::1%25eth0]"))
+        let refusal = try #require(AddressPolicy.publicOnly.refusal(for: publicZoned))
+        #expect(refusal.reason == .zoned)
+        #expect(refusal.description == "2606:4700::1%eth0 is an address with a zone, which picks a network interface of this machine")
+        #expect(AddressPolicy.allowAll.allows(publicZoned), "allowAll allows any address")
     }
 
     @Test("the public message of an address refusal names no address")

@@ -4,8 +4,8 @@ import FocalTestSupport
 import Testing
 
 /// The SSRF guard against real servers on loopback: the address policy before connecting (IP
-/// literals in every spelling), after connecting (a host name that resolves to loopback), on
-/// every redirect; and the allow-list of sources on every redirect.
+/// literals in every spelling, and every address a host name resolves to), on every redirect;
+/// and the allow-list of sources on every redirect. See also NetworkTests+Resolution.swift.
 extension NetworkTests {
     /// A URL from text the test wrote.
     static func url(_ text: String) throws -> URL {
@@ -41,12 +41,12 @@ extension NetworkTests {
         }
     }
 
-    @Test("a host name that resolves to loopback is refused once connected, before any request is sent; allowed when configured")
-    func hostNameRefusedAfterConnecting() async throws {
+    @Test("a host name that resolves to loopback is refused before connecting; allowed when configured")
+    func hostNameRefusedBeforeConnecting() async throws {
         try await withLoopbackServer { server in
             let url = try Self.url("http://localhost:\(server.port)/image/astronaut.png")
             let pipeline = Self.pipeline(allowLoopback: false)
-            // Twice on the same client: a refused connection leaves it able to refuse the next.
+            // Twice with the same pipeline: a refusal leaves it able to refuse the next.
             for _ in 0..<2 {
                 let error = try await Self.refusal(url, .fetchAddressRefused, pipeline: pipeline)
                 #expect(error.message.contains("127.0.0.1 is a loopback address"), "\(error)")
