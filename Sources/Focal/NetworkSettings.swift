@@ -23,9 +23,12 @@ public struct NetworkSettings: Hashable, Sendable {
     /// The hosts and URL prefixes that may be fetched, redirect targets included; default
     /// empty, which allows any. A URL outside it fails with `fetch.not_allowed`.
     public var allowedSources: SourceAllowList
-    /// The addresses that may be connected to, checked on every connection (after DNS, so
-    /// rebinding does not get around it) and for every redirect; default `.publicOnly`. A refused
-    /// address fails with `fetch.address_refused`.
+    /// The addresses that may be connected to. A host name is resolved first and every address
+    /// it has is judged before any connection (one refused address refuses the fetch); only an
+    /// address that passed is connected to, keeping the Host header and the TLS name; every
+    /// redirect is judged the same way, and the address of each connection once more. A refused
+    /// address fails with `fetch.address_refused`, the same whether the target is open, closed,
+    /// filtered or unreachable. Default `.publicOnly`.
     public var addressPolicy: AddressPolicy
 
     /// Creates settings; every parameter defaults to the value documented on its property.
