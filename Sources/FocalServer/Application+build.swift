@@ -46,8 +46,8 @@ func buildApplication(service: FocalService) async throws -> some ApplicationPro
 
 /// Runs `focal serve` until SIGTERM or SIGINT, then shuts down gracefully within a bound: new
 /// connections stop, requests in flight finish and their responses are written out, and
-/// whatever is still open `requestTimeout + headerTimeout + bodyTimeout + 5 s` after the signal
-/// is closed.
+/// whatever is still open `requestTimeout + 5 s` after the signal is closed (a request still
+/// sending its body then is cut off: it could not have been answered in time anyway).
 /// - Parameters:
 ///   - configuration: The service's settings.
 ///   - logger: Where request lines and start-up messages go.
@@ -55,8 +55,7 @@ func buildApplication(service: FocalService) async throws -> some ApplicationPro
 public func runServer(configuration: ServerConfiguration, logger: Logger) async throws {
     let service = try FocalService(configuration: configuration, logger: logger)
     let app = try await buildApplication(service: service)
-    let requests = configuration.requests
-    let bound = configuration.requestTimeout + requests.headerTimeout + requests.bodyTimeout + .seconds(5)
+    let bound = configuration.requestTimeout + .seconds(5)
     let group = ServiceGroup(configuration: .init(
         services: [BoundedShutdown(app: app, bound: bound, connections: service.connections, logger: logger)],
         gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -202,17 +202,8 @@ import Glibc
     /// Past the connection cap (`focal serve --max-connections 2`, a process of its own), a new
     /// connection is not served until one closes; then it is.
     @Test func connectionsAreCapped() async throws {
-        let port = try FreePort.pick()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Checkout.focal)
-        process.arguments = [
-            "serve", "--port", String(port), "--root", Checkout.root.appendingPathComponent("Fixtures").path, "--allow-unsafe",
-            "--models", Checkout.models, "--max-connections", "2", "--log-level", "error",
-        ]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, port) = try await ServeProcess.start(["--max-connections", "2"])
         defer { if process.isRunning { process.terminate() } }
-        try await pollUntil("focal serve is ready", seconds: 60) { (try? RawHTTP.get(port: port, path: "/readyz"))?.hasPrefix("HTTP/1.1 200") == true }
         let idle = try (0..<2).map { _ in try Raw(port: port) }
         try await Task.sleep(for: .milliseconds(300))
         let waiting = try Raw(port: port)
@@ -245,18 +236,10 @@ import Glibc
     /// SIGTERM while large renders are being read slowly: every response arrives whole (its
     /// bytes match its Content-Length), and the process exits within its shutdown bound.
     @Test func sigtermCompletesLargeResponses() async throws {
-        let port = try FreePort.pick()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Checkout.focal)
-        process.arguments = [
-            "serve", "--port", String(port), "--root", Checkout.root.appendingPathComponent("Fixtures").path, "--allow-unsafe",
-            "--models", Checkout.models, "--memory-cache", "0", "--log-level", "error",
-            "--request-timeout", "20", "--header-timeout", "2", "--body-timeout", "2",
-        ]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, port) = try await ServeProcess.start([
+            "--memory-cache", "0", "--request-timeout", "20", "--header-timeout", "2", "--body-timeout", "2",
+        ])
         defer { if process.isRunning { process.terminate() } }
-        try await pollUntil("focal serve is ready", seconds: 60) { (try? RawHTTP.get(port: port, path: "/readyz"))?.hasPrefix("HTTP/1.1 200") == true }
         let sizes = [(4000, 3488), (3600, 3139), (3200, 2790)]
         let started = Mutex(0)
         let readers = sizes.map { size in
@@ -283,7 +266,28 @@ import Glibc
         }
         try await pollUntil("the process exits", seconds: 40) { !process.isRunning }
         #expect(process.terminationStatus == 0)
-        #expect(ContinuousClock.now - signalled < .seconds(20 + 2 + 2 + 5 + 5), "within the shutdown bound")
+        #expect(ContinuousClock.now - signalled < .seconds(20 + 5 + 3), "within the shutdown bound")
+    }
+
+    /// SIGTERM with a client that never reads its large answer and one that drips a body: the
+    /// process still exits within the request timeout plus 5 s.
+    @Test func shutdownIsBoundedWhateverClientsDo() async throws {
+        let (process, port) = try await ServeProcess.start(["--memory-cache", "0", "--request-timeout", "3"])
+        defer { if process.isRunning { process.terminate() } }
+        let stuck = try Raw(port: port)
+        try stuck.send("GET /unsafe/4000x3488/filters:format(png)/hubble_deep_field.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        _ = try stuck.receiveHead(timeout: 60)  // then reads nothing more: the server's writes back up
+        let drip = try Raw(port: port)
+        try drip.send("POST /v1/plan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n{")
+        let signalled = ContinuousClock.now
+        process.terminate()
+        try await pollUntil("the process exits", seconds: 30) {
+            try? drip.send(" ")
+            return !process.isRunning
+        }
+        #expect(ContinuousClock.now - signalled < .seconds(3 + 5 + 3), "exits within the request timeout plus 5 s")
+        stuck.close()
+        drip.close()
     }
 
     // MARK: - Signed-only

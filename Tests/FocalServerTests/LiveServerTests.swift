@@ -69,18 +69,9 @@ import Glibc
     /// SIGTERM during a request: the request finishes, then the process exits cleanly.
     @Test func sigtermLetsInFlightRequestsFinish() async throws {
         try await withLoopbackServer { upstream in
-            let port = try FreePort.pick()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Checkout.focal)
-            process.arguments = [
-                "serve", "--port", String(port), "--root", Checkout.root.appendingPathComponent("Fixtures").path, "--allow-unsafe",
-                "--models", Checkout.models, "--allow-network", "127.0.0.1", "--log-level", "error",
-            ]
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let (process, port) = try await ServeProcess.start(["--allow-network", "127.0.0.1"])
             defer { if process.isRunning { process.terminate() } }
             let base = "http://127.0.0.1:\(port)"
-            try await pollUntil("focal serve is ready", seconds: 60) { (try? RawHTTP.get(port: port, path: "/readyz"))?.hasPrefix("HTTP/1.1 200") == true }
             // The source answers after a second: the request is surely in flight when SIGTERM comes.
             let slow = upstream.url("/slow/1/astronaut.png").absoluteString
             let encoded = slow.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? slow
@@ -93,6 +84,32 @@ import Glibc
             #expect(process.terminationStatus == 0)
             #expect((try? RawHTTP.get(port: port, path: "/healthz", timeout: 2)) == nil, "nothing listens at \(base) any more")
         }
+    }
+}
+
+/// `focal serve` as a process of its own: the fixtures as its root, unsafe URLs, the checkout's
+/// models, a free loopback port; `arguments` add flags.
+enum ServeProcess {
+    /// Starts it and waits until `/readyz` answers 200; the caller terminates it.
+    static func start(_ arguments: [String]) async throws -> (Process, port: Int) {
+        let port = try FreePort.pick()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Checkout.focal)
+        process.arguments = [
+            "serve", "--port", String(port), "--root", Checkout.root.appendingPathComponent("Fixtures").path, "--allow-unsafe",
+            "--models", Checkout.models, "--log-level", "error",
+        ] + arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        do {
+            try await pollUntil("focal serve is ready", seconds: 60) {
+                (try? RawHTTP.get(port: port, path: "/readyz"))?.hasPrefix("HTTP/1.1 200") == true
+            }
+        } catch {
+            process.terminate()
+            throw error
+        }
+        return (process, port)
     }
 }
 
