@@ -11,7 +11,8 @@ import NIOHTTPTypesHTTP1
 ///
 /// - **Head deadline.** A request head must arrive whole within `headerTimeout`: counted from the
 ///   connection's opening for its first request and from the first byte for later ones (a byte
-///   watcher sits before the HTTP decoder). Past it: 408 with a JSON body, then close.
+///   watcher sits before the HTTP decoder). Past it: 408 with a JSON body, then close (a
+///   connection that sent nothing at all is closed without one).
 /// - **Declared sizes.** A `Content-Length` over the route's limit (uploads: `maxUploadBytes`;
 ///   anything else: `maxJSONBytes`) is answered 413 at once, before a byte of body is read. The
 ///   declared length is reserved on the server's body memory (`ConnectionRegistry`); when that is
@@ -34,8 +35,8 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private enum Phase {
         /// Between requests, nothing of the next one seen.
         case idle
-        /// Reading a head, since then.
-        case head(since: NIODeadline)
+        /// Reading a head, since then; whether any byte of it has come.
+        case head(since: NIODeadline, bytes: Bool)
         /// Reading a body: since its head, bytes so far, the most it may have.
         case body(since: NIODeadline, received: Int, limit: Int)
         /// The request is read; its response is being made.
@@ -55,6 +56,9 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var reserved = 0
     /// Bytes that arrived while a response was being made (the next request, pipelined).
     private var bytesWhileAnswering = false
+    /// The response ended while its request's body was still arriving: the body keeps its
+    /// deadline, and the connection is between requests once the body ends.
+    private var answeredEarly = false
     private var pendingWrites = 0
     private var heldClose: EventLoopPromise<Void>?
     private var closing = false
@@ -100,7 +104,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard !started else { return }
         started = true
         // The first request's head is timed from the connection's opening.
-        phase = .head(since: .now())
+        phase = .head(since: .now(), bytes: false)
         scheduleTick(context)
     }
 
@@ -116,8 +120,10 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     fileprivate func bytesArrived(_ context: ChannelHandlerContext) {
         switch phase {
         case .idle:
-            phase = .head(since: .now())
+            phase = .head(since: .now(), bytes: true)
             scheduleTick(context)
+        case let .head(since, false):
+            phase = .head(since: since, bytes: true)
         case .answering:
             bytesWhileAnswering = true
         case .head, .body:
@@ -183,7 +189,14 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
             context.fireChannelRead(data)
         case .end:
-            if case .body = phase { phase = .answering }
+            if case .body = phase {
+                if answeredEarly {
+                    answeredEarly = false
+                    between(context)
+                } else {
+                    phase = .answering
+                }
+            }
             context.fireChannelRead(data)
         }
     }
@@ -213,18 +226,29 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if case .end = part, open > 0 {
             open -= 1
             if open == 0 {
-                registry.releaseBody(reserved)
-                reserved = 0
-                if bytesWhileAnswering {
-                    phase = .head(since: .now())
-                    scheduleTick(context)
+                if case .body = phase {
+                    // Answered before its body ended (a refusal): the body keeps its deadline.
+                    answeredEarly = true
                 } else {
-                    phase = .idle
+                    between(context)
                 }
-                bytesWhileAnswering = false
             }
         }
         context.write(data, promise: written)
+    }
+
+    /// Every request on the connection is read and answered: its body memory goes back, and the
+    /// next head's deadline starts with its first byte (at once when it has come already).
+    private func between(_ context: ChannelHandlerContext) {
+        registry.releaseBody(reserved)
+        reserved = 0
+        if bytesWhileAnswering {
+            phase = .head(since: .now(), bytes: true)
+            scheduleTick(context)
+        } else {
+            phase = .idle
+        }
+        bytesWhileAnswering = false
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
@@ -260,8 +284,14 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch phase {
         case .idle, .answering:
             return
-        case let .head(since):
+        case let .head(since, bytes):
             if now - since > Self.amount(limits.headerTimeout) {
+                // A connection that never sent a byte is closed without a word (as nginx does:
+                // a browser's unused preconnection); a head that came partly is answered 408.
+                guard bytes else {
+                    drop(context, reason: "idle_timeout")
+                    return
+                }
                 refuse(
                     context,
                     ServerError(.requestTimeout, "no complete request head within \(limits.headerTimeout); send requests promptly"),

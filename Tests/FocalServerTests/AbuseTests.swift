@@ -105,7 +105,8 @@ import Glibc
         }
     }
 
-    /// A head that does not arrive whole within the header deadline is answered 408 and closed.
+    /// A head that does not arrive whole within the header deadline is answered 408 and closed;
+    /// a connection that sends nothing is closed at the same deadline, silently.
     @Test func aSlowHeadIsAnswered408() async throws {
         try await withServer(.live, { $0.requests.headerTimeout = .seconds(1) }) { client in
             let port = try #require(client.port)
@@ -117,6 +118,9 @@ import Glibc
             #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
             #expect(answer.contains(#""code":"request.timeout""#))
             #expect(ContinuousClock.now - started < .seconds(8))
+            // A connection that sends nothing at all is closed without a word.
+            let silent = try await Raw.run(port: port) { socket in try socket.receive(timeout: 8) }
+            #expect(silent.isEmpty, "\(silent.prefix(100))")
         }
     }
 
