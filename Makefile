@@ -11,7 +11,7 @@ DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
 .PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench \
 	bench-serve client-tests cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
-	bench-lock
+	bench-lock bench-abuse
 
 all: build
 
@@ -80,6 +80,13 @@ bench: models fixtures release
 # both on loopback, driven by wrk; BENCH_SERVE_FLAGS=--quick for a short run.
 bench-serve: models fixtures release
 	python3 scripts/bench-serve.py $(BENCH_SERVE_FLAGS)
+
+# `focal serve` under hostile load on loopback (URL and file floods, stalled and drip bodies, idle
+# connections at the fd limit, unknown ids, SIGTERM mid-answer) beside a well-behaved client; runs
+# .build/release/focal, else .build/debug/focal (FOCAL_BIN picks another). BENCH_ABUSE_FLAGS=--quick
+# for a short run, --only NAME,... for some attacks.
+bench-abuse: models fixtures
+	python3 scripts/bench-abuse.py $(BENCH_ABUSE_FLAGS)
 
 # libthumbor's signed URLs against a live `focal serve` (scripts/client-tests.sh thumbor: thumbor).
 client-tests: models fixtures build
