@@ -48,13 +48,15 @@ SERVE_FLAGS ?=
 serve: models fixtures release
 	.build/release/focal serve --host $(HOST) --port $(PORT) --root Fixtures --allow-unsafe --data .cache/serve-data $(SERVE_FLAGS)
 
-# The loopback network tests check that timeouts and refusals come promptly, and the corpus tests
-# bound each hostile input's time; each runs in a process of its own so that the CPU-heavy suites
-# cannot delay their clocks.
+# The loopback network tests check that timeouts and refusals come promptly, the abuse tests that
+# focal serve refuses and bounds what hostile clients do (deadlines of a second or two), and the
+# corpus tests bound each hostile input's time; each runs in a process of its own so that the
+# CPU-heavy suites cannot delay their clocks (nor the abuse tests' servers the leak counters).
 test: models fixtures corpus
 	$(SWIFT) build --build-tests $(LINK)
-	VIPS_LEAK=1 $(SWIFT) test --skip-build --skip NetworkTests --skip CorpusTests
+	VIPS_LEAK=1 $(SWIFT) test --skip-build --skip NetworkTests --skip CorpusTests --skip AbuseTests
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter NetworkTests
+	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter AbuseTests
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter CorpusTests
 
 # The web page and <focal-img> in headless Chromium (Debian's chromium, chromium-driver and
