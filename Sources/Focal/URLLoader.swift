@@ -220,6 +220,9 @@ struct URLLoader: Sendable {
         var reserved = max(0, declared ?? 0)
         try Admission.reserve(reserved)
         var body = Data()
+        // One allocation of the declared size: growing by doubling would hold up to twice the
+        // body, and a copy of it while it grows, beyond what the budget counted.
+        if reserved > 0 { body.reserveCapacity(reserved) }
         var checked = false
         do {
             for try await chunk in response.body {
@@ -227,9 +230,11 @@ struct URLLoader: Sendable {
                     throw tooLarge(address, "sent more than that")
                 }
                 if body.count + chunk.readableBytes > reserved {
-                    let more = max(1 << 20, body.count + chunk.readableBytes - reserved)
+                    // An undeclared length grows the buffer by doubling: count what it may hold.
+                    let more = max(1 << 20, 2 * (body.count + chunk.readableBytes) - reserved)
                     try Admission.reserve(more)
                     reserved += more
+                    body.reserveCapacity(min(maxBytes, 2 * (body.count + chunk.readableBytes)))
                 }
                 body.append(contentsOf: chunk.readableBytesView)
                 if !checked && body.count >= ImageSignature.prefixLength {

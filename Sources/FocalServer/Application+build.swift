@@ -29,7 +29,7 @@ func buildApplication(service: FocalService) async throws -> some ApplicationPro
     let cap = configuration.requests.connectionCap(descriptors: FileDescriptors.raiseSoftLimit())
     let server = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "Focal",
-        availableConnectionsDelegate: ConnectionCap(limit: cap, logger: logger))
+        availableConnectionsDelegate: ConnectionCap(limit: cap, logger: logger, registry: service.connections))
     let requests = configuration.requests
     let upload = min(configuration.maxBodyBytes, configuration.pipeline.limits.maxInputBytes)
     let registry = service.connections

@@ -2,13 +2,16 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 
-/// The most connections `focal serve` keeps open (`RequestLimits.maxConnections`). At the cap
-/// the server stops accepting: new connections wait in the listen backlog until one closes, and
-/// the system refuses them once the backlog is full. Nothing spins on `accept`, and reaching the
-/// cap (and leaving it) is logged once each time.
+/// The most connections `focal serve` keeps open (`RequestLimits.maxConnections`). Within a
+/// 32nd of the cap (at least one), each new connection closes the connection idle the longest
+/// (between requests, or open without a byte sent), so a crowd of idle connections cannot keep a
+/// new client out. At the cap, with nothing idle, the server stops accepting: new connections
+/// wait in the listen backlog until one closes, and the system refuses them once it is full.
+/// Nothing spins on `accept`, and reaching the cap (and leaving it) is logged once each time.
 struct ConnectionCap: AvailableConnectionsDelegate {
     let limit: Int
     let logger: Logger
+    let registry: ConnectionRegistry
     private var count = 0
     private var full = false
 
@@ -16,18 +19,26 @@ struct ConnectionCap: AvailableConnectionsDelegate {
     /// - Parameters:
     ///   - limit: Connections at once (at least 1).
     ///   - logger: Where reaching the cap is logged.
-    init(limit: Int, logger: Logger) {
+    ///   - registry: The connections, of which the idle ones are closed at the cap.
+    init(limit: Int, logger: Logger, registry: ConnectionRegistry) {
         self.limit = max(1, limit)
         self.logger = logger
+        self.registry = registry
     }
 
     mutating func connectionOpened() {
         count += 1
-        if count >= limit, !full {
+        // Near the cap, each new connection closes the one idle the longest, so that there is
+        // always room for a client with something to send.
+        guard count >= limit - max(1, limit / 32) else { return }
+        let evicted = registry.evictIdle(1)
+        guard count >= limit else { return }
+        registry.capReached()
+        if !full {
             full = true
             logger.warning(
-                "connection limit reached: new connections wait in the backlog",
-                metadata: ["connections": .stringConvertible(count), "limit": .stringConvertible(limit)])
+                "connection limit reached: idle connections are closed to make room, new ones wait in the backlog",
+                metadata: ["connections": .stringConvertible(count), "limit": .stringConvertible(limit), "evicted": .stringConvertible(evicted)])
         }
     }
 
@@ -35,6 +46,7 @@ struct ConnectionCap: AvailableConnectionsDelegate {
         count = max(0, count - 1)
         if full, count < limit {
             full = false
+            registry.capLeft()
             logger.notice("accepting connections again", metadata: ["connections": .stringConvertible(count)])
         }
     }

@@ -7,7 +7,10 @@ import Synchronization
 /// connections were closed early. One per server; `RequestGuard` reports to it.
 ///
 /// It can close every connection at once (`closeAll()`): the bound on a graceful shutdown, which
-/// otherwise waits for whatever clients do.
+/// otherwise waits for whatever clients do. And it knows which connections are idle (between
+/// requests, or open without a byte sent), so that at the connection cap the longest idle ones
+/// make room for new clients (`evictIdle`), as nginx reuses its idle keep-alive connections: a
+/// crowd of idle connections cannot keep a new client waiting.
 final class ConnectionRegistry: Sendable {
     /// The bytes of request bodies all connections may hold.
     let maxBodyMemory: Int
@@ -16,6 +19,9 @@ final class ConnectionRegistry: Sendable {
     private let bodyBytes = Mutex(0)
     private let closes = Mutex(Closes())
     private let forcing = Atomic(false)
+    private let idle = Mutex<[ObjectIdentifier: (channel: any Channel, since: ContinuousClock.Instant)]>([:])
+    /// While the cap holds accepting back, a task closes an idle connection every 200 ms.
+    private let capWatch = Mutex<Task<Void, Never>?>(nil)
 
     private struct Closes {
         var byReason: [String: Int] = [:]
@@ -32,13 +38,15 @@ final class ConnectionRegistry: Sendable {
         self.logger = logger
     }
 
+    deinit { capWatch.withLock { $0?.cancel() } }
+
     /// Connections open now.
     var open: Int { channels.withLock { $0.count } }
 
     /// Bytes of request bodies held now.
     var bodyMemory: Int { bodyBytes.withLock { $0 } }
 
-    /// Connections closed early so far, by reason (`idle_timeout`, `header_timeout`, `body_timeout`,
+    /// Connections closed early so far, by reason (`evicted_idle`, `idle_timeout`, `header_timeout`, `body_timeout`,
     /// `body_too_slow`, `body_memory`, `too_large`, `bad_request`, `shutdown`).
     var closedEarly: [String: Int] { closes.withLock { $0.byReason } }
 
@@ -51,6 +59,59 @@ final class ConnectionRegistry: Sendable {
 
     func remove(_ channel: any Channel) {
         _ = channels.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+        _ = idle.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+
+    /// Records whether a connection is idle: between requests, or open with nothing sent.
+    func setIdle(_ channel: any Channel, _ isIdle: Bool) {
+        idle.withLock { idle in
+            if isIdle {
+                if idle[ObjectIdentifier(channel)] == nil { idle[ObjectIdentifier(channel)] = (channel, .now) }
+            } else {
+                idle[ObjectIdentifier(channel)] = nil
+            }
+        }
+    }
+
+    /// The connection cap holds accepting back: until `capLeft()`, close the connection idle the
+    /// longest (idle for 200 ms at least) every 200 ms, so that a client waiting in the backlog
+    /// gets in.
+    func capReached() {
+        capWatch.withLock { watch in
+            guard watch == nil else { return }
+            watch = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(200))
+                    guard let self else { return }
+                    self.evictIdle(1, idleFor: .milliseconds(200))
+                }
+            }
+        }
+    }
+
+    /// The connection cap accepts again.
+    func capLeft() {
+        capWatch.withLock { watch in
+            watch?.cancel()
+            watch = nil
+        }
+    }
+
+    /// Closes up to `count` of the connections idle the longest (and at least `idleFor`);
+    /// returns how many.
+    @discardableResult
+    func evictIdle(_ count: Int, idleFor: Duration = .zero) -> Int {
+        let now = ContinuousClock.now
+        let oldest = idle.withLock { idle -> [any Channel] in
+            let chosen = idle.filter { now - $0.value.since >= idleFor }.sorted { $0.value.since < $1.value.since }.prefix(max(0, count))
+            for (key, _) in chosen { idle[key] = nil }
+            return chosen.map(\.value.channel)
+        }
+        for channel in oldest {
+            closedEarly("evicted_idle")
+            channel.close(promise: nil)
+        }
+        return oldest.count
     }
 
     /// Reserves `bytes` of body memory; false when the total would pass `maxBodyMemory`.

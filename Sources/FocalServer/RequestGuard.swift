@@ -47,7 +47,11 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let maxUploadBytes: Int
     private let flushTimeout: TimeAmount
     private let registry: ConnectionRegistry
-    private var phase = Phase.idle
+    private var phase = Phase.idle {
+        didSet { reportIdle() }
+    }
+    private var channel: (any Channel)?
+    private var reportedIdle = false
     private var started = false
     private var tick: Scheduled<Void>?
     /// Requests whose head has been passed on and whose response has not ended.
@@ -79,6 +83,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: - Lifecycle
 
     func handlerAdded(context: ChannelHandlerContext) {
+        channel = context.channel
         registry.add(context.channel)
         // Raw bytes are seen before the HTTP decoder, so a head's deadline starts at its first byte.
         let watcher = ByteWatcher(owner: self, eventLoop: context.eventLoop)
@@ -108,12 +113,26 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         scheduleTick(context)
     }
 
+    /// Tells the registry whether the connection is idle (between requests, or open with nothing
+    /// sent), so that it may be closed to make room at the connection cap.
+    private func reportIdle() {
+        let isIdle: Bool
+        switch phase {
+        case .idle, .head(_, false): isIdle = !closing
+        default: isIdle = false
+        }
+        guard isIdle != reportedIdle, let channel else { return }
+        reportedIdle = isIdle
+        registry.setIdle(channel, isIdle)
+    }
+
     private func finish(_ context: ChannelHandlerContext) {
         tick?.cancel()
         tick = nil
         registry.releaseBody(reserved)
         reserved = 0
         registry.remove(context.channel)
+        channel = nil
     }
 
     /// Called by the byte watcher for every read of raw bytes.

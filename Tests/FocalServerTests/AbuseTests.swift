@@ -203,20 +203,34 @@ import Glibc
         }
     }
 
-    /// Past the connection cap (`focal serve --max-connections 2`, a process of its own), a new
-    /// connection is not served until one closes; then it is.
+    /// At the connection cap (`focal serve --max-connections 2`, a process of its own), the
+    /// connection idle the longest is closed to make room: a crowd of idle connections cannot keep
+    /// a new client waiting. Connections that are busy (sending a body) are not closed: then a new
+    /// connection waits until one ends.
     @Test func connectionsAreCapped() async throws {
         let (process, port) = try await ServeProcess.start(["--max-connections", "2"])
         defer { if process.isRunning { process.terminate() } }
         let idle = try (0..<2).map { _ in try Raw(port: port) }
         try await Task.sleep(for: .milliseconds(300))
+        let newcomer = try await Raw.run(port: port) { socket in
+            try socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return try socket.receive(timeout: 5)
+        }
+        #expect(newcomer.hasPrefix("HTTP/1.1 200"), "an idle connection made room: \(newcomer.prefix(100))")
+        #expect(idle[0].isClosed(waiting: 2), "the oldest idle connection was closed")
+        for socket in idle { socket.close() }
+        try await Task.sleep(for: .milliseconds(300))
+
+        let busy = try (0..<2).map { _ in try Raw(port: port) }
+        for socket in busy { try socket.send("POST /v1/plan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{") }
+        try await Task.sleep(for: .milliseconds(300))
         let waiting = try Raw(port: port)
         try waiting.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        #expect(try waiting.receive(timeout: 1).isEmpty, "the third connection waits in the backlog")
-        idle[0].close()
+        #expect(try waiting.receive(timeout: 1).isEmpty, "busy connections are not closed: the third waits in the backlog")
+        busy[0].close()
         let answer = try waiting.receive(timeout: 10)
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(100))")
-        for socket in idle { socket.close() }
+        for socket in busy { socket.close() }
     }
 
     /// What the HTTP parser refuses is answered 400 with a JSON body, not a bare 400 or a 500.
