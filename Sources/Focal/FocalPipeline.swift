@@ -195,6 +195,7 @@ public final class FocalPipeline: Sendable {
             }
         }
         if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
+        options.crop = savedCropApplied(options, target: target, imageSize: image.size)
         try Task.checkCancellation()
         let format = options.outputFormat(for: image.format)
         // Decoded once, at the larger of what the detectors and the output need (see WorkingCopy).
@@ -257,9 +258,9 @@ public final class FocalPipeline: Sendable {
     }
 
     /// The options with the crop a person saved for this image at this target's ratio, when there
-    /// is one and the request would otherwise detect. The saved crop is the crop, scaled to any
-    /// output size within `maxUpscale`; beyond that (a small crop asked for a large output) the
-    /// smallest crop that holds it at the output's size.
+    /// is one and the request would otherwise detect: the saved crop and its revision, which are
+    /// part of the result's key. How it decides the crop (`SavedCropRule`) is applied once the
+    /// image's size is known (`savedCropApplied`).
     private func applyingOverride(_ options: FocalOptions, identity: String, target: CropTarget) async throws -> FocalOptions {
         guard let overrides, options.crop.needsDetection, identity.hasPrefix("sha256:") else { return options }
         guard let saved = try await overrides.override(image: String(identity.dropFirst("sha256:".count)), ratio: target.ratio) else {
@@ -267,13 +268,14 @@ public final class FocalPipeline: Sendable {
         }
         var options = options
         options.crop.override = .region(saved.crop)
-        var upscale = 1.0
-        if case let .size(width, height) = target {
-            upscale = max(Double(width) / Double(max(1, saved.crop.width)), Double(height) / Double(max(1, saved.crop.height)))
-        }
-        if options.crop.bounds == nil, upscale <= configuration.limits.maxUpscale { options.crop.bounds = saved.crop }
         options.savedCropRevision = saved.revision
         return options
+    }
+
+    /// The crop options with `SavedCropRule` applied, when a saved crop decides this request.
+    private func savedCropApplied(_ options: FocalOptions, target: CropTarget, imageSize: PixelSize) -> CropOptions {
+        guard options.savedCropRevision != nil, case let .region(saved)? = options.crop.override else { return options.crop }
+        return SavedCropRule.applied(saved, to: options.crop, target: target, imageSize: imageSize, maxUpscale: configuration.limits.maxUpscale)
     }
 
     // MARK: - Analysis

@@ -336,17 +336,19 @@ public final class FocalService: Sendable {
     }
 
     /// A plan, using the crop saved for this image at the target's aspect when the options would
-    /// otherwise detect: what an image request for the same target renders.
+    /// otherwise detect: what an image request for the same target renders (the same match and
+    /// the same rule, `SavedCropRule`).
     func planWithSavedCrop(
         _ analysis: Analysis, target: CropTarget, options: CropOptions, id: String?, useSaved: Bool = true
     ) async throws -> (CropPlan, SavedCrop?) {
         var options = options
         var saved: SavedCrop?
         if useSaved, options.needsDetection, let id {
-            let ratio = target.ratio
-            saved = try await overrides.overrides(image: id).filter { abs($0.aspect.ratio - ratio) <= 0.01 * ratio }
-                .min { abs($0.aspect.ratio - ratio) < abs($1.aspect.ratio - ratio) }
-            if let saved { options.override = .region(saved.crop) }
+            saved = SavedCropRule.match(try await overrides.overrides(image: id), ratio: target.ratio) { $0.aspect.ratio }
+            if let saved {
+                options = SavedCropRule.applied(
+                    saved.crop, to: options, target: target, imageSize: analysis.size, maxUpscale: configuration.pipeline.limits.maxUpscale)
+            }
         }
         return (try analysis.plan(target, options: options), saved)
     }

@@ -53,15 +53,12 @@ public protocol OverrideStore: Sendable {
     func delete(image: String, aspect: AspectKey, expected: Int?) async throws -> Bool
 }
 
-/// A store's saved crops, as the pipeline asks for them: the crop whose aspect is within 1 % of
-/// the request's ratio.
+/// A store's saved crops, as the pipeline asks for them: the one `SavedCropRule.match` picks.
 struct StoreOverrides: CropOverriding {
     let store: any OverrideStore
 
     func override(image id: String, ratio: Double) async throws -> CropOverride? {
         let saved = try await store.overrides(image: id)
-        let near = saved.filter { abs($0.aspect.ratio - ratio) <= 0.01 * ratio }
-            .min { abs($0.aspect.ratio - ratio) < abs($1.aspect.ratio - ratio) }
-        return near.map { CropOverride(crop: $0.crop, revision: $0.revision) }
+        return SavedCropRule.match(saved, ratio: ratio) { $0.aspect.ratio }.map { CropOverride(crop: $0.crop, revision: $0.revision) }
     }
 }
