@@ -112,4 +112,17 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let detectionFailed = ErrorCode(rawValue: "detection.failed")
     /// Something failed that should not have; the detail says what.
     public static let internalFailure = ErrorCode(rawValue: "internal.failure")
+
+    /// Every code Focal uses, in one list (a test checks it against the declarations above), so
+    /// that every code can be walked: each has a deliberate HTTP status (`FocalServer`).
+    public static let all: [ErrorCode] = [
+        .requestInvalid, .requestBadSignature, .requestUnsafeRefused, .requestUnauthorized, .requestNotFound,
+        .requestTooLarge, .requestPreconditionFailed, .requestTimeout, .clientAborted, .inputEmpty, .inputTooLarge,
+        .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputTimeout, .inputNotAnImage,
+        .inputUnsupported, .inputCorrupt, .inputNotFound, .inputNotAFile, .inputUnreadable, .outputTooLarge,
+        .outputEncodeFailed, .outputWriteFailed, .fetchInvalidURL, .fetchNotAllowed, .fetchAddressRefused,
+        .fetchConnection, .fetchTimeout, .fetchTooLarge, .fetchRedirects, .fetchStatus, .fetchNotAnImage,
+        .serverOverloaded, .serverTimeout, .serverNotReady, .serverStorage, .modelsMissing, .modelsInvalid,
+        .detectionFailed, .internalFailure,
+    ]
 }

@@ -26,6 +26,10 @@ extension HTTPResponse.Status {
         case .fetchConnection, .fetchRedirects, .fetchStatus: self = .badGateway
         case .fetchTimeout: self = .gatewayTimeout
         case .serverTimeout, .serverNotReady, .modelsMissing, .modelsInvalid, .serverStorage: self = .serviceUnavailable
+        // The server's own failures: an input it read but could not handle, an output it could not
+        // make, a detector that failed.
+        case .inputUnreadable, .outputEncodeFailed, .outputWriteFailed, .detectionFailed, .internalFailure: self = .internalServerError
+        // A code this build does not know (never made by Focal itself).
         default: self = .internalServerError
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -78,16 +80,16 @@ enum JSONText: Sendable {
 
     /// The time now in UTC as RFC 3339 with milliseconds, e.g. `2026-11-23T14:20:01.123Z`.
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
+        let now = Date().timeIntervalSince1970
+        let whole = now.rounded(.down)
+        var seconds = time_t(whole)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func padded(_ value: Int32, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        let millis = Int32(clamping: now.tv_nsec / 1_000_000)
+        let millis = Int32(clamping: Int(((now - whole) * 1000).rounded(.down)))
         return padded(parts.tm_year + 1900, 4) + "-" + padded(parts.tm_mon + 1, 2) + "-" + padded(parts.tm_mday, 2) + "T"
             + padded(parts.tm_hour, 2) + ":" + padded(parts.tm_min, 2) + ":" + padded(parts.tm_sec, 2) + "." + padded(millis, 3) + "Z"
     }

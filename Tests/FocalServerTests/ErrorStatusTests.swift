@@ -1,0 +1,70 @@
+import Focal
+import FocalServer
+import FocalTestSupport
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Every error code has a deliberate HTTP status, the list of codes is complete, and the README's
+/// table of errors says the same as the code.
+@Suite struct ErrorStatusTests {
+    /// The codes declared in ErrorCode.swift, read from the source.
+    static func declared() throws -> [String] {
+        let source = try String(contentsOf: Checkout.root.appendingPathComponent("Sources/FocalCore/ErrorCode.swift"), encoding: .utf8)
+        return source.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("public static let"), let start = line.range(of: "rawValue: \"") else { return nil }
+            let rest = line[start.upperBound...]
+            return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        }
+    }
+
+    @Test func theListHasEveryCodeOnce() throws {
+        let declared = try Self.declared()
+        #expect(declared.count > 30)
+        #expect(Set(ErrorCode.all.map(\.rawValue)) == Set(declared), "ErrorCode.all and the declarations differ")
+        #expect(ErrorCode.all.count == Set(ErrorCode.all).count, "no code listed twice")
+    }
+
+    /// Only the server's own failures are 500; every other code is a 4xx the client can act on,
+    /// or a 5xx that says what failed upstream or here.
+    @Test func everyCodeHasADeliberateStatus() {
+        let serverFailures: Set<ErrorCode> = [.inputUnreadable, .outputEncodeFailed, .outputWriteFailed, .detectionFailed, .internalFailure]
+        for code in ErrorCode.all {
+            let status = HTTPResponse.Status(for: code)
+            if serverFailures.contains(code) {
+                #expect(status == .internalServerError, "\(code)")
+            } else {
+                #expect(status != .internalServerError && status.code >= 400, "\(code) → \(status.code)")
+            }
+            let area = code.area
+            switch area {
+            case "request", "input", "client": #expect((400..<500).contains(status.code) || serverFailures.contains(code), "\(code) → \(status.code)")
+            case "fetch": #expect([400, 404, 413, 415, 502, 504].contains(status.code), "\(code) → \(status.code)")
+            default: break
+            }
+        }
+        #expect(HTTPResponse.Status(for: ErrorCode(rawValue: "no.such_code")) == .internalServerError)
+    }
+
+    /// Each row of the README's table of errors lists codes answered with that status, and every
+    /// code sent to clients is in the row of its status.
+    @Test func theReadmeTableAgrees() throws {
+        let readme = try String(contentsOf: Checkout.root.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let start = readme.range(of: "### Errors"), let end = readme.range(of: "### Logs and metrics") else {
+            Issue.record("the README has no Errors section")
+            return
+        }
+        var rows: [Int: String] = [:]
+        for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n") where line.hasPrefix("| ") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            if let status = cells.first.flatMap({ Int($0) }), cells.count > 1 { rows[status] = cells[1] }
+        }
+        for code in ErrorCode.all where code != .clientAborted {
+            let status = HTTPResponse.Status(for: code).code
+            #expect(rows[status]?.contains("`\(code.rawValue)`") == true, "README: \(code) should be in the \(status) row")
+            for (other, text) in rows where other != status {
+                #expect(!text.contains("`\(code.rawValue)`"), "README: \(code) is listed under \(other), but answers \(status)")
+            }
+        }
+    }
+}
