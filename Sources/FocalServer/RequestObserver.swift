@@ -27,7 +27,7 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
         response.headers[.requestID] = id
         let duration = ContinuousClock.now - started
         let path = Self.loggable(request.uri.path)
-        let route = Self.route(request.uri.path)
+        let route = Self.route(endpoint: context.endpointPath, path: request.uri.path)
         metrics.finished(route: route, status: response.status.code, duration: duration)
         var metadata: Logger.Metadata = [
             "request_id": .string(id), "method": .string(request.method.rawValue), "path": .string(path),
@@ -110,26 +110,22 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
         return "/~" + rest[slash...]
     }
 
-    /// The route family of a path, for metrics.
-    static func route(_ path: String) -> String {
-        switch path {
-        case "/healthz": return "healthz"
-        case "/readyz": return "readyz"
-        case "/metrics": return "metrics"
-        case "/", "/index.html": return "page"
-        default:
-            if path.hasPrefix("/v1/plan") { return "plan" }
-            if path.hasPrefix("/v1/detect") { return "detect" }
-            if path.hasPrefix("/v1/images"), path.contains("/overrides") { return "overrides" }
-            if path.hasPrefix("/v1/images") { return "images" }
-            if path == "/v1/photos" { return "photos" }
-            if path == "/v1/config" { return "config" }
-            if path == "/v1/sign" { return "sign" }
-            if path.hasPrefix("/v1/") { return "api" }
-            if path.hasPrefix("/favicon") { return "asset" }
-            if path.hasPrefix("/assets/") || path.hasSuffix(".js") || path.hasSuffix(".css") { return "asset" }
-            return path.contains("/meta/") ? "meta" : "image"
+    /// The route family of a request, for metrics and logs: named after the route the router
+    /// matched (`endpoint`), so that a new route cannot be counted as another; thumbor's
+    /// catch-all is `image`, or `meta` for `meta/` URLs.
+    static func route(endpoint: String?, path: String) -> String {
+        guard let endpoint, endpoint != "NotFound" else { return "unmatched" }
+        let named: [(String, String)] = [
+            ("/healthz", "healthz"), ("/readyz", "readyz"), ("/metrics", "metrics"), ("/v1/plan", "plan"), ("/v1/detect", "detect"),
+            ("/v1/photos", "photos"), ("/v1/config", "config"), ("/v1/sign", "sign"), ("/", "page"),
+        ]
+        if let name = named.first(where: { $0.0 == endpoint })?.1 { return name }
+        if endpoint.hasPrefix("/v1/images") { return endpoint.contains("overrides") ? "overrides" : "images" }
+        if endpoint.hasSuffix("**") {
+            let segments = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true)
+            return segments.count > 1 && segments[1] == "meta" ? "meta" : "image"
         }
+        return "asset"
     }
 }
 

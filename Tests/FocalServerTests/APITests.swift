@@ -157,8 +157,16 @@ import Testing
             try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/unsafe/100x100/smart/coffee.png", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/unsafe/100x100/smart/coffee.png", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/config", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/favicon.svg", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/unsafe/meta/100x100/smart/coffee.png", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/nowhere", method: .post) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(decoding: response.data, as: UTF8.self)
+                // Labelled by the route the router matched.
+                for (route, status) in [("config", 200), ("asset", 200), ("meta", 200), ("unmatched", 404)] {
+                    #expect(text.contains(#"focal_http_requests_total{route="\#(route)",status="\#(status)"} 1"#), "\(route)")
+                }
                 #expect(text.contains(#"focal_http_requests_total{route="image",status="200"} 2"#), "\(text)")
                 #expect(text.contains(#"focal_cache_hits_total{layer="memory"} 1"#))
                 #expect(text.contains("focal_http_request_duration_seconds_bucket"))
