@@ -38,7 +38,7 @@ public struct FocalConfiguration: Sendable {
     /// Bytes the jobs in progress may hold together: the bytes of files read and bodies
     /// downloaded, and the memory their decodes are estimated to need (`DecodeCost`), 8 MiB a
     /// job besides. A job that would pass it is refused with `NativeWorkPool.Overloaded` at once,
-    /// as one past `maxJobs` is. Default 384 MiB.
+    /// as one past `maxJobs` is. Default 256 MiB.
     public var memoryBudget: Int
     /// Threads one detector inference may use; default nil, which leaves it as it is (OpenCV's
     /// default is all cores: one crop takes the shortest time). Set 1 when as many crops run at
@@ -55,7 +55,7 @@ public struct FocalConfiguration: Sendable {
         objectThresholds: [SubjectKind: Double] = ObjectDetector.defaultThresholds, detectObjects: Bool = true,
         detectSaliency: Bool = true, detectionCacheEntries: Int = 512, memoryCacheBytes: Int = 64 << 20,
         diskCache: DiskCacheSettings? = nil, identifyByContent: Bool = true, workers: Int = NativeWorkPool.coreCount,
-        maxJobs: Int? = nil, memoryBudget: Int = 384 << 20, inferenceThreads: Int? = nil,
+        maxJobs: Int? = nil, memoryBudget: Int = 256 << 20, inferenceThreads: Int? = nil,
         network: NetworkSettings = NetworkSettings()
     ) {
         self.modelsPath = modelsPath

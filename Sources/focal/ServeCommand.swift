@@ -56,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
     var workers: Int?
     @Option(help: "Jobs (crops, plans, detections, uploads) in progress at once; more are answered 429 at once (default 16 per worker).")
     var maxJobs: Int?
-    @Option(help: "MiB the jobs in progress may hold together (inputs, downloads, decodes); past it, 429 at once (default 384).")
+    @Option(help: "MiB the jobs in progress may hold together (inputs, downloads, decodes); past it, 429 at once (default 256).")
     var memoryBudget: Int?
     @Option(help: "Open connections at once; more wait in the backlog (default: from the file-descriptor limit, at most 16384).")
     var maxConnections: Int?
@@ -190,16 +190,24 @@ struct ServeCommand: AsyncParsableCommand {
     /// glibc gives every thread that allocates its own arena (up to 8 per core), so decoding and
     /// detection on many threads kept about 100 MiB more resident than they used
     /// (`make bench-serve`: 458 against 350 MiB peak with one arena per worker, the same
-    /// requests per second). `MALLOC_ARENA_MAX` in the environment still wins.
+    /// requests per second). `MALLOC_ARENA_MAX` in the environment still wins. Buffers of 4 MiB
+    /// and more (downloads, decodes, encoded outputs) are mapped apart and given back the moment
+    /// they are freed (glibc would otherwise raise that threshold up to 32 MiB as it sees them
+    /// freed, and keep them in its arenas after a burst); `MALLOC_MMAP_THRESHOLD_` still wins.
     static func limitMallocArenas(to workers: Int) {
         #if canImport(Glibc)
-        guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil,
-            let symbol = dlsym(nil, "mallopt")  // <malloc.h> is not in Swift's Glibc module
-        else { return }
+        guard let symbol = dlsym(nil, "mallopt") else { return }  // <malloc.h> is not in Swift's Glibc module
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        let mArenaMax: Int32 = -8  // M_ARENA_MAX
-        _ = unsafeBitCast(symbol, to: Mallopt.self)(mArenaMax, Int32(clamping: max(2, workers)))
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        let environment = ProcessInfo.processInfo.environment
+        if environment["MALLOC_ARENA_MAX"] == nil {
+            let mArenaMax: Int32 = -8  // M_ARENA_MAX
+            _ = mallopt(mArenaMax, Int32(clamping: max(2, workers)))
+        }
+        if environment["MALLOC_MMAP_THRESHOLD_"] == nil {
+            let mMmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
+            _ = mallopt(mMmapThreshold, 4 << 20)
+        }
         #endif
     }
 }
-
