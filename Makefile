@@ -11,7 +11,7 @@ DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
 .PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench \
 	bench-serve client-tests cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
-	bench-lock bench-build
+	bench-lock bench-build lint
 
 all: build
 
@@ -62,6 +62,12 @@ test: models fixtures corpus
 # BROWSER_FLAGS="-k editor -v" picks tests. Screenshots go to .cache/screenshots/.
 test-browser: models fixtures
 	@LINK="$(LINK)" SWIFT="$(SWIFT)" scripts/browser-test.sh $(BROWSER_FLAGS)
+
+# The code's style as it stands, checked without rewriting anything: swift format lint
+# (.swift-format) over Sources, Tests, Fuzz and Benchmarks, clang-format --dry-run --Werror
+# (.clang-format) over the C and C++ shims. scripts/lint.sh lists what it sets aside and why.
+lint: deps
+	@scripts/lint.sh
 
 eval: models build
 	.build/debug/focal eval $(EVAL)
