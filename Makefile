@@ -11,7 +11,7 @@ DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
 .PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench \
 	bench-serve client-tests cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
-	bench-lock bench-abuse
+	bench-lock bench-abuse bench-build lint
 
 all: build
 
@@ -65,6 +65,12 @@ test: models fixtures corpus
 test-browser: models fixtures
 	@LINK="$(LINK)" SWIFT="$(SWIFT)" scripts/browser-test.sh $(BROWSER_FLAGS)
 
+# The code's style as it stands, checked without rewriting anything: swift format lint
+# (.swift-format) over Sources, Tests, Fuzz and Benchmarks, clang-format --dry-run --Werror
+# (.clang-format) over the C and C++ shims. scripts/lint.sh lists what it sets aside and why.
+lint: deps
+	@scripts/lint.sh
+
 eval: models build
 	.build/debug/focal eval $(EVAL)
 
@@ -75,7 +81,12 @@ stress: deps
 eval-stress: models build stress
 	.build/debug/focal eval .cache/stress
 
-bench: models fixtures release
+# The release build with the benchmark executables (FOCAL_BENCH=1 adds them to the package; no
+# other build has them): focal and focal-bench in .build/release.
+bench-build: deps
+	FOCAL_BENCH=1 $(SWIFT) build -c release $(LINK)
+
+bench: models fixtures bench-build
 	python3 scripts/bench.py
 
 # `focal serve` against thumbor 7.8 (installed into .cache/thumbor-venv by scripts/thumbor-env.sh),

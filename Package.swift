@@ -98,9 +98,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        // `make bench`: crops per second in one process, cold and cached.
-        .executableTarget(
-            name: "focal-bench", dependencies: ["Focal", "FocalRuntime"], path: "Benchmarks/focal-bench", swiftSettings: strict),
 
         // Helpers shared by the test targets: checkout paths, scratch folders, running `focal`,
         // a loopback HTTP server, a gate detector, pixel statistics.
@@ -144,4 +141,13 @@ if Context.environment["FOCAL_FUZZ"] == "1" {
             swiftSettings: strict),
     ]
     package.products.append(.executable(name: "focal-fuzz", targets: ["focal-fuzz"]))
+}
+
+// `make bench` (FOCAL_BENCH=1): the benchmark executables, crops per second in one process, cold and
+// cached. Like the fuzz target they are in no other build, so `swift build` and `make test` skip them.
+if Context.environment["FOCAL_BENCH"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "focal-bench", dependencies: ["Focal", "FocalRuntime"], path: "Benchmarks/focal-bench", swiftSettings: strict))
+    package.products.append(.executable(name: "focal-bench", targets: ["focal-bench"]))
 }

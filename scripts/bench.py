@@ -175,6 +175,9 @@ def cached(folder):
 
 
 def main():
+    for binary in (FOCAL, BENCH):
+        if not os.path.exists(binary):
+            sys.exit(f"bench: no {os.path.relpath(binary, ROOT)}; `make bench` builds it (FOCAL_BENCH=1 swift build -c release)")
     folder, used = mixed_set()
     portrait = os.path.join(folder, next(n for n, k in used if k == "portrait"))
     pet = os.path.join(folder, next(n for n, k in used if k == "pet"))

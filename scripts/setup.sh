@@ -22,6 +22,8 @@ deps() {
     command -v python3 >/dev/null || missing+=(python3 python3-pip)
     # A font, so that debug overlays and contact sheets can label what they draw.
     [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+    # The C and C++ style check of `make lint`.
+    command -v clang-format >/dev/null || missing+=(clang-format)
     apt_install ${missing[@]+"${missing[@]}"}
     command -v swift >/dev/null || die "swift is not on PATH; install Swift 6 from swift.org"
     lean_opencv

@@ -21,7 +21,9 @@
 
 namespace {
 
+// clang-format off
 enum class NetKind { yunet, yolo };
+// clang-format on
 
 }  // namespace
 
@@ -154,9 +156,11 @@ int yunet_detect(focal_cv_net &net, const cv::Mat &rgb, float score_threshold, f
                        cv::BORDER_CONSTANT, cv::Scalar::all(0));
     net.net.setInput(cv::dnn::blobFromImage(bgr, 1.0, cv::Size(), cv::Scalar(), false, false));
 
+    // clang-format off
     static const std::vector<cv::String> names = {"cls_8",  "cls_16",  "cls_32",
                                                   "obj_8",  "obj_16",  "obj_32",
                                                   "bbox_8", "bbox_16", "bbox_32"};
+    // clang-format on
     std::vector<cv::Mat> outputs;
     net.net.forward(outputs, names);
 

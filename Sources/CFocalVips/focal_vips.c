@@ -67,7 +67,9 @@ static focal_vips_status guarded(body_fn body, void *args, int *timeout_ms, char
     focal_vips_status alone = body(args, &own);
     if (alone != FOCAL_VIPS_OK) {
         const char *text = vips_error_buffer();
+        // clang-format off
         put_text(err, errlen, own != NULL ? own : text != NULL && text[0] != '\0' ? text : fallback);
+        // clang-format on
     }
     vips_error_clear();
     pthread_rwlock_unlock(&calls);
@@ -181,10 +183,12 @@ static int area_inside(int left, int top, int width, int height, int w, int h) {
 // MARK: - Opening
 
 /// The loaders Focal accepts, by the name libvips gives their source loader.
+// clang-format off
 static const char *const allowed_loaders[] = {
     "jpegload_source", "pngload_source", "webpload_source", "gifload_source",
     "tiffload_source", "heifload_source", "jxlload_source", NULL,
 };
+// clang-format on
 
 /// Whether the loader class `type` is missing (0) or blocked: libvips finds blocked loaders by
 /// their signature but refuses to run them.
@@ -399,7 +403,9 @@ static VipsImage *to_srgb8(VipsImage *in) {
 
 /// A deadline for one computation, checked as libvips reports progress.
 typedef struct deadline {
+    // clang-format off
     gint64 at;        ///< g_get_monotonic_time() microseconds; 0 for none.
+    // clang-format on
     int expired;
 } deadline;
 

@@ -12,6 +12,9 @@ struct EvalCommand: AsyncParsableCommand {
             Example:
               focal eval ../shared/eval/dev
               focal eval ../shared/eval/dev --no-detect     # centre crops, for comparison
+              focal eval ../shared/eval/dev --require 'all_kept>=0.97,errors==0'
+            With --require, a line per requirement follows the scores; the exit code
+            is 2 when one is not met (1: only an image failed; 64: a usage mistake).
             """)
 
     @Argument(help: "A folder with images and labels.json.")
@@ -35,8 +38,23 @@ struct EvalCommand: AsyncParsableCommand {
     @Flag(help: "Print the scores as one JSON object.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Requirements on the figures, comma-separated NAME OP NUMBER (OP: >=, <=, ==, >, <; NAME: a key of --json), "
+                + "e.g. 'all_kept>=0.97,errors==0' (quoted); exit code 2 when one is not met.",
+            valueName: "requirements"))
+    var require: String?
+
     func validate() throws {
-        try Usage.check(json: json) { _ = try parsedAspects() }
+        try Usage.check(json: json) {
+            _ = try parsedAspects()
+            _ = try parsedRequirements()
+        }
+    }
+
+    func parsedRequirements() throws -> [EvalRequirement] {
+        guard let require else { return [] }
+        return try EvalRequirement.list(parsing: require, known: EvalFigures.names)
     }
 
     func parsedAspects() throws -> [(Int, Int)] {
@@ -50,6 +68,7 @@ struct EvalCommand: AsyncParsableCommand {
 
     func run() async throws {
         let targets = try parsedAspects()
+        let requirements = try parsedRequirements()
         let labels = try EvalLabels.load(directory: directory)
         let pipeline = FocalPipeline(configuration: FocalConfiguration(modelsPath: models))
         var score = EvalScore()
@@ -96,19 +115,11 @@ struct EvalCommand: AsyncParsableCommand {
         let images = labels.images.count
         let msPerImage = Self.milliseconds(detectTime) / Double(max(1, images - errors.count))
         let msPerCrop = (Self.milliseconds(detectTime) + Self.milliseconds(planTime)) / Double(max(1, crops))
+        let figures = EvalFigures(
+            images: images, crops: crops, errors: errors.count, score: score, detection: detection, msPerImage: msPerImage,
+            msPerCrop: msPerCrop)
         if json {
-            var object: [String: Any] = [
-                "images": images, "crops": crops, "errors": errors.count, "aspect_errors": score.aspectErrors,
-                "all_kept": score.allKept.value, "face_kept": score.faceKept.value,
-                "head_cut": score.headCut.value, "pet_kept": score.petKept.value,
-                "ms_per_image": msPerImage, "ms_per_crop": msPerCrop, "false_pets": detection.falsePets,
-                "pet_recall": detection.petRecall.value,
-            ]
-            for kind in EvalDetection.kinds {
-                if let r = detection.recall[kind] { object["\(kind.rawValue)_recall"] = r.value }
-                if let p = detection.precision[kind] { object["\(kind.rawValue)_precision"] = p.value }
-            }
-            Terminal.out(JSONLine.encode(object))
+            Terminal.out(JSONLine.encode(figures.object))
         } else {
             Terminal.out("""
                 images      \(images) (\(errors.count) errors), \(crops) crops, \(score.aspectErrors) off-aspect
@@ -128,6 +139,7 @@ struct EvalCommand: AsyncParsableCommand {
                 Terminal.out("false pets  \(detection.falsePets) cat or dog detections on photos with none")
             }
         }
+        if !Self.report(requirements, on: figures, json: json) { throw ExitCode(Self.unmetRequirementStatus) }
         if !errors.isEmpty { throw ExitCode(1) }
     }
 

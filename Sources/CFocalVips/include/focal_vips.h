@@ -48,6 +48,7 @@ typedef enum focal_vips_status {
 
 /// What the header says, read without decoding pixels.
 typedef struct focal_vips_info {
+    // clang-format off
     int width, height;      ///< After the EXIF orientation is applied (one page of a multi-page file).
     int orientation;        ///< EXIF orientation 1...8 (1 when absent).
     int bands;              ///< Bands as stored, alpha included.
@@ -58,6 +59,7 @@ typedef struct focal_vips_info {
     int cmyk;               ///< 1 when the pixels are CMYK.
     char loader[48];        ///< libvips's loader, e.g. "jpegload_source".
     char chroma[16];        ///< A JPEG's chroma subsampling as libvips names it ("4:2:0", "4:4:4"); else empty.
+    // clang-format on
 } focal_vips_info;
 
 /// Output encodings.
