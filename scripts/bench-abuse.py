@@ -745,6 +745,30 @@ def log_lines(path, words):
     return found
 
 
+def warm_workers(server):
+    """Brings the server to its steady state before "RSS before" is read: plans of the fixtures
+    on two threads, so that every worker has loaded its detectors (each inference thread keeps
+    its own copy of the networks) and the allocator its arenas; then waits for the trim that
+    follows a burst."""
+    photos = sorted(f for f in os.listdir(os.path.join(ROOT, "Fixtures")) if f.endswith((".jpg", ".png")))
+
+    def plan(photo):
+        body = json.dumps({"source": {"path": photo}, "frames": [{"aspect": "1:1"}]}).encode()
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+            connection.request("POST", "/v1/plan", body=body, headers={"Content-Type": "application/json"})
+            connection.getresponse().read()
+            connection.close()
+        except OSError:
+            pass
+    threads = [threading.Thread(target=lambda half=half: [plan(p) for p in photos[half::2]]) for half in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    time.sleep(3)
+
+
 def run_attack(name, args, run_dir, source):
     server = server_for(name, args, run_dir)
     started = time.monotonic()
@@ -760,7 +784,7 @@ def run_attack(name, args, run_dir, source):
         if status != 200:
             raise RuntimeError(f"warm-up of {CLIENT_PATH} answered {status}: {body[:200]!r}")
         get(server.base + CLIENT_PATH, timeout=60)
-        time.sleep(1)
+        warm_workers(server)
         ctx = Context()
         ctx.server, ctx.quick, ctx.source = server, args.quick, source
         ctx.copy_names = args.copies[1] if name == "file-flood" else None
