@@ -118,18 +118,21 @@ struct HostResolver: Sendable {
     }
 
     /// The address of one `getaddrinfo` answer; nil for a family other than IPv4 and IPv6.
+    ///
+    /// Read by offset from the socket address's bytes, whose layout the kernel's ABI fixes
+    /// (`sockaddr_in`: the address at byte 4, 16 bytes in all; `sockaddr_in6`: the address at
+    /// byte 8, the scope at byte 24, 28 bytes in all), rather than through the C structs' fields,
+    /// which Swift's release builds see through another module.
     private static func address(of info: addrinfo) -> IPAddress? {
         guard let socketAddress = info.ai_addr else { return nil }
         let length = Int(info.ai_addrlen)
-        let raw = UnsafeRawPointer(socketAddress)
+        let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(socketAddress), count: max(0, length))
         switch info.ai_family {
-        case AF_INET where length >= MemoryLayout<sockaddr_in>.size:
-            let ipv4 = raw.loadUnaligned(as: sockaddr_in.self)
-            return IPAddress(bytes: withUnsafeBytes(of: ipv4.sin_addr) { Array($0) })
-        case AF_INET6 where length >= MemoryLayout<sockaddr_in6>.size:
-            let ipv6 = raw.loadUnaligned(as: sockaddr_in6.self)
-            let bytes = withUnsafeBytes(of: ipv6.sin6_addr) { Array($0) }
-            return IPAddress(bytes: bytes, zone: ipv6.sin6_scope_id == 0 ? nil : String(ipv6.sin6_scope_id))
+        case AF_INET where length >= 16:
+            return IPAddress(bytes: Array(raw[4..<8]))
+        case AF_INET6 where length >= 28:
+            let scope = raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self)
+            return IPAddress(bytes: Array(raw[8..<24]), zone: scope == 0 ? nil : String(scope))
         default:
             return nil
         }
