@@ -46,7 +46,9 @@ assert_empty() {
 run_make install PREFIX="$prefix"
 mkdir -p "$tmp/elsewhere"
 cd "$tmp/elsewhere"
-focal() { env -u FOCAL_MODELS -u FOCAL_ROOT -u FOCAL_PORT -u FOCAL_KEYS "$prefix/bin/focal" "$@"; }
+# No FOCAL_* setting from the caller's environment; env execs focal, so $! below is focal itself.
+clean_env=(env -u FOCAL_MODELS -u FOCAL_ROOT -u FOCAL_PORT -u FOCAL_KEYS -u FOCAL_DATA -u FOCAL_CACHE_DIR)
+focal() { "${clean_env[@]}" "$prefix/bin/focal" "$@"; }
 
 got=$(focal --version)
 [ "$got" = "$version" ] || die "focal --version printed '$got', expected '$version'"
@@ -74,8 +76,8 @@ say "manual page: $(grep -m1 -i focal <<<"$text" | tr -s ' ')"
 # The web page: `focal serve` reads it through Bundle.module, beside the installed executable.
 [ -f "$prefix/bin/Focal_FocalServer.resources/Web/index.html" ] || die "the web page's files are not installed"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-focal serve --host 127.0.0.1 --port "$port" --root "$checkout/Fixtures" --allow-unsafe --data "$tmp/data" \
-    --cache-dir "$tmp/cache" >"$tmp/serve.log" 2>&1 &
+"${clean_env[@]}" "$prefix/bin/focal" serve --host 127.0.0.1 --port "$port" --root "$checkout/Fixtures" \
+    --allow-unsafe --data "$tmp/data" --cache-dir "$tmp/cache" >"$tmp/serve.log" 2>&1 &
 pid=$!
 python3 - "http://127.0.0.1:$port/" "$pid" <<'PY' || { tail -n 20 "$tmp/serve.log" >&2; die "the installed focal serve did not serve its page"; }
 import os, sys, time, urllib.request
@@ -93,6 +95,8 @@ while time.monotonic() < deadline:
 sys.exit(f"{url} did not answer within 60 s")
 PY
 kill -TERM "$pid"
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && die "focal serve (pid $pid) did not stop within 10 s of SIGTERM"
 wait "$pid" 2>/dev/null || true
 pid=
 say "focal serve: the page at / from the installed files"
