@@ -1,8 +1,16 @@
+import Focal
 import Foundation
 import FocalTestSupport
 import Testing
 
 @Suite struct CLITests {
+    @Test("--version prints FocalVersion.string alone and exits 0")
+    func version() async throws {
+        let run = try await Run(["--version"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == FocalVersion.string + "\n")
+    }
+
     @Test("crop --json prints one object per input with the documented fields, and writes nothing without -o")
     func json() async throws {
         let run = try await Run(["crop", Checkout.fixture("astronaut.png"), Checkout.fixture("chelsea.png"), "--aspect", "16:9", "--json"])
