@@ -316,6 +316,7 @@ public final class FocalService: Sendable {
             "root": configuration.root != nil, "maxOutputSide": configuration.pipeline.limits.maxOutputSide,
             // Signed-only: reads of the JSON API need the token (or a request signature).
             "signedReads": configuration.signedOnly, "publicPhotos": configuration.publicPhotos,
+            "version": FocalVersion.string,
         ]
     }
 

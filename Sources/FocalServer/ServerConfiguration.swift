@@ -87,6 +87,7 @@ public struct ServerConfiguration: Sendable {
         let limits = pipeline.limits
         let requests = requests
         return [
+            ("version", FocalVersion.string),
             ("listen", "\(host):\(port)"),
             ("root", root ?? "(none)"),
             ("keys", keys.isEmpty ? "(none)" : "\(keys.count) (hidden)"),

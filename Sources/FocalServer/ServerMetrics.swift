@@ -39,6 +39,8 @@ public final class ServerMetrics: Sendable {
         connections = Metrics.Gauge(label: "focal_http_connections_open", factory: factory)
         bodyMemory = Metrics.Gauge(label: "focal_http_body_bytes", factory: factory)
         admitted = Metrics.Gauge(label: "focal_jobs_memory_bytes", factory: factory)
+        // The version serving, as Prometheus's build-info idiom: a gauge of 1 labelled with it.
+        Metrics.Gauge(label: "focal_build_info", dimensions: [("version", FocalVersion.string)], factory: factory).record(1)
     }
 
     /// Counts a request that started.

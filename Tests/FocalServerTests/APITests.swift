@@ -168,6 +168,7 @@ import Testing
                     #expect(text.contains(#"focal_http_requests_total{route="\#(route)",status="\#(status)"} 1"#), "\(route)")
                 }
                 #expect(text.contains(#"focal_http_requests_total{route="image",status="200"} 2"#), "\(text)")
+                #expect(text.contains(#"focal_build_info{version="\#(FocalVersion.string)"} 1"#))
                 #expect(text.contains(#"focal_cache_hits_total{layer="memory"} 1"#))
                 #expect(text.contains("focal_http_request_duration_seconds_bucket"))
                 #expect(text.contains("focal_detections_total"))
