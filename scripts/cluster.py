@@ -322,7 +322,7 @@ class Replica:
     def environment(self):
         env = {k: v for k, v in os.environ.items() if not k.startswith("FOCAL_")}
         env["TMPDIR"] = self.folder
-        # Fewer malloc arenas keep a multi-threaded libvips process's memory flat (DESIGN.md §5).
+        # Fewer malloc arenas keep a multi-threaded libvips process's memory flat (docs/design.md §5).
         env.setdefault("MALLOC_ARENA_MAX", "2")
         return env
 

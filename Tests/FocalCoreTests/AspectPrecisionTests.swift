@@ -2,7 +2,7 @@ import Testing
 import PropertyBased
 import FocalCore
 
-/// "The target aspect within one pixel" (DESIGN.md §3), measured as |W − H·a/b| for a crop of
+/// "The target aspect within one pixel" (docs/design.md §3), measured as |W − H·a/b| for a crop of
 /// W × H and a target a:b, as `focal eval` counts off-aspect crops.
 ///
 /// When the image is at least as wide as the target (W·b ≥ H·a) the crop keeps the full height

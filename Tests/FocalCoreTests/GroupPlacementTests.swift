@@ -2,7 +2,7 @@ import Testing
 import FocalCore
 
 /// When the subjects do not fit in one crop: keep the most faces whole and never cut a face
-/// through its middle when some placement avoids it (DESIGN.md §3, step 6); a single face taller
+/// through its middle when some placement avoids it (docs/design.md §3, step 6); a single face taller
 /// than the crop keeps its top.
 ///
 /// The scenes are wide strips with a 1:1 target, so the crop spans the full height and only

@@ -1,7 +1,7 @@
 import FocalCore
 import Testing
 
-/// Heads inferred from people whose face the detector missed (DESIGN.md §3 rule 6, issue 9).
+/// Heads inferred from people whose face the detector missed (docs/design.md §3, step 1).
 @Suite struct HeadInferenceTests {
     let image = PixelSize(width: 3000, height: 2000)
 

@@ -1,7 +1,7 @@
 import FocalCore
 
 // Small builders and measures shared by the planner tests. Nothing here calls the planner's
-// internals: every expectation is stated in terms of the public API and DESIGN.md §3.
+// internals: every expectation is stated in terms of the public API and docs/design.md §3.
 
 /// A subject of `kind` at (x, y) of size w × h.
 func subject(_ kind: SubjectKind, _ x: Double, _ y: Double, _ w: Double, _ h: Double, confidence: Double = 1) -> Subject {
