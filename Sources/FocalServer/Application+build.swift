@@ -92,7 +92,9 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
 
     router.post("/v1/plan") { request, _ in try await service.plan(request) }
     router.post("/v1/detect") { request, _ in try await service.detect(request) }
-    router.post("/v1/images") { request, _ in try await service.upload(request) }
+    // Writes: one group, behind the token.
+    let writes = router.group().add(middleware: WriteAuthorization(authorization: service.authorization))
+    writes.post("/v1/images") { request, _ in try await service.upload(request) }
     router.get("/v1/images/:id") { request, context in
         try await service.original(request, id: context.parameters.get("id") ?? "", context: context)
     }
@@ -104,16 +106,16 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
         try service.authorizeRead(request)
         return try await service.getOverride(id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
     }
-    router.put("/v1/images/:id/overrides/:aspect") { request, context in
+    writes.put("/v1/images/:id/overrides/:aspect") { request, context in
         try await service.putOverride(request, id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
     }
-    router.delete("/v1/images/:id/overrides/:aspect") { request, context in
+    writes.delete("/v1/images/:id/overrides/:aspect") { request, context in
         try await service.deleteOverride(request, id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
     }
     router.get("/v1/photos") { request, _ in try await service.photos(request) }
 
     router.get("/v1/config") { _, _ in service.json(service.clientConfiguration) }
-    router.post("/v1/sign") { request, _ in try await service.sign(request) }
+    writes.post("/v1/sign") { request, _ in try await service.sign(request) }
 
     // The web page and its scripts.
     let assets = WebAssets()

@@ -229,7 +229,6 @@ extension FocalService {
 
     /// `POST /v1/images`: stores an image sent as the raw body; answers its identity and size.
     func upload(_ request: Request) async throws -> Response {
-        try authorization.check(request)
         var request = request
         let limit = min(configuration.maxBodyBytes, configuration.pipeline.limits.maxInputBytes)
         let buffer = try await collect(&request, limit: limit)
