@@ -3,9 +3,9 @@ import HummingbirdCore
 import Logging
 
 /// The most connections `focal serve` keeps open (`RequestLimits.maxConnections`). Within a
-/// 32nd of the cap (at least one), each new connection closes the connection idle the longest
-/// (between requests, or open without a byte sent), so a crowd of idle connections cannot keep a
-/// new client out. At the cap, with nothing idle, the server stops accepting: new connections
+/// 32nd of the cap (at least one), each new connection closes an idle one (one that never sent a
+/// request, the oldest first; else the one idle the longest between requests), so a crowd of idle
+/// connections cannot keep a new client out, nor push out a client that uses its connection. At the cap, with nothing idle, the server stops accepting: new connections
 /// wait in the listen backlog until one closes, and the system refuses them once it is full.
 /// Nothing spins on `accept`, and reaching the cap (and leaving it) is logged once each time.
 struct ConnectionCap: AvailableConnectionsDelegate {

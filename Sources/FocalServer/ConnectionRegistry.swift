@@ -19,7 +19,9 @@ final class ConnectionRegistry: Sendable {
     private let bodyBytes = Mutex(0)
     private let closes = Mutex(Closes())
     private let forcing = Atomic(false)
-    private let idle = Mutex<[ObjectIdentifier: (channel: any Channel, since: ContinuousClock.Instant)]>([:])
+    /// Idle connections: since when, and whether they have ever sent a request (those that never
+    /// did are closed first: a client that has asked for something is likelier to again).
+    private let idle = Mutex<[ObjectIdentifier: (channel: any Channel, since: ContinuousClock.Instant, served: Bool)]>([:])
     /// While the cap holds accepting back, a task closes an idle connection every 200 ms.
     private let capWatch = Mutex<Task<Void, Never>?>(nil)
 
@@ -62,11 +64,11 @@ final class ConnectionRegistry: Sendable {
         _ = idle.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
-    /// Records whether a connection is idle: between requests, or open with nothing sent.
-    func setIdle(_ channel: any Channel, _ isIdle: Bool) {
+    /// Records whether a connection is idle: between requests (`served`), or open with nothing sent.
+    func setIdle(_ channel: any Channel, _ isIdle: Bool, served: Bool) {
         idle.withLock { idle in
             if isIdle {
-                if idle[ObjectIdentifier(channel)] == nil { idle[ObjectIdentifier(channel)] = (channel, .now) }
+                if idle[ObjectIdentifier(channel)] == nil { idle[ObjectIdentifier(channel)] = (channel, .now, served) }
             } else {
                 idle[ObjectIdentifier(channel)] = nil
             }
@@ -97,13 +99,14 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// Closes up to `count` of the connections idle the longest (and at least `idleFor`);
-    /// returns how many.
+    /// Closes up to `count` idle connections (idle at least `idleFor`): those that never sent a
+    /// request first, then those idle the longest; returns how many.
     @discardableResult
     func evictIdle(_ count: Int, idleFor: Duration = .zero) -> Int {
         let now = ContinuousClock.now
         let oldest = idle.withLock { idle -> [any Channel] in
-            let chosen = idle.filter { now - $0.value.since >= idleFor }.sorted { $0.value.since < $1.value.since }.prefix(max(0, count))
+            let chosen = idle.filter { now - $0.value.since >= idleFor }
+                .sorted { ($0.value.served ? 1 : 0, $0.value.since) < ($1.value.served ? 1 : 0, $1.value.since) }.prefix(max(0, count))
             for (key, _) in chosen { idle[key] = nil }
             return chosen.map(\.value.channel)
         }

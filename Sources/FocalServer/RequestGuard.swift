@@ -52,6 +52,8 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
     private var channel: (any Channel)?
     private var reportedIdle = false
+    /// Whether a request has come on this connection.
+    private var served = false
     private var started = false
     private var tick: Scheduled<Void>?
     /// Requests whose head has been passed on and whose response has not ended.
@@ -123,7 +125,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         guard isIdle != reportedIdle, let channel else { return }
         reportedIdle = isIdle
-        registry.setIdle(channel, isIdle)
+        registry.setIdle(channel, isIdle, served: served)
     }
 
     private func finish(_ context: ChannelHandlerContext) {
@@ -180,6 +182,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 reserved += declared
             }
             open += 1
+            served = true
             let chunked = head.headerFields[.transferEncoding] != nil
             if (declared ?? 0) > 0 || chunked {
                 phase = .body(since: .now(), received: 0, limit: limit)

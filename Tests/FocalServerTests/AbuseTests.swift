@@ -233,6 +233,29 @@ import Glibc
         for socket in busy { socket.close() }
     }
 
+    /// At the cap, connections that never sent a request are closed before one a client uses
+    /// (between its requests): a crowd of silent connections cannot push a real client out.
+    @Test func silentConnectionsGoBeforeUsedOnes() async throws {
+        let (process, port) = try await ServeProcess.start(["--max-connections", "4"])
+        defer { if process.isRunning { process.terminate() } }
+        let used = try Raw(port: port)
+        let request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        try used.send(request)
+        let (first, _) = try used.receiveHead(timeout: 5)
+        #expect(first.hasPrefix("HTTP/1.1 200"))
+        var silent: [Raw] = []
+        for _ in 0..<6 {
+            silent.append(try Raw(port: port))
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        #expect(silent.prefix(3).contains { $0.isClosed(waiting: 0.5) }, "silent connections were closed to make room")
+        try used.send(request)
+        let (second, _) = try used.receiveHead(timeout: 5)
+        #expect(second.hasPrefix("HTTP/1.1 200"), "the connection in use was kept: \(second.prefix(100))")
+        for socket in silent { socket.close() }
+        used.close()
+    }
+
     /// What the HTTP parser refuses is answered 400 with a JSON body, not a bare 400 or a 500.
     @Test(arguments: [
         "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: xchunked\r\n\r\n",
