@@ -36,18 +36,7 @@ python=$venv/bin/python
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/focal-client-tests.XXXXXX")
 pid=
-stop() {
-    local status=$?
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    fi
-    rm -rf "$tmp"
-    exit "$status"
-}
-trap stop EXIT
+trap stop_server_and_clean EXIT
 trap 'exit 130' INT TERM
 
 read -r port key other token < <("$python" - <<'PY'

@@ -18,3 +18,17 @@ apt_install() {
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
+
+# An EXIT trap for scripts that start a server: stops the process $pid (SIGTERM, then SIGKILL
+# after 10 s), removes the folder $tmp, and exits with the script's status.
+stop_server_and_clean() {
+    local status=$?
+    if [ -n "${pid:-}" ] && kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    fi
+    [ -n "${tmp:-}" ] && rm -rf "$tmp"
+    exit "$status"
+}

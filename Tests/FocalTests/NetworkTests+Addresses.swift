@@ -15,12 +15,20 @@ extension NetworkTests {
     /// Runs a crop of `url` with `pipeline` that must fail promptly with a `FetchError` of `code`
     /// naming `url`; returns the error.
     static func refusal(_ url: URL, _ code: ErrorCode, pipeline: FocalPipeline) async throws -> FetchError {
-        let (error, elapsed, other) = await timed(FetchError.self) { try await pipeline.crop(.url(url), to: square) }
-        #expect(other == nil, "\(String(describing: other))")
-        let fetch = try #require(error)
-        #expect(fetch.code == code, "\(fetch)")
-        #expect(names(fetch, url), "\(fetch)")
-        #expect(elapsed < prompt, "took \(elapsed)")
+        try await promptRefusal(url, code) { _ = try await pipeline.crop(.url(url), to: square) }
+    }
+
+    /// Runs `work`, which must fail promptly with a `FetchError` of `code` naming `url`; returns
+    /// the error.
+    static func promptRefusal(
+        _ url: URL, _ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation, _ work: () async throws -> Void
+    ) async throws -> FetchError {
+        let (error, elapsed, other) = await timed(FetchError.self) { try await work() }
+        #expect(other == nil, "\(String(describing: other))", sourceLocation: sourceLocation)
+        let fetch = try #require(error, sourceLocation: sourceLocation)
+        #expect(fetch.code == code, "\(fetch)", sourceLocation: sourceLocation)
+        #expect(names(fetch, url), "\(fetch)", sourceLocation: sourceLocation)
+        #expect(elapsed < prompt, "took \(elapsed)", sourceLocation: sourceLocation)
         return fetch
     }
 
