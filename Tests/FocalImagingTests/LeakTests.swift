@@ -8,12 +8,11 @@ import Testing
 extension LibvipsLayer {
     /// libvips objects and pixel buffers come back to where they were after repeated work.
     ///
-    /// The counts are process-wide, so nothing else may decode while they are measured. Every
-    /// suite of this target is nested in `LibvipsLayer`, which is `.serialized`, so no other test
-    /// of this target runs beside these. Tests of other targets (run by a plain `swift test`)
-    /// could still overlap; to stay robust against their short-lived objects, the final count is
-    /// polled for a moment before it is judged, and a leak of one object per iteration (30 here)
-    /// is far above that noise.
+    /// The counts are process-wide, so nothing else may decode while they are measured: `make
+    /// test` runs these in a process of their own. (Every suite of this target is nested in
+    /// `LibvipsLayer`, which is `.serialized`; in a plain `swift test` the tests of other targets
+    /// may still overlap, so the final count is polled for a moment before it is judged, and a
+    /// leak of one object per iteration, 30 here, is far above that noise.)
     ///
     /// libvips tracks its objects only when leak checking is on from its start: turning it on
     /// while other tests' images exist aborts in libvips (`vips_area_unref` finds an area it never
