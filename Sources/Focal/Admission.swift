@@ -9,8 +9,10 @@ import Synchronization
 /// An admitted job holds a `Pass`. What the job keeps in memory is reserved on the pass as it
 /// becomes known: the bytes of a file read or a body downloaded (as they arrive), and the decode
 /// cost estimated from the image's header. A reservation that does not fit the budget fails with
-/// `Overloaded` too, so a flood of large inputs is refused rather than held. Everything a pass
-/// reserved is given back when its job ends.
+/// `Overloaded` too, so a flood of large inputs is refused rather than held; except that a job
+/// may always go past the budget while no other job holds more than its base, so that one input
+/// within the image limits (`ImageLimits`: up to 64 MiB of bytes and 256 MiB of decode) is never
+/// refused by an idle server. Everything a pass reserved is given back when its job ends.
 ///
 /// The pass of the job running now is `Admission.current` (a task local), so the stages of a job
 /// reserve on it without being handed it.
@@ -34,8 +36,10 @@ final class Admission: Sendable {
         /// - Throws: `NativeWorkPool.Overloaded` when the budget cannot hold them.
         func reserve(_ bytes: Int) throws(NativeWorkPool.Overloaded) {
             guard bytes > 0 else { return }
-            try admission.take(bytes)
-            reserved.withLock { $0 += bytes }
+            try reserved.withLock { (held: inout Int) throws(NativeWorkPool.Overloaded) in
+                try admission.take(bytes, holding: held)
+                held += bytes
+            }
         }
 
         /// Gives back the job's place and everything it reserved.
@@ -105,10 +109,13 @@ final class Admission: Sendable {
         try current?.reserve(bytes)
     }
 
-    fileprivate func take(_ bytes: Int) throws(NativeWorkPool.Overloaded) {
+    /// Takes `bytes` for a pass that holds `held` already.
+    fileprivate func take(_ bytes: Int, holding held: Int) throws(NativeWorkPool.Overloaded) {
         let refusal = state.withLock { state -> Int? in
             let (total, overflow) = state.bytes.addingReportingOverflow(bytes)
-            guard !overflow, total <= budget else {
+            // What the other jobs hold beyond their base: nothing means this one may pass the budget.
+            let othersBeyondBase = state.bytes - held - (state.jobs - 1) * Self.baseBytes
+            guard !overflow, total <= budget || othersBeyondBase <= 0 else {
                 state.refused += 1
                 return state.jobs
             }

@@ -42,7 +42,10 @@ import Glibc
     func pipeline() async throws {
         let corpus = try HostileCorpus()
         #expect(corpus.entries.count >= 150, "the corpus is smaller than scripts/corpus.py makes it")
-        let pipeline = makePipeline()
+        // Inputs run side by side here; the memory budget (a server's refusal of concurrent large
+        // jobs, tested in AbuseTests) is set past what they can hold together, so that each input
+        // gets its own outcome.
+        let pipeline = makePipeline { $0.memoryBudget = 4 << 30 }
         var failures = 0
         func seconds(since start: ContinuousClock.Instant) -> Double {
             let elapsed = ContinuousClock.now - start
