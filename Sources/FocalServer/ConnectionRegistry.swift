@@ -48,7 +48,7 @@ final class ConnectionRegistry: Sendable {
     /// Bytes of request bodies held now.
     var bodyMemory: Int { bodyBytes.withLock { $0 } }
 
-    /// Connections closed early so far, by reason (`evicted_idle`, `idle_timeout`, `header_timeout`, `body_timeout`,
+    /// Connections closed early so far, by reason (`client_closed`, `evicted_idle`, `idle_timeout`, `header_timeout`, `body_timeout`,
     /// `body_too_slow`, `body_memory`, `too_large`, `bad_request`, `shutdown`).
     var closedEarly: [String: Int] { closes.withLock { $0.byReason } }
 

@@ -224,6 +224,11 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The client closed in the middle of a request: nobody to answer.
+        if let error = error as? HTTPParserError, error == .invalidEOFState {
+            drop(context, reason: "client_closed")
+            return
+        }
         // A request that is not HTTP: a JSON 400 when no response is under way, else just close.
         if error is HTTPParserError || error is HTTP1TypeConversionError {
             refuse(context, ServerError.invalid("the request is not valid HTTP/1.1 (\(error)); fix the client"), reason: "bad_request")
