@@ -7,13 +7,14 @@ import Logging
 /// request, the oldest first; else the one idle the longest between requests), so a crowd of idle
 /// connections cannot keep a new client out, nor push out a client that uses its connection. At the cap, with nothing idle, the server stops accepting: new connections
 /// wait in the listen backlog until one closes, and the system refuses them once it is full.
-/// Nothing spins on `accept`, and reaching the cap (and leaving it) is logged once each time.
+/// Nothing spins on `accept`, and reaching the cap is logged (at most once every 10 s).
 struct ConnectionCap: AvailableConnectionsDelegate {
     let limit: Int
     let logger: Logger
     let registry: ConnectionRegistry
     private var count = 0
     private var full = false
+    private var lastWarning: ContinuousClock.Instant?
 
     /// Creates the cap.
     /// - Parameters:
@@ -36,6 +37,10 @@ struct ConnectionCap: AvailableConnectionsDelegate {
         registry.capReached()
         if !full {
             full = true
+            // Once per 10 s at most: under a flood the cap is reached again and again.
+            let now = ContinuousClock.now
+            if let last = lastWarning, now - last < .seconds(10) { return }
+            lastWarning = now
             logger.warning(
                 "connection limit reached: idle connections are closed to make room, new ones wait in the backlog",
                 metadata: ["connections": .stringConvertible(count), "limit": .stringConvertible(limit), "evicted": .stringConvertible(evicted)])
@@ -47,7 +52,6 @@ struct ConnectionCap: AvailableConnectionsDelegate {
         if full, count < limit {
             full = false
             registry.capLeft()
-            logger.notice("accepting connections again", metadata: ["connections": .stringConvertible(count)])
         }
     }
 
