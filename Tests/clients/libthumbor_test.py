@@ -281,7 +281,11 @@ class LibthumborURLs(unittest.TestCase):
         if SERVER != "focal" or not TOKEN:
             self.skipTest("a saved crop needs focal serve and FOCAL_TEST_TOKEN")
         image = IMAGES[0]
-        status, _, body = fetch("/v1/photos")
+        # A signed-only server reads nothing of its photos out without the token (or a request
+        # signature).
+        status, _, _ = fetch("/v1/photos")
+        self.assertEqual(status, 401)
+        status, _, body = fetch("/v1/photos", {"Authorization": "Bearer " + TOKEN})
         self.assertEqual(status, 200)
         ids = {p["path"]: p["id"] for p in json.loads(body)["photos"]}
         self.assertIn(image, ids)
