@@ -11,18 +11,20 @@ struct CropFrame {
         ratio = Double(a) / Double(b)
         let (w, h) = (imageSize.width, imageSize.height)
         // Compare in integers so that an image already at the target aspect is never trimmed.
-        if w * b >= h * a {
-            fill = PixelSize(width: min(w, max(1, Int((Double(h) * ratio).rounded()))), height: h)
+        // Products of a side (at most 65 535 by the limits) and an aspect term: checked all the same.
+        let (wide, o1) = w.multipliedReportingOverflow(by: b), (tall, o2) = h.multipliedReportingOverflow(by: a)
+        if o1 || o2 ? Double(w) * Double(b) >= Double(h) * Double(a) : wide >= tall {
+            fill = PixelSize(width: min(w, max(1, Int(saturating: (Double(h) * ratio).rounded()))), height: h)
         } else {
             // Width-limited: round the height, then take the width from it so that the aspect
             // holds within a pixel even for wide targets (1002x300 at 5:1 is 1000x200).
-            var height = min(h, max(1, Int((Double(w) / ratio).rounded())))
+            var height = min(h, max(1, Int(saturating: (Double(w) / ratio).rounded())))
             var width = w
             if abs(Double(w) - Double(height) * ratio) > 1 {
-                width = Int((Double(height) * ratio).rounded())
+                width = Int(saturating: (Double(height) * ratio).rounded())
                 if width > w && height > 1 {
                     height -= 1
-                    width = Int((Double(height) * ratio).rounded())
+                    width = Int(saturating: (Double(height) * ratio).rounded())
                 }
             }
             fill = PixelSize(width: min(w, max(1, width)), height: height)
@@ -40,9 +42,9 @@ struct CropFrame {
                          Double(minimum.width) / ratio, 1)
         // Compared as a Double first: a tiny fraction makes `needed` too large for an Int.
         guard needed.isFinite, needed < Double(fill.height) else { return fill }
-        let height = Int(needed.rounded(.up))
+        let height = Int(saturating: needed.rounded(.up))
         guard height < fill.height else { return fill }
-        let width = Int((Double(height) * ratio).rounded())
+        let width = Int(saturating: (Double(height) * ratio).rounded())
         guard width <= fill.width, width >= 1 else { return fill }
         return PixelSize(width: width, height: height)
     }
@@ -64,6 +66,6 @@ struct CropFrame {
         guard value.isFinite else { return value == .infinity ? high : low }
         if value <= Double(low) { return low }
         if value >= Double(high) { return high }
-        return min(max(Int(value.rounded(.down)), low), high)
+        return min(max(Int(saturating: value.rounded(.down)), low), high)
     }
 }

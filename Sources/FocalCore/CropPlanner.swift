@@ -116,8 +116,10 @@ public enum CropPlanner {
         _ bounds: PixelRect, imageSize: PixelSize, target: CropTarget, subjects: [Subject], options: CropOptions
     ) throws(PlanningError) -> CropPlan {
         let clipped = bounds.box.clamped(to: imageSize)
-        let x = Int(clipped.x.rounded(.down)), y = Int(clipped.y.rounded(.down))
-        let rect = PixelRect(x: x, y: y, width: Int(clipped.maxX.rounded(.down)) - x, height: Int(clipped.maxY.rounded(.down)) - y)
+        // Clipped to the image, so every coordinate fits; converted without a trap all the same.
+        let x = Int(saturating: clipped.x.rounded(.down)), y = Int(saturating: clipped.y.rounded(.down))
+        let rect = PixelRect(
+            x: x, y: y, width: Int(saturating: clipped.maxX.rounded(.down)) - x, height: Int(saturating: clipped.maxY.rounded(.down)) - y)
         guard rect.width > 0, rect.height > 0 else {
             throw PlanningError.invalidOption("crop bounds \(bounds) lie outside the image of \(imageSize)")
         }
@@ -131,9 +133,10 @@ public enum CropPlanner {
         case let .region(r)?:
             // Through Doubles clipped to the image: an Int from a caller may be anything.
             let box = inside(r.box.clamped(to: imageSize))
-            let lx = Int(box.x.rounded(.down)), ly = Int(box.y.rounded(.down))
+            let lx = Int(saturating: box.x.rounded(.down)), ly = Int(saturating: box.y.rounded(.down))
             local.override = .region(PixelRect(
-                x: lx, y: ly, width: max(1, Int(box.maxX.rounded(.up)) - lx), height: max(1, Int(box.maxY.rounded(.up)) - ly)))
+                x: lx, y: ly, width: max(1, Int(saturating: box.maxX.rounded(.up)) - lx),
+                height: max(1, Int(saturating: box.maxY.rounded(.up)) - ly)))
         case .relativeFocus?, nil: break
         }
         let moved = subjects.compactMap { subject -> Subject? in

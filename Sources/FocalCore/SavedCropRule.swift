@@ -39,17 +39,17 @@ public enum SavedCropRule {
         guard needed > maxUpscale else { return saved }
         // Grow about the centre, keeping the saved crop's aspect, until the output needs maxUpscale.
         let scale = needed / maxUpscale
-        var w = Int((Double(saved.width) * scale).rounded(.up))
-        var h = Int((Double(saved.height) * scale).rounded(.up))
+        var w = Int(saturating: (Double(saved.width) * scale).rounded(.up))
+        var h = Int(saturating: (Double(saved.height) * scale).rounded(.up))
         if w > imageSize.width || h > imageSize.height {
             // Even the image is too small: its largest crop of the saved aspect.
             let fit = min(Double(imageSize.width) / Double(saved.width), Double(imageSize.height) / Double(saved.height))
-            w = min(imageSize.width, max(1, Int((Double(saved.width) * fit).rounded(.down))))
-            h = min(imageSize.height, max(1, Int((Double(saved.height) * fit).rounded(.down))))
+            w = min(imageSize.width, max(1, Int(saturating: (Double(saved.width) * fit).rounded(.down))))
+            h = min(imageSize.height, max(1, Int(saturating: (Double(saved.height) * fit).rounded(.down))))
         }
         let centreX = Double(saved.x) + Double(saved.width) / 2, centreY = Double(saved.y) + Double(saved.height) / 2
-        let x = min(max(0, Int((centreX - Double(w) / 2).rounded())), imageSize.width - w)
-        let y = min(max(0, Int((centreY - Double(h) / 2).rounded())), imageSize.height - h)
+        let x = min(max(0, Int(saturating: (centreX - Double(w) / 2).rounded())), imageSize.width - w)
+        let y = min(max(0, Int(saturating: (centreY - Double(h) / 2).rounded())), imageSize.height - h)
         return PixelRect(x: x, y: y, width: w, height: h)
     }
 

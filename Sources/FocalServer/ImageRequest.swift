@@ -94,9 +94,9 @@ public struct ImageRequest: Sendable {
         }
         if let focus {
             // A focal region the planner frames; a point is a region of no size.
-            let x = Int(focus.x.rounded(.down)), y = Int(focus.y.rounded(.down))
+            let x = Int(saturating: focus.x.rounded(.down)), y = Int(saturating: focus.y.rounded(.down))
             crop.override = focus.width > 0 && focus.height > 0
-                ? .region(PixelRect(x: x, y: y, width: max(1, Int(focus.width.rounded(.up))), height: max(1, Int(focus.height.rounded(.up)))))
+                ? .region(PixelRect(x: x, y: y, width: max(1, Int(saturating: focus.width.rounded(.up))), height: max(1, Int(saturating: focus.height.rounded(.up)))))
                 : .focus(x: focus.x, y: focus.y)
         } else if !url.smart {
             crop.detect = false
@@ -134,8 +134,8 @@ public struct ImageRequest: Sendable {
             guard url.fitIn == nil else { throw ServerError.invalid("aspect() and fit-in cannot be used together") }
             switch (width, height) {
             case (.pixels, .pixels): throw ServerError.invalid("aspect() cannot be used with both a width and a height")
-            case let (.pixels(w), _): return .fixed(.size(width: w, height: max(1, Int((Double(w) * Double(b) / Double(a)).rounded()))))
-            case let (_, .pixels(h)): return .fixed(.size(width: max(1, Int((Double(h) * Double(a) / Double(b)).rounded())), height: h))
+            case let (.pixels(w), _): return .fixed(.size(width: w, height: max(1, Int(saturating: (Double(w) * Double(b) / Double(a)).rounded()))))
+            case let (_, .pixels(h)): return .fixed(.size(width: max(1, Int(saturating: (Double(h) * Double(a) / Double(b)).rounded())), height: h))
             default: return .fixed(.aspect(width: a, height: b))
             }
         }
@@ -168,12 +168,12 @@ public struct ImageRequest: Sendable {
                 }
                 // Never enlarged to fit (thumbor's fit-in only shrinks).
                 if !full && scale >= 1 { return .aspect(width: source.width, height: source.height).reduced }
-                return .size(width: max(1, Int((sw * scale).rounded())), height: max(1, Int((sh * scale).rounded())))
+                return .size(width: max(1, Int(saturating: (sw * scale).rounded())), height: max(1, Int(saturating: (sh * scale).rounded())))
             }
             switch (w, h) {
             case let (w?, h?): return .size(width: w, height: h)
-            case let (w?, nil): return .size(width: w, height: max(1, Int((Double(w) * sh / sw).rounded())))
-            case let (nil, h?): return .size(width: max(1, Int((Double(h) * sw / sh).rounded())), height: h)
+            case let (w?, nil): return .size(width: w, height: max(1, Int(saturating: (Double(w) * sh / sw).rounded())))
+            case let (nil, h?): return .size(width: max(1, Int(saturating: (Double(h) * sw / sh).rounded())), height: h)
             case (nil, nil): return .aspect(width: source.width, height: source.height).reduced
             }
         }

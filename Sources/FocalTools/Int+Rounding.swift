@@ -1,3 +1,5 @@
+import Focal
+
 extension Int {
     /// `value` rounded to the nearest whole number and kept within `range`; NaN gives the range's
     /// lower bound. For coordinates and figures computed from input, which may not fit an `Int`.
@@ -12,7 +14,7 @@ extension Int {
         } else if rounded >= Double(range.upperBound) {
             self = range.upperBound
         } else {
-            self = Int(rounded)
+            self = Int(saturating: rounded)
         }
     }
 }
