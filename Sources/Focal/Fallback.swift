@@ -1,7 +1,7 @@
 public import Foundation
 
 /// What a crop returns when the image cannot be used.
-public enum Fallback: Hashable, Sendable {
+public enum Fallback: Hashable, Sendable, Encodable {
     /// Throw the error (the default).
     case error
     /// A centre crop when the image loaded but detection failed (a missing or broken model);

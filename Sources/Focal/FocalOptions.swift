@@ -3,7 +3,7 @@ public import FocalDetection
 public import FocalImaging
 
 /// What one crop request asks for besides the image and the target.
-public struct FocalOptions: Hashable, Sendable {
+public struct FocalOptions: Hashable, Sendable, Encodable {
     /// Scheme, padding, zoom, override, detection on or off.
     public var crop: CropOptions
     /// Detection speed/accuracy; default `.fast`.

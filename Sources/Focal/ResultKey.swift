@@ -2,35 +2,43 @@ import Foundation
 
 /// What a cached result is filed under: the image's identity and everything that changes the
 /// output's pixels or encoding.
+///
+/// The key is the canonical JSON encoding (sorted keys) of the resolved `FocalOptions`, so a field
+/// added to the options is part of every key without anyone remembering to add it here.
 struct ResultKey: Hashable, Sendable, CustomStringConvertible {
     /// The canonical text of the key; equal texts mean interchangeable results.
     let text: String
 
+    /// What is encoded; `version` changes when the meaning of a field does.
+    private struct Canonical: Encodable {
+        let version = 2
+        let identity: String
+        let target: String
+        let options: FocalOptions
+        let detectors: String
+    }
+
     /// - Parameters:
     ///   - identity: `name:<cache name>` or `sha256:<digest>`.
     ///   - target: The target rule's key: the output size or aspect, or how it is derived.
-    ///   - options: Crop, detection and encoding options (the fallback is not part of it: only
-    ///     complete results are cached).
+    ///   - options: Crop, detection and encoding options. The fallback is not part of it (only
+    ///     complete results are cached), nor are detection settings when nothing is detected.
     ///   - detectors: The detector signature, which changes with models and thresholds.
     init(identity: String, target: String, options: FocalOptions, detectors: String) {
-        let crop = options.crop
-        let override: String =
-            switch crop.override {
-            case nil: "none"
-            case let .focus(x, y)?: "focus:\(x),\(y)"
-            case let .region(rect)?: "region:\(rect.x),\(rect.y),\(rect.width),\(rect.height)"
-            case let .relativeFocus(x, y)?: "relative:\(x),\(y)"
-            }
-        let confidence = crop.minimumConfidence.sorted { $0.key.rawValue < $1.key.rawValue }
-            .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
-        let detects = crop.needsDetection
-        text = [
-            "focal-result-1", identity, "target=\(target)", "scheme=\(crop.scheme.rawValue)", "padding=\(crop.padding)",
-            "headroom=\(crop.faceHeadroom)", "zoom=\(crop.zoom)", "override=\(override)", "min=\(confidence)",
-            "detect=\(detects ? detectors : "off")", "accuracy=\(detects ? options.accuracy.rawValue : "-")",
-            "format=\(options.format?.rawValue ?? "same")", "quality=\(options.quality)", "flip=\(options.flip)",
-            "bounds=\(crop.bounds.map(\.description) ?? "none")", "saved=\(options.savedCropRevision.map(String.init) ?? "none")",
-        ].joined(separator: "|")
+        var options = options
+        options.fallback = .error
+        let detects = options.crop.needsDetection
+        if !detects {
+            options.accuracy = .fast
+            options.crop.detect = false
+            options.crop.minimumConfidence = [:]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let canonical = Canonical(identity: identity, target: target, options: options, detectors: detects ? detectors : "off")
+        // Encoding these plain values cannot fail; were it to, the key would still be unique to them.
+        let data = (try? encoder.encode(canonical)) ?? Data("\(canonical)".utf8)
+        text = String(decoding: data, as: UTF8.self)
     }
 
     /// A file name for the key: its SHA-256 in hex.

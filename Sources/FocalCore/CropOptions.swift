@@ -1,5 +1,5 @@
 /// Everything that shapes a crop besides the image and the target.
-public struct CropOptions: Hashable, Sendable {
+public struct CropOptions: Hashable, Sendable, Encodable {
     /// Which subjects to frame; default `.all`.
     public var scheme: BoundingScheme = .all
     /// Room around each subject; default 10 % of its size.

@@ -31,6 +31,20 @@ public enum CropTarget: Hashable, Sendable, CustomStringConvertible {
         try validate()
     }
 
+    /// Parses an aspect ratio written `A:B`, `AxB` or `A/B` (every door takes all three; `A:B` is
+    /// the one printed).
+    /// - Throws: `PlanningError.invalidTarget` unless it is two positive whole numbers.
+    public init(parsingAspect text: String) throws(PlanningError) {
+        let parts = text.trimmingSpaces.lowercased().split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "x" || $0 == "/" })
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy({ ("0"..."9").contains($0) }) }),
+            let a = Int(parts[0]), let b = Int(parts[1])
+        else {
+            throw PlanningError.invalidTarget("aspect '\(text)' must be two positive whole numbers A:B, e.g. 16:9 (also written 16x9 or 16/9)")
+        }
+        self = .aspect(width: a, height: b)
+        try validate()
+    }
+
     /// Checks that both numbers are positive and not absurdly large.
     public func validate() throws(PlanningError) {
         let (a, b) = terms

@@ -1,5 +1,5 @@
 /// Room added around each subject before the crop is placed.
-public enum Padding: Hashable, Sendable, CustomStringConvertible {
+public enum Padding: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// A fraction of each subject's own width (left and right) and height (top and bottom).
     case fraction(Double)
     /// A fixed number of pixels on every side.
@@ -11,10 +11,10 @@ public enum Padding: Hashable, Sendable, CustomStringConvertible {
     /// Parses `0.2` (a fraction) or `24px` (pixels).
     /// - Throws: `PlanningError.invalidOption` for anything else or a negative value.
     public init(parsing text: String) throws(PlanningError) {
-        let trimmed = text.lowercased()
-        if trimmed.hasSuffix("px"), let value = Double(trimmed.dropLast(2)) {
+        let trimmed = text.trimmingSpaces.lowercased()
+        if trimmed.hasSuffix("px"), let value = Double(canonicalNumber: String(trimmed.dropLast(2))) {
             self = .pixels(value)
-        } else if let value = Double(trimmed) {
+        } else if let value = Double(canonicalNumber: trimmed) {
             self = .fraction(value)
         } else {
             throw PlanningError.invalidOption("padding '\(text)' must be a fraction like 0.2 or pixels like 24px")
@@ -52,10 +52,11 @@ public enum Padding: Hashable, Sendable, CustomStringConvertible {
         return Box(x: box.x - dx, y: box.y - top, width: box.width + 2 * dx, height: box.height + top + dy)
     }
 
+    /// `0.1` or `24px`: the canonical spelling every door prints.
     public var description: String {
         switch self {
-        case let .fraction(f): "\(f)"
-        case let .pixels(p): "\(p)px"
+        case let .fraction(f): f.canonicalText
+        case let .pixels(p): "\(p.canonicalText)px"
         }
     }
 }

@@ -1,5 +1,5 @@
 /// What a detector found.
-public enum SubjectKind: String, Hashable, Sendable, Codable, CaseIterable {
+public enum SubjectKind: String, Hashable, Sendable, Codable, CodingKeyRepresentable, CaseIterable {
     /// A human face.
     case face
     /// A cat.

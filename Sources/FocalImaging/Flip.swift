@@ -1,5 +1,5 @@
 /// Mirroring of an output: left to right, top to bottom, or both (thumbor's `-W` and `-H`).
-public struct Flip: OptionSet, Hashable, Sendable, CustomStringConvertible {
+public struct Flip: OptionSet, Hashable, Sendable, Encodable, CustomStringConvertible {
     public let rawValue: Int
 
     /// Creates a set from its raw bits.

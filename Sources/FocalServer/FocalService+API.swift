@@ -23,17 +23,36 @@ extension FocalService {
         var aspect: String?
     }
 
-    /// Crop options of `/v1/plan`.
+    /// Crop options of `/v1/plan`: any option of `CropOption.all` by its name, its value a string,
+    /// a number or (for `detect`) a boolean, spelled as in a URL; and `overrides`.
     struct OptionsBody: Decodable {
-        var scheme: String?
-        var padding: String?
-        var zoom: String?
-        var accuracy: String?
-        var detect: Bool?
-        var focus: String?
+        /// The crop options given, as text.
+        var values: [String: String] = [:]
         /// Whether saved crops decide the frames they apply to; default true (false shows what
         /// Focal would choose on its own).
         var overrides: Bool?
+
+        private struct Name: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Name.self)
+            for key in container.allKeys {
+                if key.stringValue == "overrides" {
+                    overrides = try container.decode(Bool.self, forKey: key)
+                } else if let flag = try? container.decode(Bool.self, forKey: key) {
+                    values[key.stringValue] = flag ? "on" : "off"
+                } else if let number = try? container.decode(Double.self, forKey: key) {
+                    values[key.stringValue] = number.canonicalText
+                } else {
+                    values[key.stringValue] = try container.decode(String.self, forKey: key)
+                }
+            }
+        }
     }
 
     struct PlanBody: Decodable {
@@ -118,32 +137,16 @@ extension FocalService {
         return try resolver.resolve(body.url ?? "")
     }
 
-    /// The crop options a JSON body gives.
-    static func cropOptions(_ body: OptionsBody?) throws(ServerError) -> (CropOptions, Accuracy) {
-        var crop = CropOptions()
-        var accuracy = Accuracy.fast
-        guard let body else { return (crop, accuracy) }
-        do {
-            if let scheme = body.scheme {
-                guard let value = BoundingScheme(rawValue: scheme) else { throw ServerError.invalid("scheme must be all, largest or smallest") }
-                crop.scheme = value
+    /// The crop options a JSON body gives, read through the option table.
+    static func options(_ body: OptionsBody?) throws(ServerError) -> FocalOptions {
+        var options = FocalOptions()
+        for (name, value) in body?.values.sorted(by: { $0.key < $1.key }) ?? [] {
+            guard let option = CropOption.named(name) else {
+                throw ServerError.invalid("unknown option \"\(name.oneLine)\"; Focal knows \((CropOption.all.map(\.name) + ["overrides"]).joined(separator: ", "))")
             }
-            if let padding = body.padding { crop.padding = try Padding(parsing: padding) }
-            if let zoom = body.zoom { crop.zoom = try Zoom(parsing: zoom) }
-            if let value = body.accuracy {
-                guard let parsed = Accuracy(rawValue: value) else { throw ServerError.invalid("accuracy must be fast or accurate") }
-                accuracy = parsed
-            }
-            if let detect = body.detect { crop.detect = detect }
-            if let focus = body.focus { crop.override = try ManualOverride(parsingFocus: focus) }
-        } catch let error as ServerError {
-            throw error
-        } catch let error as PlanningError {
-            throw ServerError.invalid(error.publicMessage)
-        } catch {
-            throw ServerError.invalid("the options are not valid")
+            do { try option.apply(value, to: &options) } catch { throw ServerError.invalid(error.publicMessage) }
         }
-        return (crop, accuracy)
+        return options
     }
 
     /// The target a frame names.
@@ -153,8 +156,7 @@ extension FocalService {
                 guard frame.width == nil, frame.height == nil else {
                     throw ServerError.invalid("a frame is a width and height, or an aspect, not both")
                 }
-                let target = try CropTarget(parsing: aspect.replacingOccurrences(of: "x", with: ":"))
-                return target
+                return try CropTarget(parsingAspect: aspect)
             }
             guard let width = frame.width, let height = frame.height else {
                 throw ServerError.invalid("a frame needs width and height, or an aspect like \"16:9\"")
@@ -179,7 +181,8 @@ extension FocalService {
             throw ServerError.invalid("give between 1 and \(maxFrames) frames")
         }
         let targets = try body.frames.map { frame throws(ServerError) in try Self.target(frame) }
-        let (crop, accuracy) = try Self.cropOptions(body.options)
+        let options = try Self.options(body.options)
+        let (crop, accuracy) = (options.crop, options.accuracy)
         let source = try source(body.source)
         let (input, known) = try await input(for: source)
         let limits = configuration.pipeline.limits
@@ -203,6 +206,7 @@ extension FocalService {
                 "image": ["id": id ?? NSNull(), "width": analysis.size.width, "height": analysis.size.height] as [String: Any],
                 "subjects": everything.subjects.map(Self.subjectObject),
                 "frames": frames,
+                "options": Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) }),
             ]), id)
         }
         if known == nil, let found { learn(found, for: source) }
@@ -212,10 +216,11 @@ extension FocalService {
     /// `POST /v1/detect`: every subject every detector finds.
     func detect(_ request: Request) async throws -> Response {
         let body = try await decodeReadBody(DetectBody.self, from: request)
-        let accuracy = try body.accuracy.map { value throws(ServerError) -> Accuracy in
-            guard let parsed = Accuracy(rawValue: value) else { throw ServerError.invalid("accuracy must be fast or accurate") }
-            return parsed
-        } ?? .fast
+        var options = FocalOptions()
+        if let accuracy = body.accuracy, let option = CropOption.named("accuracy") {
+            do { try option.apply(accuracy, to: &options) } catch { throw ServerError.invalid(error.publicMessage) }
+        }
+        let accuracy = options.accuracy
         let (input, known) = try await input(for: source(body.source))
         let object = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> Data in
             let analysis = try await pipeline.analyze(input, accuracy: accuracy, scope: .everything)

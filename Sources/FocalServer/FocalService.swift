@@ -317,6 +317,13 @@ public final class FocalService: Sendable {
             // Signed-only: reads of the JSON API need the token (or a request signature).
             "signedReads": configuration.signedOnly, "publicPhotos": configuration.publicPhotos,
             "version": FocalVersion.string,
+            // The crop option table: what a URL, a /v1/plan body and <focal-img> may give.
+            "options": CropOption.all.map { option -> [String: Any] in
+                [
+                    "name": option.name, "filter": option.filter ?? NSNull(), "values": option.values, "default": option.defaultText,
+                    "summary": option.summary,
+                ]
+            },
         ]
     }
 

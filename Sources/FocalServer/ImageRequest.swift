@@ -9,10 +9,9 @@ import Foundation
 /// - `AxB:CxD` is a manual crop in source pixels made first: the rest happens inside it.
 /// - `W` and `H`: both given, the exact output size; one given, the other follows the source's
 ///   aspect; neither, the source's own size. `fit-in` scales the whole image to fit the box.
-/// - Filters: `focal(LxT:RxB)` or `focal(X,Y)` (several make one region), `format(jpeg|png|webp)`,
-///   `quality(N)`, `aspect(A:B)`, `padding(F|Npx)`, `zoom(F|fill)`, `scheme(all|largest|smallest)`,
-///   `accuracy(fast|accurate)`, and `strip_icc()`, `strip_exif()` (Focal always strips). Any
-///   other filter is refused.
+/// - Filters: every crop option with a URL filter in `CropOption.all` (`focal()`, several of which
+///   make one region, `padding()`, `zoom()`, `format()`, ...), `aspect(A:B)`, and `strip_icc()`,
+///   `strip_exif()` (Focal always strips). Any other filter is refused.
 public struct ImageRequest: Sendable {
     /// The parsed URL.
     public let url: ThumborURL
@@ -30,62 +29,49 @@ public struct ImageRequest: Sendable {
         self.url = url
         var options = FocalOptions()
         options.flip = url.flip
-        var crop = CropOptions()
         var aspect: (Int, Int)?
         var focus: Box?
         var formatChosen = false
         for filter in url.filters {
             let argument = filter.arguments.trimmingCharacters(in: .whitespaces)
             switch filter.name {
-            case "focal":
-                let box = try Self.focal(argument)
-                focus = focus.map { $0.union(box) } ?? box
-            case "format":
-                let name = argument.lowercased() == "jpg" ? "jpeg" : argument.lowercased()
-                guard let format = ImageFormat(rawValue: name) else {
-                    throw ServerError.invalid("format(\(argument)) is not one Focal writes: jpeg, png or webp")
-                }
-                options.format = format
-                formatChosen = true
-            case "quality":
-                guard let quality = Int(argument), (1...100).contains(quality) else {
-                    throw ServerError.invalid("quality(\(argument)) must be a whole number from 1 to 100")
-                }
-                options.quality = quality
             case "aspect":
-                let parts = argument.split(whereSeparator: { $0 == ":" || $0 == "x" })
-                guard parts.count == 2, let a = ThumborURL.number(parts[0]), let b = ThumborURL.number(parts[1]), a > 0, b > 0,
-                    a <= 100_000, b <= 100_000
-                else { throw ServerError.invalid("aspect(\(argument)) must be two positive numbers, e.g. aspect(16:9)") }
-                aspect = (a, b)
-            case "padding":
-                do { crop.padding = try Padding(parsing: argument) } catch { throw ServerError.invalid(error.publicMessage) }
-            case "zoom":
-                if argument == "fill" {
-                    crop.zoom = .fill
-                } else {
-                    guard let f = Double(argument), f > 0, f <= 1 else {
-                        throw ServerError.invalid("zoom(\(argument)) must be fill or a fraction in (0, 1], e.g. zoom(0.6)")
-                    }
-                    crop.zoom = .subject(f)
+                do {
+                    guard case let .aspect(a, b) = try CropTarget(parsingAspect: argument) else { continue }
+                    aspect = (a, b)
+                } catch {
+                    throw ServerError.invalid(error.publicMessage)
                 }
-            case "scheme":
-                guard let scheme = BoundingScheme(rawValue: argument) else {
-                    throw ServerError.invalid("scheme(\(argument)) must be all, largest or smallest")
-                }
-                crop.scheme = scheme
-            case "accuracy":
-                guard let accuracy = Accuracy(rawValue: argument) else {
-                    throw ServerError.invalid("accuracy(\(argument)) must be fast or accurate")
-                }
-                options.accuracy = accuracy
             case "strip_icc", "strip_exif":
                 // Outputs never carry metadata or profiles.
                 break
             default:
-                throw ServerError.invalid("unknown filter \(filter.name)(); Focal knows focal, format, quality, aspect, padding, zoom, scheme, accuracy, strip_icc, strip_exif")
+                guard let option = CropOption.filtered(filter.name) else {
+                    let known = CropOption.all.compactMap(\.filter) + ["aspect", "strip_icc", "strip_exif"]
+                    throw ServerError.invalid("unknown filter \(filter.name)(); Focal knows \(known.joined(separator: ", "))")
+                }
+                do {
+                    if option.name == "focus" {
+                        // Several focal() filters make one region; a point is a region of no size.
+                        var one = FocalOptions()
+                        try option.apply(argument, to: &one)
+                        let box: Box =
+                            switch one.crop.override {
+                            case let .region(r)?: Box(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height))
+                            case let .focus(x, y)?: Box(x: x, y: y, width: 0, height: 0)
+                            default: Box(x: 0, y: 0, width: 0, height: 0)
+                            }
+                        focus = focus.map { $0.union(box) } ?? box
+                    } else {
+                        try option.apply(argument, to: &options)
+                    }
+                } catch {
+                    throw ServerError.invalid(error.publicMessage)
+                }
+                if option.name == "format" { formatChosen = true }
             }
         }
+        var crop = options.crop
         if let (left, top, right, bottom) = url.manualCrop {
             guard right > left, bottom > top else {
                 throw ServerError.invalid("crop \(left)x\(top):\(right)x\(bottom) must have its right-bottom corner past its left-top one")
@@ -110,21 +96,6 @@ public struct ImageRequest: Sendable {
         self.options = options
         self.formatChosen = formatChosen
         rule = try Self.rule(url, aspect: aspect)
-    }
-
-    /// `LxT:RxB` (a region) or `X,Y` (a point), in source pixels.
-    static func focal(_ argument: String) throws(ServerError) -> Box {
-        if let (left, top, right, bottom) = try ThumborURL.manualCrop(Substring(argument)) {
-            guard right > left, bottom > top else { throw ServerError.invalid("focal(\(argument)) is an empty region") }
-            return Box(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top))
-        }
-        let parts = argument.split(separator: ",")
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite, x >= 0, y >= 0,
-            x < 1e9, y < 1e9
-        else {
-            throw ServerError.invalid("focal(\(argument)) must be a region LxT:RxB or a point X,Y in source pixels")
-        }
-        return Box(x: x, y: y, width: 0, height: 0)
     }
 
     /// The target rule for the URL's size, `fit-in` and `aspect()`.

@@ -5,8 +5,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The web page and `<focal-img>`: the files of the `Web` folder, read once at start-up and
-/// served with their type, an ETag, and `Cache-Control: no-cache` (revalidated each time, so a
+/// The web page and `<focal-img>`: the files of the `Web` folder, read once at start-up (the
+/// element's with the crop option table written in) and served with their type, an ETag, and `Cache-Control: no-cache` (revalidated each time, so a
 /// new release is picked up at once).
 struct WebAssets: Sendable {
     struct Asset: Sendable {
@@ -24,11 +24,22 @@ struct WebAssets: Sendable {
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Web")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where !name.hasPrefix(".") {
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
+            guard var data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
+            if name == "focal-img.js" { data = Self.withCropOptions(data) }
             let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
             files[name] = Asset(data: data, type: Self.type(of: name), tag: "\"\(digest)\"")
         }
         self.files = files
+    }
+
+    /// The marker in `focal-img.js` that the crop option table replaces.
+    static let cropOptionsMarker = "/*focal:crop-options*/[]"
+
+    /// The script with the option table (`CropOption.elementJSON`) in place of its marker, so the
+    /// element takes exactly the options this server does.
+    static func withCropOptions(_ script: Data) -> Data {
+        let text = String(decoding: script, as: UTF8.self)
+        return Data(text.replacingOccurrences(of: cropOptionsMarker, with: CropOption.elementJSON).utf8)
     }
 
     static func type(of name: String) -> String {

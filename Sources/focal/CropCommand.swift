@@ -25,29 +25,21 @@ struct CropCommand: AsyncParsableCommand {
     @Option(help: "Aspect ratio A:B, e.g. 16:9 (the largest crop, not resized).")
     var aspect: String?
 
-    @Option(help: "Which subjects to frame: all, largest or smallest.")
-    var scheme: BoundingScheme = .all
+    // The crop options of the table (CropOption.all), each read through the table's parser.
+    @Option(help: CropOption.help("scheme")) var scheme: String?
+    @Option(help: CropOption.help("padding")) var padding: String?
+    @Option(help: CropOption.help("headroom")) var headroom: String?
+    @Option(help: CropOption.help("zoom")) var zoom: String?
+    @Option(help: CropOption.help("focus")) var focus: String?
+    @Option(help: CropOption.help("detect")) var detect: String?
+    @Option(help: CropOption.help("format")) var format: String?
+    @Option(help: CropOption.help("quality")) var quality: String?
 
-    @Option(help: "Room around each subject: a fraction of its size (0.1) or pixels (24px).")
-    var padding: String = "0.1"
-
-    @Option(help: "fill (the largest crop) or subject:F (zoom until subjects fill F of the frame).")
-    var zoom: String = "fill"
-
-    @Option(help: "Centre on this point X,Y (pixels of the upright image) instead of detecting.")
-    var focus: String?
-
-    @Flag(help: "Skip detection: a plain centre crop.")
+    @Flag(help: "Skip detection: a plain centre crop (the same as --detect off).")
     var noDetect = false
 
     @Option(name: .shortAndLong, help: "Output folder, or a file name for a single input. Without it nothing is written.")
     var output: String?
-
-    @Option(help: "Output format: jpeg, png or webp (default: the input's own when it is one of these, else jpeg).")
-    var format: ImageFormat?
-
-    @Option(help: "JPEG and WebP quality, 1-100.")
-    var quality: Int = 85
 
     @Flag(help: "Print one JSON object per input per line.")
     var json = false
@@ -71,12 +63,11 @@ struct CropCommand: AsyncParsableCommand {
             guard (size == nil) != (aspect == nil) else {
                 throw ValidationError("Give exactly one of --size WxH or --aspect A:B.")
             }
-            guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
             if debug && output == nil { throw ValidationError("--debug writes beside the outputs: give -o DIR as well.") }
             guard cacheSize > 0 else { throw ValidationError("--cache-size must be a positive number of MiB.") }
             guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
             guard cacheSize <= 1 << 20 else { throw ValidationError("--cache-size is in MiB and at most 1048576 (1 TiB).") }
-            _ = try cropOptions()
+            _ = try focalOptions()
             let target = try target()
             if case let .size(w, h) = target { try detection.limits.check(output: PixelSize(width: w, height: h)) }
             try checkFormat()
@@ -87,7 +78,7 @@ struct CropCommand: AsyncParsableCommand {
 
     /// A named output file decides the format by its extension; `--format` may not contradict it.
     func checkFormat() throws {
-        guard let output, let format else { return }
+        guard let output, let format = try focalOptions().format else { return }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue { return }
         let ext = (output as NSString).pathExtension
@@ -103,15 +94,23 @@ struct CropCommand: AsyncParsableCommand {
             guard case .size = target else { throw ValidationError("--size takes WxH, e.g. 400x300.") }
             return target
         }
-        let target = try CropTarget(parsing: aspect ?? "")
-        guard case .aspect = target else { throw ValidationError("--aspect takes A:B, e.g. 16:9.") }
-        return target
+        return try CropTarget(parsingAspect: aspect ?? "")
     }
 
-    func cropOptions() throws -> CropOptions {
-        CropOptions(
-            scheme: scheme, padding: try Padding(parsing: padding), zoom: try Zoom(parsing: zoom),
-            override: try focus.map { try ManualOverride(parsingFocus: $0) }, detect: !noDetect)
+    /// The options given, each read through the crop option table (the command line's accuracy
+    /// comes from the detection options).
+    func focalOptions() throws -> FocalOptions {
+        var options = FocalOptions(accuracy: detection.accuracy)
+        let given: [(String, String?)] = [
+            ("scheme", scheme), ("padding", padding), ("headroom", headroom), ("zoom", zoom), ("focus", focus), ("detect", detect),
+            ("format", format), ("quality", quality),
+        ]
+        for case let (name, text?) in given {
+            guard let option = CropOption.named(name) else { continue }
+            do { try option.apply(text, to: &options) } catch { throw ValidationError("--\(name): \(error.publicMessage)") }
+        }
+        if noDetect { options.crop.detect = false }
+        return options
     }
 
     /// Creates the cache folder if needed and checks that files can be written in it.
@@ -129,7 +128,7 @@ struct CropCommand: AsyncParsableCommand {
     func run() async throws {
         let (files, empty) = InputList.expand(inputs)
         let target = try target()
-        let crop = try cropOptions()
+        let given = try focalOptions()
         let pipeline = try detection.pipeline(inputs: files.count) { configuration in
             configuration.diskCache = cacheDir.map { DiskCacheSettings(folder: $0, maxBytes: cacheSize << 20) }
             configuration.network.totalTimeout = .milliseconds(Int(timeout * 1000))
@@ -137,12 +136,12 @@ struct CropCommand: AsyncParsableCommand {
         let destination = try OutputDestination(output, inputs: files)
         var failures = InputList.reportEmpty(empty, json: json)
         try await InputRunner.run(files) { file in
-            await self.process(file, target: target, crop: crop, pipeline: pipeline, destination: destination)
+            await self.process(file, target: target, given: given, pipeline: pipeline, destination: destination)
         } report: { file, result in
             switch result {
             case let .success(done):
                 if json {
-                    Terminal.out(JSONLine.crop(input: file, plan: done.plan, detected: done.detected, output: done.output, origin: done.origin))
+                    Terminal.out(JSONLine.crop(input: file, plan: done.plan, detected: done.detected, output: done.output, origin: done.origin, options: given))
                 } else {
                     let plan = done.plan, used = plan.subjects.count
                     let cached = done.origin == "fresh" ? "" : ", \(done.origin)"
@@ -164,14 +163,16 @@ struct CropCommand: AsyncParsableCommand {
     }
 
     func process(
-        _ argument: String, target: CropTarget, crop: CropOptions, pipeline: FocalPipeline, destination: OutputDestination
+        _ argument: String, target: CropTarget, given: FocalOptions, pipeline: FocalPipeline, destination: OutputDestination
     ) async -> Result<Cropped, InputFailure> {
         do {
             let input = ImageInput.argument(argument)
             let path = destination.path(for: argument)
             // A named output file decides the format by its extension; else --format, else the input's own.
             let named = destination.isFile ? path.flatMap { ImageFormat(fileExtension: ($0 as NSString).pathExtension) } : nil
-            let options = FocalOptions(crop: crop, accuracy: detection.accuracy, format: named ?? format, quality: quality)
+            var options = given
+            options.format = named ?? given.format
+            let crop = options.crop
             guard let path else {
                 // Nothing is written: plan only, so no pixels are rendered.
                 let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection, scope: .crop)

@@ -7,5 +7,5 @@ struct FocalCommand: AsyncParsableCommand {
         commandName: "focal",
         abstract: "Crop photos to any frame so that faces, pets, people or salient content stay in view.",
         version: FocalVersion.string,
-        subcommands: [CropCommand.self, DetectCommand.self, EvalCommand.self, SheetCommand.self, ServeCommand.self])
+        subcommands: [CropCommand.self, DetectCommand.self, EvalCommand.self, SheetCommand.self, ServeCommand.self, OptionsCommand.self])
 }

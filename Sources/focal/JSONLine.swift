@@ -8,12 +8,13 @@ enum JSONLine {
          "height": round2(s.box.height), "confidence": round2(s.confidence)]
     }
 
-    static func crop(input: String, plan: CropPlan, detected: [Subject], output: String?, origin: String) -> String {
+    static func crop(input: String, plan: CropPlan, detected: [Subject], output: String?, origin: String, options: FocalOptions) -> String {
         var object: [String: Any] = [
             "input": input, "width": plan.imageSize.width, "height": plan.imageSize.height,
             "crop": ["x": plan.crop.x, "y": plan.crop.y, "width": plan.crop.width, "height": plan.crop.height],
             "strategy": plan.strategy.rawValue, "subjects": detected.map(subject),
             "output": output ?? NSNull(), "origin": origin,
+            "options": Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) }),
         ]
         if let region = plan.region {
             object["region"] = ["x": round2(region.x), "y": round2(region.y), "width": round2(region.width), "height": round2(region.height)]

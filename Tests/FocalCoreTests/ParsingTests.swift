@@ -50,6 +50,8 @@ import FocalCore
         ("subject:0.6", .subject(0.6)),
         ("subject:1", .subject(1)),
         ("subject:0.05", .subject(0.05)),
+        ("0.6", .subject(0.6)),
+        (" FILL ", .fill),
     ])
     func parsesZoom(text: String, expected: Zoom) throws {
         #expect(try Zoom(parsing: text) == expected)
@@ -57,7 +59,7 @@ import FocalCore
 
     @Test(arguments: [
         "", "fit", "subject", "subject:", "subject:0", "subject:1.5", "subject:-0.5", "subject:abc", "subject:nan",
-        "zoom:0.5", "subject:0.5:1", "0.6", ":0.6",
+        "zoom:0.5", "subject:0.5:1", ":0.6", "1.5", "0x1p-1", "nan",
     ])
     func rejectsJunkZoom(text: String) {
         let error = planningError { () throws(PlanningError) in _ = try Zoom(parsing: text) }
@@ -69,12 +71,17 @@ import FocalCore
         ("0,0", .focus(x: 0, y: 0)),
         ("12.5,99.25", .focus(x: 12.5, y: 99.25)),
         ("320, 180", .focus(x: 320, y: 180)),
+        ("100x50:420x290", .region(PixelRect(x: 100, y: 50, width: 320, height: 240))),
+        ("10.5x20:30x40.2", .region(PixelRect(x: 10, y: 20, width: 20, height: 21))),
     ])
     func parsesFocusPoints(text: String, expected: ManualOverride) throws {
         #expect(try ManualOverride(parsingFocus: text) == expected)
     }
 
-    @Test(arguments: ["", "320", "320,", ",180", "a,b", "1,2,3", "320x180", "320;180", "inf,1", "1,nan"])
+    @Test(arguments: [
+        "", "320", "320,", ",180", "a,b", "1,2,3", "320x180", "320;180", "inf,1", "1,nan", "-1,5", "1e10,1", "100x50:50x290", "1x2:3",
+        "1x2:3x4:5x6",
+    ])
     func rejectsJunkFocusPoints(text: String) {
         let error = planningError { () throws(PlanningError) in _ = try ManualOverride(parsingFocus: text) }
         #expect(error?.isInvalidOption == true, "'\(text)' gave \(String(describing: error))")

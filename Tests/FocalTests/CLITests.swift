@@ -29,6 +29,30 @@ import Testing
         #expect(objects.last?["strategy"] as? String == "pets")
     }
 
+    @Test("crop takes every spelling of every crop option the table lists, and prints the canonical one")
+    func everyCropOptionSpelling() async throws {
+        let most = CropOption.all.map(\.examples.count).max() ?? 0
+        for index in 0..<most {
+            var arguments = ["crop", Checkout.fixture("coffee.png"), "--size", "64x64", "--json"]
+            var expected: [String: String] = [:]
+            for option in CropOption.all {
+                let text = option.examples[min(index, option.examples.count - 1)]
+                arguments += ["--\(option.name)", text]
+                var options = FocalOptions()
+                try option.apply(text, to: &options)
+                expected[option.name] = option.text(of: options)
+            }
+            let run = try await Run(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.objects.first?["options"] as? [String: String] == expected, "\(arguments)")
+        }
+        for option in CropOption.all {
+            let run = try await Run(["crop", Checkout.fixture("coffee.png"), "--size", "64x64", "--json", "--\(option.name)", "nonsense"])
+            #expect(run.status == 64, "--\(option.name) nonsense")
+            #expect(run.stderr.contains("--\(option.name)"), "\(run.stderr)")
+        }
+    }
+
     @Test("a bad input reports {input, error}, the others still run, and the exit code is 1")
     func badInput() async throws {
         let scratch = try Scratch()

@@ -21,10 +21,16 @@ const FADE_MS = 240;
 /** Page-wide memory for elements that have a cache-name. */
 const MEMORY_BYTES = 48 << 20;
 
+/**
+ * The crop options, from the server's option table: each one's attribute and URL filter (null for
+ * `detect`, which is the URL's `smart/`). `focal serve` writes the table in place of the marker
+ * when it serves this file, so the element takes every option the server does, and no other.
+ */
+const CROP_OPTIONS = /*focal:crop-options*/[];
+
 /** Attributes that change which crop is requested. */
 const REQUEST_ATTRIBUTES = [
-  'src', 'server', 'scheme', 'padding', 'accuracy', 'detect', 'focus', 'zoom', 'format', 'quality',
-  'step', 'signer', 'cache-name', 'revalidate',
+  'src', 'server', 'step', 'signer', 'cache-name', 'revalidate', ...CROP_OPTIONS.map((option) => option.attribute),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -91,9 +97,8 @@ function encodeSource(src) {
 /** The path after `unsafe/` (or the signature) for an element's options and size. */
 function cropPath(src, size, options) {
   const filters = [];
-  if (options.focus) filters.push(`focal(${options.focus})`);
-  for (const name of ['scheme', 'padding', 'zoom', 'accuracy', 'format', 'quality']) {
-    if (options[name]) filters.push(`${name}(${options[name]})`);
+  for (const { attribute, filter } of CROP_OPTIONS) {
+    if (filter && options[attribute]) filters.push(`${filter}(${options[attribute]})`);
   }
   return `${size.width}x${size.height}/` + (options.detect ? 'smart/' : '') +
     (filters.length ? `filters:${filters.join(':')}/` : '') + encodeSource(src);
@@ -384,11 +389,11 @@ export class FocalImg extends HTMLElement {
   #memoryPrefix(name) { return `${this.#server()}|name:${name}|`; }
 
   #options() {
-    const get = (name) => this.getAttribute(name)?.trim() || null;
-    return {
-      detect: get('detect') !== 'off', focus: get('focus'), scheme: get('scheme'), padding: get('padding'),
-      zoom: get('zoom'), accuracy: get('accuracy'), format: get('format'), quality: get('quality'),
-    };
+    const options = {};
+    for (const { attribute } of CROP_OPTIONS) options[attribute] = this.getAttribute(attribute)?.trim() || null;
+    // detect is the URL's smart/: on unless off (or false, 0, no), as the option table reads it.
+    options.detect = !['off', 'false', '0', 'no'].includes((options.detect || 'on').toLowerCase());
+    return options;
   }
 
   /** Requests the crop for the current box and settings, unless it is already wanted. */

@@ -1,0 +1,38 @@
+extension CropOption {
+    /// How a URL gives this option: `filters:NAME(VALUE)`, or its other form.
+    public var urlText: String { filter.map { "`\($0)(…)`" } ?? urlForm ?? "—" }
+
+    /// The README's table of crop options, one row per option (`make readme-options` writes it
+    /// between the README's `crop-options` markers; a test checks the README has it).
+    public static var markdownTable: String {
+        var lines = [
+            "| option | URL filter | JSON key | command line | `<focal-img>` | values | default | what it does |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for option in all {
+            let cells = [
+                "**\(option.name)**", option.urlText, "`\"\(option.name)\"`", "`--\(option.name)`", "`\(option.name)`", option.values,
+                option.defaultText, option.summary,
+            ]
+            lines.append("| " + cells.map { $0.replacingPipes }.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// What `<focal-img>` needs of the table, as a JSON array: each option's attribute and URL
+    /// filter (null for `detect`, which is the URL's `smart/`).
+    public static var elementJSON: String {
+        "[" + all.map { option in
+            "{\"attribute\":\"\(option.name)\",\"filter\":" + (option.filter.map { "\"\($0)\"" } ?? "null") + "}"
+        }.joined(separator: ",") + "]"
+    }
+}
+
+extension String {
+    /// The text with `|` escaped for a Markdown table cell.
+    fileprivate var replacingPipes: String {
+        var result = ""
+        for character in self { result += character == "|" ? "\\|" : String(character) }
+        return result
+    }
+}

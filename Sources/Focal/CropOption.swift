@@ -1,0 +1,161 @@
+public import FocalCore
+public import FocalDetection
+public import FocalImaging
+
+/// One crop option, declared once: its name at every door, the values it takes, its default and
+/// meaning, and the one parser and printer that every door uses.
+///
+/// The thumbor URL grammar (`filters:NAME(VALUE)`), the JSON API (`"options": {"NAME": VALUE}`),
+/// the command line (`--NAME VALUE`) and the `<focal-img>` element (`NAME="VALUE"`) all read
+/// `CropOption.all`, so each takes the same spellings and prints the canonical one.
+public struct CropOption: Sendable {
+    /// The option's name: its JSON key, its command-line flag (`--name`) and its element attribute.
+    public let name: String
+    /// Its thumbor URL filter, `filter(VALUE)`; nil when the URL says it another way.
+    public let filter: String?
+    /// How a URL gives it when there is no filter (`smart/`), for the documentation.
+    public let urlForm: String?
+    /// The values it takes, as a person writes them.
+    public let values: String
+    /// The default, as documented.
+    public let defaultText: String
+    /// One line on what it does.
+    public let summary: String
+    /// Spellings it accepts, the canonical one first (tests try each at every door).
+    public let examples: [String]
+    private let parse: @Sendable (String, inout FocalOptions) throws(PlanningError) -> Void
+    private let print: @Sendable (FocalOptions) -> String?
+
+    /// Reads `text` into `options`.
+    /// - Throws: `PlanningError.invalidOption` naming the option and the values it takes.
+    public func apply(_ text: String, to options: inout FocalOptions) throws(PlanningError) {
+        guard text.count <= 200 else { throw PlanningError.invalidOption("\(name) is longer than 200 characters") }
+        try parse(text, &options)
+    }
+
+    /// The canonical spelling of this option's value in `options`, or nil when it is not set.
+    public func text(of options: FocalOptions) -> String? { print(options) }
+
+    /// The option with this name (its JSON key, flag or attribute), or nil.
+    public static func named(_ name: String) -> CropOption? { all.first { $0.name == name } }
+
+    /// The option read by this URL filter, or nil.
+    public static func filtered(_ filter: String) -> CropOption? { all.first { $0.filter == filter } }
+
+    /// Every option's canonical text in `options`, by name (options that are not set are left out).
+    public static func canonical(_ options: FocalOptions) -> [(name: String, value: String)] {
+        all.compactMap { option in option.text(of: options).map { (option.name, $0) } }
+    }
+
+    /// The table: every crop option of every door.
+    public static let all: [CropOption] = [
+        CropOption(
+            name: "scheme", filter: "scheme", values: "`all`, `largest`, `smallest`", defaultText: "`all`",
+            summary: "which subjects of the chosen kind to frame: all of them, or only the largest or the smallest",
+            examples: ["largest", "smallest", "all"],
+            parse: { text, options throws(PlanningError) in
+                guard let scheme = BoundingScheme(rawValue: text.trimmingSpaces.lowercased()) else {
+                    throw PlanningError.invalidOption("scheme '\(text)' must be all, largest or smallest")
+                }
+                options.crop.scheme = scheme
+            },
+            print: { $0.crop.scheme.rawValue }),
+        CropOption(
+            name: "padding", filter: "padding", values: "a fraction of each subject's size (`0.1`) or pixels (`24px`)",
+            defaultText: "`0.1`", summary: "room around each subject",
+            examples: ["0.2", "24px", "0.05"],
+            parse: { text, options throws(PlanningError) in options.crop.padding = try Padding(parsing: text) },
+            print: { $0.crop.padding.description }),
+        CropOption(
+            name: "headroom", filter: "headroom", values: "a fraction of a face's height, 0 to 2", defaultText: "`0.25`",
+            summary: "extra room above each face for the forehead and hair that face detectors leave out",
+            examples: ["0.5", "0", "1"],
+            parse: { text, options throws(PlanningError) in
+                guard let value = Double(canonicalNumber: text.trimmingSpaces), value >= 0, value <= 2 else {
+                    throw PlanningError.invalidOption("headroom '\(text)' must be a fraction of a face's height from 0 to 2, e.g. 0.5")
+                }
+                options.crop.faceHeadroom = value
+            },
+            print: { $0.crop.faceHeadroom.canonicalText }),
+        CropOption(
+            name: "zoom", filter: "zoom", values: "`fill`, or a fraction F in (0, 1] (also written `subject:F`)", defaultText: "`fill`",
+            summary: "`fill` takes the largest crop; F zooms in until the padded subjects span F of the frame, never below the output size",
+            examples: ["0.6", "subject:0.6", "fill"],
+            parse: { text, options throws(PlanningError) in options.crop.zoom = try Zoom(parsing: text) },
+            print: { $0.crop.zoom.description }),
+        CropOption(
+            name: "focus", filter: "focal",
+            values: "a point `X,Y` or a region `LxT:RxB`, in pixels of the upright image (in a URL, several `focal()` make one region)",
+            defaultText: "none", summary: "frame this point or region instead of detecting subjects",
+            examples: ["320,180", "100x50:420x290", "12.5,99.25"],
+            parse: { text, options throws(PlanningError) in options.crop.override = try ManualOverride(parsingFocus: text) },
+            print: { $0.crop.override?.focusText }),
+        CropOption(
+            name: "detect", filter: nil, urlForm: "`smart/`", values: "`on` or `off` (also `true`/`false`, `1`/`0`, `yes`/`no`)",
+            defaultText: "`on` (in a URL: on with `smart/`)",
+            summary: "`off` gives a plain crop aligned at the centre, with no detection and no saved crop",
+            examples: ["off", "on", "false"],
+            parse: { text, options throws(PlanningError) in options.crop.detect = try Self.bool(text, name: "detect") },
+            print: { $0.crop.detect ? "on" : "off" }),
+        CropOption(
+            name: "accuracy", filter: "accuracy", values: "`fast` or `accurate`", defaultText: "`fast`",
+            summary: "`accurate` looks at a 1280 px copy instead of 512 px: it finds the small faces of a group photo, at about 3× the cost",
+            examples: ["accurate", "fast"],
+            parse: { text, options throws(PlanningError) in
+                guard let accuracy = Accuracy(rawValue: text.trimmingSpaces.lowercased()) else {
+                    throw PlanningError.invalidOption("accuracy '\(text)' must be fast or accurate")
+                }
+                options.accuracy = accuracy
+            },
+            print: { $0.accuracy.rawValue }),
+        CropOption(
+            name: "format", filter: "format", values: "`jpeg` (or `jpg`), `png`, `webp`",
+            defaultText: "the input's own when it is one of these, else `jpeg`", summary: "the output's encoding",
+            examples: ["webp", "jpg", "png"],
+            parse: { text, options throws(PlanningError) in
+                let name = text.trimmingSpaces.lowercased()
+                guard let format = ImageFormat(rawValue: name == "jpg" ? "jpeg" : name) else {
+                    throw PlanningError.invalidOption("format '\(text)' is not one Focal writes: jpeg, png or webp")
+                }
+                options.format = format
+            },
+            print: { $0.format?.rawValue }),
+        CropOption(
+            name: "quality", filter: "quality", values: "a whole number from 1 to 100", defaultText: "`85`",
+            summary: "JPEG and WebP quality",
+            examples: ["70", "100", "1"],
+            parse: { text, options throws(PlanningError) in
+                let digits = text.trimmingSpaces
+                guard digits.count <= 3, digits.allSatisfy({ ("0"..."9").contains($0) }), let quality = Int(digits), (1...100).contains(quality) else {
+                    throw PlanningError.invalidOption("quality '\(text)' must be a whole number from 1 to 100")
+                }
+                options.quality = quality
+            },
+            print: { String($0.quality) }),
+    ]
+
+    /// `on`/`off`, `true`/`false`, `1`/`0`, `yes`/`no`.
+    static func bool(_ text: String, name: String) throws(PlanningError) -> Bool {
+        switch text.trimmingSpaces.lowercased() {
+        case "on", "true", "1", "yes": return true
+        case "off", "false", "0", "no": return false
+        default: throw PlanningError.invalidOption("\(name) '\(text)' must be on or off")
+        }
+    }
+
+    private init(
+        name: String, filter: String?, urlForm: String? = nil, values: String, defaultText: String, summary: String, examples: [String],
+        parse: @escaping @Sendable (String, inout FocalOptions) throws(PlanningError) -> Void,
+        print: @escaping @Sendable (FocalOptions) -> String?
+    ) {
+        self.name = name
+        self.filter = filter
+        self.urlForm = urlForm
+        self.values = values
+        self.defaultText = defaultText
+        self.summary = summary
+        self.examples = examples
+        self.parse = parse
+        self.print = print
+    }
+}

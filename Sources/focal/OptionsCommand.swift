@@ -1,0 +1,30 @@
+import ArgumentParser
+import Focal
+
+/// `focal options`: the crop option table, as every door reads it.
+struct OptionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "options",
+        abstract: "List the crop options every door takes: URL filters, JSON keys, flags and element attributes.",
+        discussion: """
+            Examples:
+              focal options
+              focal options --markdown   # the README's table
+            """)
+
+    @Flag(help: "Print the Markdown table the README carries.")
+    var markdown = false
+
+    func run() {
+        if markdown {
+            Terminal.out(CropOption.markdownTable)
+            return
+        }
+        for option in CropOption.all {
+            let plain = { (text: String) in text.filter { $0 != "`" } }
+            Terminal.out("--\(option.name)  (URL: \(plain(option.urlText)); JSON: \"\(option.name)\"; <focal-img>: \(option.name))")
+            Terminal.out("    \(plain(option.summary)).")
+            Terminal.out("    Values: \(plain(option.values)). Default: \(plain(option.defaultText)).")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Focal
+import FocalTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import FocalServer
+
+/// Every door reads the crop option table: a URL's filters, a `/v1/plan` body and the element take
+/// every spelling the table lists and agree on the canonical one; the README and the element name
+/// exactly the table's options. (The command line is checked in `CLITests`.)
+@Suite struct OptionTableTests {
+    /// Every option with every spelling it lists.
+    static let spellings: [(String, String)] = CropOption.all.flatMap { option in option.examples.map { (option.name, $0) } }
+
+    /// The canonical text the table gives for one option spelled `text`.
+    static func canonical(_ name: String, _ text: String) throws -> String? {
+        let option = try #require(CropOption.named(name))
+        var options = FocalOptions()
+        try option.apply(text, to: &options)
+        return option.text(of: options)
+    }
+
+    /// The URL path that gives one option.
+    static func urlPath(_ option: CropOption, _ text: String) throws -> String {
+        if let filter = option.filter { return "/unsafe/100x100/smart/filters:\(filter)(\(text))/a.jpg" }
+        // detect is the URL's smart/ segment.
+        return try canonical(option.name, text) == "on" ? "/unsafe/100x100/smart/a.jpg" : "/unsafe/100x100/a.jpg"
+    }
+
+    @Test("every spelling the table lists reads back as itself once printed", arguments: spellings)
+    func printedSpellingsReadBack(name: String, text: String) throws {
+        let once = try Self.canonical(name, text)
+        #expect(try Self.canonical(name, try #require(once)) == once, "\(name) \(text) -> \(String(describing: once))")
+    }
+
+    @Test("a URL filter takes every spelling of its option", arguments: spellings)
+    func urlTakesEverySpelling(name: String, text: String) throws {
+        let option = try #require(CropOption.named(name))
+        let request = try ImageRequest(ThumborURL(path: try Self.urlPath(option, text)))
+        #expect(option.text(of: request.options) == (try Self.canonical(name, text)))
+    }
+
+    @Test("a /v1/plan body takes every spelling, as a string and as a JSON number or boolean, and answers the canonical one")
+    func jsonTakesEverySpelling() async throws {
+        try await withServer { client in
+            for (name, text) in Self.spellings {
+                let expected = try Self.canonical(name, text)
+                var values = ["\"\(text)\""]
+                if let number = Double(canonicalNumber: text) { values.append(number.canonicalText) }
+                if name == "detect" { values.append(expected == "on" ? "true" : "false") }
+                for value in values {
+                    let body = #"{"source":{"path":"coffee.png"},"frames":[{"aspect":"1:1"}],"options":{"\#(name)":\#(value)}}"#
+                    try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: body)) { response in
+                        #expect(response.status == .ok, "\(name)=\(value): \(String(buffer: response.body))")
+                        let options = response.json?["options"] as? [String: String]
+                        #expect(options?[name] == expected, "\(name)=\(value) answered \(String(describing: options))")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("every door refuses a value its option does not take, naming the option", arguments: CropOption.all.map(\.name))
+    func everyDoorRefusesNonsense(name: String) async throws {
+        let option = try #require(CropOption.named(name))
+        if let filter = option.filter {
+            #expect(throws: ServerError.self) { try ImageRequest(ThumborURL(path: "/unsafe/100x100/smart/filters:\(filter)(nonsense)/a.jpg")) }
+        }
+        try await withServer { client in
+            let body = #"{"source":{"path":"coffee.png"},"frames":[{"aspect":"1:1"}],"options":{"\#(name)":"nonsense"}}"#
+            try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: body)) { response in
+                #expect(response.status == .badRequest)
+                #expect((response.json?["message"] as? String)?.contains(name) == true, "\(String(buffer: response.body))")
+            }
+        }
+    }
+
+    @Test("an option the table does not have is refused at the URL and JSON doors, with the table's names")
+    func unknownOptionsAreRefused() async throws {
+        #expect(throws: ServerError.self) { try ImageRequest(ThumborURL(path: "/unsafe/100x100/smart/filters:blur(3)/a.jpg")) }
+        try await withServer { client in
+            let body = #"{"source":{"path":"coffee.png"},"frames":[{"aspect":"1:1"}],"options":{"blur":"3"}}"#
+            try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: body)) { response in
+                #expect(response.status == .badRequest)
+                let message = response.json?["message"] as? String ?? ""
+                #expect(message.contains("blur") && CropOption.all.allSatisfy { message.contains($0.name) }, "\(message)")
+            }
+        }
+    }
+
+    @Test("the README carries the table as the code declares it, and no door's section lists an option of its own")
+    func readmeCarriesTheTable() throws {
+        let readme = try String(contentsOf: Checkout.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "<!-- crop-options -->\n"))
+        let end = try #require(readme.range(of: "<!-- /crop-options -->"))
+        #expect(String(readme[start.upperBound..<end.lowerBound]) == CropOption.markdownTable + "\n", "run make readme-options")
+        // The element's attribute table lists no crop option by name: the crop option table does.
+        let element = try #require(readme.range(of: "## `<focal-img>`"))
+        let rows = readme[element.upperBound...].split(separator: "\n").prefix { !$0.hasPrefix("## ") }.filter { $0.hasPrefix("| `") }
+        let attributes = rows.compactMap { $0.split(separator: "`").dropFirst().first.map(String.init) }
+        #expect(!attributes.isEmpty)
+        #expect(Set(attributes).isDisjoint(with: CropOption.all.map(\.name)), "\(attributes)")
+        // The command line's synopsis names every option's flag.
+        let crop = try #require(readme.range(of: "### `focal crop`"))
+        let synopsis = try #require(readme[crop.upperBound...].components(separatedBy: "```").dropFirst().first)
+        for option in CropOption.all { #expect(synopsis.contains("--\(option.name) "), "--\(option.name)") }
+    }
+
+    @Test("the element is served with the table in place of its marker, and names no option itself")
+    func elementIsServedWithTheTable() async throws {
+        let folder = Checkout.root.appendingPathComponent("Sources/FocalServer/Web")
+        let script = try String(contentsOf: folder.appendingPathComponent("focal-img.js"), encoding: .utf8)
+        #expect(script.components(separatedBy: WebAssets.cropOptionsMarker).count == 2, "the marker appears once")
+        for option in CropOption.all where option.name != "detect" {
+            #expect(!script.contains("'\(option.name)'"), "focal-img.js names '\(option.name)' itself")
+        }
+        try await withServer { client in
+            try await client.execute(uri: "/focal-img.js", method: .get) { response in
+                #expect(response.status == .ok)
+                let served = String(buffer: response.body)
+                #expect(served.contains("const CROP_OPTIONS = " + CropOption.elementJSON + ";"))
+                #expect(!served.contains(WebAssets.cropOptionsMarker))
+            }
+            try await client.execute(uri: "/v1/config", method: .get) { response in
+                let names = (response.json?["options"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+                #expect(names == CropOption.all.map(\.name))
+            }
+        }
+    }
+}
