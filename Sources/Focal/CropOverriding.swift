@@ -1,4 +1,5 @@
 public import FocalCore
+public import Foundation
 
 /// A crop a person chose for one image at one aspect ratio, that wins over the automatic one.
 public struct CropOverride: Hashable, Sendable {
@@ -7,10 +8,17 @@ public struct CropOverride: Hashable, Sendable {
     /// Increases on every change; part of every result key, so no cache serves an older crop.
     public var revision: Int
 
+    /// The aspect ratio it was saved for, when the store tells (as `CropTarget.aspect`).
+    public var aspect: CropTarget?
+    /// When it was last saved, when the store tells.
+    public var updated: Date?
+
     /// Creates an override.
-    public init(crop: PixelRect, revision: Int) {
+    public init(crop: PixelRect, revision: Int, aspect: CropTarget? = nil, updated: Date? = nil) {
         self.crop = crop
         self.revision = revision
+        self.aspect = aspect
+        self.updated = updated
     }
 }
 

@@ -57,10 +57,10 @@ public struct CropResult: Sendable {
     }
 
     /// The same result with the content ID an identity (`sha256:<hex>`) carries.
-    func identified(_ identity: String) -> CropResult {
-        guard identity.hasPrefix("sha256:") else { return self }
+    func identified(_ identity: ImageIdentity) -> CropResult {
+        guard let id = identity.contentID else { return self }
         var copy = self
-        copy.contentID = String(identity.dropFirst("sha256:".count))
+        copy.contentID = id
         return copy
     }
 

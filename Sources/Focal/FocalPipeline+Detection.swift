@@ -23,12 +23,20 @@ extension FocalPipeline {
     /// detectors); cats, dogs and people when no face was found, or a pet could still outrank the
     /// faces, or for `.everything`; the salient region when no face was found, or for
     /// `.everything`. Only the stages the scope uses are returned, even when more are cached.
-    func subjects(of copy: WorkingCopy, identity: String?, accuracy: Accuracy, scope: DetectionScope) async throws -> [Subject] {
-        let key = identity.map { DetectionCache.Key(identity: $0, detectors: detectorSignature(accuracy)) }
+    func subjects(of copy: WorkingCopy, identity: ImageIdentity?, accuracy: Accuracy, scope: DetectionScope) async throws -> [Subject] {
+        try await subjects(of: copy, identity: identity, accuracy: accuracy, scopes: [scope])[scope] ?? []
+    }
+
+    /// The subjects each scope uses, from one detection (the stages the broadest scope needs).
+    func subjects(
+        of copy: WorkingCopy, identity: ImageIdentity?, accuracy: Accuracy, scopes: Set<DetectionScope>
+    ) async throws -> [DetectionScope: [Subject]] {
+        let everything = scopes.contains(.everything)
+        let key = identity.map { DetectionCache.Key(identity: $0.description, detectors: detectorSignature(accuracy)) }
         var entry = key.flatMap { detectionCache.entry(for: $0) } ?? DetectionCache.Entry(found: [:])
         let detectors = try builtInDetectors(accuracy)
         let image = copy.image
-        let request = DetectionRequest(name: image.name, imageSize: image.size, wantsEverything: scope == .everything, executor: pool) {
+        let request = DetectionRequest(name: image.name, imageSize: image.size, wantsEverything: everything, executor: pool) {
             side, enlarge in try await copy.pixels(longSide: side, enlarge: enlarge)
         }
         var ran = false
@@ -53,13 +61,15 @@ extension FocalPipeline {
         // Which stages this scope uses is decided by the faces alone, so that a crop's subjects
         // never depend on what an earlier request happened to detect. The salient region matters
         // whenever there is no face: it also places a pet or person larger than the crop.
-        var used: Set<DetectionCache.Stage> = [.faces]
-        if let objects = detectors.objects, scope == .everything || faces.isEmpty || petCouldWin {
-            used.insert(.objects)
+        var cropUses: Set<DetectionCache.Stage> = [.faces], all: Set<DetectionCache.Stage> = [.faces]
+        if let objects = detectors.objects, everything || faces.isEmpty || petCouldWin {
+            all.insert(.objects)
+            if faces.isEmpty || petCouldWin { cropUses.insert(.objects) }
             try await stage(.objects) { try await objects.detect(request) }
         }
-        if let saliency = detectors.saliency, scope == .everything || faces.isEmpty {
-            used.insert(.saliency)
+        if let saliency = detectors.saliency, everything || faces.isEmpty {
+            all.insert(.saliency)
+            if faces.isEmpty { cropUses.insert(.saliency) }
             try await stage(.saliency) { try await saliency.detect(request) }
         }
         if ran {
@@ -68,7 +78,12 @@ extension FocalPipeline {
         } else {
             counters.withLock { $0.detectionCacheHits += 1 }
         }
-        return DetectionCache.Stage.allCases.filter(used.contains).flatMap { entry.found[$0] ?? [] }
+        var result: [DetectionScope: [Subject]] = [:]
+        for scope in scopes {
+            let used = scope == .everything ? all : cropUses
+            result[scope] = DetectionCache.Stage.allCases.filter(used.contains).flatMap { entry.found[$0] ?? [] }
+        }
+        return result
     }
 
     /// Runs detectors side by side; results in detector order, whichever finished first.

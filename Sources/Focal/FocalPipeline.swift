@@ -148,7 +148,7 @@ public final class FocalPipeline: Sendable {
         }
         let known = identity
         var jobKey = ResultKey(
-            identity: identity ?? Self.locationIdentity(input.location), target: rule.key, options: options, detectors: detectors
+            identity: identity ?? ImageIdentity(location: input.location), target: rule.key, options: options, detectors: detectors
         ).text
         if options.fallback == .centerCrop { jobKey += "|center-fallback" }
         let (loadedInput, finalOptions) = (input, options)
@@ -166,7 +166,7 @@ public final class FocalPipeline: Sendable {
     }
 
     /// The size a target rule is derived from: the bounds (clipped to the image), else the image.
-    private static func ruleSize(_ image: SourceImage, _ crop: CropOptions) -> PixelSize {
+    static func ruleSize(_ image: SourceImage, _ crop: CropOptions) -> PixelSize {
         guard let bounds = crop.bounds else { return image.size }
         let clipped = bounds.box.clamped(to: image.size)
         return PixelSize(width: max(1, Int(clipped.width.rounded(.down))), height: max(1, Int(clipped.height.rounded(.down))))
@@ -174,7 +174,7 @@ public final class FocalPipeline: Sendable {
 
     /// One job: fetch, open, detect, plan, encode, cache; it stops between stages once cancelled.
     private func produce(
-        _ input: ImageInput, identity known: String?, rule: TargetRule, options: FocalOptions, detectors: String
+        _ input: ImageInput, identity known: ImageIdentity?, rule: TargetRule, options: FocalOptions, detectors: String
     ) async throws -> CropResult {
         var options = options
         let (location, identity) = try await fetched(input, identity: known)
@@ -216,7 +216,7 @@ public final class FocalPipeline: Sendable {
         let key = identity.map { ResultKey(identity: $0, target: rule.key, options: options, detectors: detectors) }
         var result = CropResult(data: data, format: format, plan: plan, detected: subjects, key: key?.fileName)
         result.overrideRevision = options.savedCropRevision
-        if let identity, identity.hasPrefix("sha256:") { result.contentID = String(identity.dropFirst("sha256:".count)) }
+        result.contentID = identity?.contentID
         if let key { await store(result, for: key) }
         return result
     }
@@ -239,7 +239,7 @@ public final class FocalPipeline: Sendable {
 
     /// A working copy whose base decode serves the detectors and, when `outputLongSide` is
     /// known and no larger than the image, the output as well.
-    private func workingCopy(of image: SourceImage, accuracy: Accuracy, outputLongSide: Int?) -> WorkingCopy {
+    func workingCopy(of image: SourceImage, accuracy: Accuracy, outputLongSide: Int?) -> WorkingCopy {
         let long = max(image.size.width, image.size.height)
         let side = min(long, max(accuracy.faceLongSide, outputLongSide ?? 0))
         return WorkingCopy(image: image, baseLongSide: side, pool: pool) { [self] in
@@ -261,19 +261,26 @@ public final class FocalPipeline: Sendable {
     /// is one and the request would otherwise detect: the saved crop and its revision, which are
     /// part of the result's key. How it decides the crop (`SavedCropRule`) is applied once the
     /// image's size is known (`savedCropApplied`).
-    private func applyingOverride(_ options: FocalOptions, identity: String, target: CropTarget) async throws -> FocalOptions {
-        guard let overrides, options.crop.needsDetection, identity.hasPrefix("sha256:") else { return options }
-        guard let saved = try await overrides.override(image: String(identity.dropFirst("sha256:".count)), ratio: target.ratio) else {
-            return options
+    func applyingOverride(_ options: FocalOptions, identity: ImageIdentity, target: CropTarget) async throws -> FocalOptions {
+        try await applyingOverride(options, identity: identity, target: target).options
+    }
+
+    /// As `applyingOverride(_:identity:target:)`, with the saved crop that applies, if any.
+    func applyingOverride(
+        _ options: FocalOptions, identity: ImageIdentity, target: CropTarget
+    ) async throws -> (options: FocalOptions, saved: CropOverride?) {
+        guard let overrides, options.crop.needsDetection, let id = identity.contentID else { return (options, nil) }
+        guard let saved = try await overrides.override(image: id, ratio: target.ratio) else {
+            return (options, nil)
         }
         var options = options
         options.crop.override = .region(saved.crop)
         options.savedCropRevision = saved.revision
-        return options
+        return (options, saved)
     }
 
     /// The crop options with `SavedCropRule` applied, when a saved crop decides this request.
-    private func savedCropApplied(_ options: FocalOptions, target: CropTarget, imageSize: PixelSize) -> CropOptions {
+    func savedCropApplied(_ options: FocalOptions, target: CropTarget, imageSize: PixelSize) -> CropOptions {
         guard options.savedCropRevision != nil, case let .region(saved)? = options.crop.override else { return options.crop }
         return SavedCropRule.applied(saved, to: options.crop, target: target, imageSize: imageSize, maxUpscale: configuration.limits.maxUpscale)
     }
@@ -319,7 +326,7 @@ public final class FocalPipeline: Sendable {
             let copy = workingCopy(of: image, accuracy: accuracy, outputLongSide: nil)
             analysis = Analysis(image: image, subjects: try await subjects(of: copy, identity: known, accuracy: accuracy, scope: scope))
         }
-        if let known, known.hasPrefix("sha256:") { analysis.contentID = String(known.dropFirst("sha256:".count)) }
+        analysis.contentID = known?.contentID
         return analysis
     }
 
@@ -327,7 +334,7 @@ public final class FocalPipeline: Sendable {
     /// identity is read, so that it is read once for its identity and its pixels) and identifies
     /// it by content when it has no identity yet. Runs inside an admitted job: the bytes are
     /// reserved on its pass as they arrive.
-    private func fetched(_ input: ImageInput, identity: String?, identify: Bool = true) async throws -> (ImageInput.Location, String?) {
+    func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool = true) async throws -> (ImageInput.Location, ImageIdentity?) {
         var location = input.location
         switch location {
         case let .url(url):
@@ -345,10 +352,10 @@ public final class FocalPipeline: Sendable {
         return (location, try await contentIdentity(location))
     }
 
-    /// `sha256:<hex>` of loaded bytes' content; nil for an input not loaded yet.
-    private func contentIdentity(_ location: ImageInput.Location) async throws -> String? {
+    /// The content identity of loaded bytes; nil for an input not loaded yet.
+    private func contentIdentity(_ location: ImageInput.Location) async throws -> ImageIdentity? {
         guard case let .data(data, _) = location else { return nil }
-        return try await pool.run { "sha256:" + ContentDigest.of(data) }
+        return try await pool.run { ImageIdentity(digestOf: data) }
     }
 
     /// A file input read into memory (only a regular file, only up to the byte limit), so that it
@@ -368,31 +375,14 @@ public final class FocalPipeline: Sendable {
         return ImageInput(.data(data, name: path), cacheName: input.cacheName, contentID: input.contentID)
     }
 
-    /// The identity an input brings: its content ID (`sha256:<hex>`), else its cache name.
-    private static func givenIdentity(_ input: ImageInput) -> String? {
-        if let id = input.contentID?.lowercased(), id.utf8.count == 64, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
-            return "sha256:" + id
-        }
-        return input.cacheName.map(nameIdentity)
-    }
-
-    /// `name:<SHA-256 of the cache name>`: a name cannot spell out another key's fields.
-    private static func nameIdentity(_ name: String) -> String {
-        "name:" + ContentDigest.of(Data(name.utf8))
-    }
-
-    /// An identity for sharing jobs (never for caching) when the content is not identified.
-    private static func locationIdentity(_ location: ImageInput.Location) -> String {
-        switch location {
-        case let .file(path): "file:" + path
-        case let .url(url): "url:" + url.absoluteString
-        case .data: "unshared:" + UUID().uuidString
-        }
+    /// The identity an input brings: its content ID, else its cache name.
+    static func givenIdentity(_ input: ImageInput) -> ImageIdentity? {
+        input.contentID.flatMap { ImageIdentity(contentID: $0) } ?? input.cacheName.map { ImageIdentity(cacheName: $0) }
     }
 
     /// Opens an input's header and reserves the memory its decode is estimated to need on the
     /// current job's pass (less the encoded bytes, reserved when they were read or fetched).
-    private func open(_ location: ImageInput.Location) async throws -> SourceImage {
+    func open(_ location: ImageInput.Location) async throws -> SourceImage {
         let limits = configuration.limits
         let image = try await pool.run { () throws -> SourceImage in
             switch location {

@@ -19,12 +19,12 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// - Parameters:
-    ///   - identity: `name:<cache name>` or `sha256:<digest>`.
+    ///   - identity: The image's content, cache name or (for shared jobs only) location.
     ///   - target: The target rule's key: the output size or aspect, or how it is derived.
     ///   - options: Crop, detection and encoding options. The fallback is not part of it (only
     ///     complete results are cached), nor are detection settings when nothing is detected.
     ///   - detectors: The detector signature, which changes with models and thresholds.
-    init(identity: String, target: String, options: FocalOptions, detectors: String) {
+    init(identity: ImageIdentity, target: String, options: FocalOptions, detectors: String) {
         var options = options
         options.fallback = .error
         let detects = options.crop.needsDetection
@@ -35,7 +35,7 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let canonical = Canonical(identity: identity, target: target, options: options, detectors: detects ? detectors : "off")
+        let canonical = Canonical(identity: identity.description, target: target, options: options, detectors: detects ? detectors : "off")
         // Encoding these plain values cannot fail; were it to, the key would still be unique to them.
         let data = (try? encoder.encode(canonical)) ?? Data("\(canonical)".utf8)
         text = String(decoding: data, as: UTF8.self)

@@ -74,7 +74,7 @@ enum ErrorResponse {
     }
 
     static func data(status: HTTPResponse.Status, code: ErrorCode, message: String) -> Data {
-        Data(JSONText.object([("code", .string(code.rawValue)), ("message", .string(message)), ("status", .int(status.code))]).text.utf8)
+        DocumentEncoding.data(ErrorDocument(status: status.code, code: code.rawValue, message: message))
     }
 
     /// The JSON response for an error.

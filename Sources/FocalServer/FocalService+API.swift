@@ -182,32 +182,18 @@ extension FocalService {
         }
         let targets = try body.frames.map { frame throws(ServerError) in try Self.target(frame) }
         let options = try Self.options(body.options)
-        let (crop, accuracy) = (options.crop, options.accuracy)
         let source = try source(body.source)
         let (input, known) = try await input(for: source)
         let limits = configuration.pipeline.limits
         for case let .size(w, h) in targets { try limits.check(output: PixelSize(width: w, height: h)) }
         let (object, found) = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> (Data, String?) in
-            // Frames are planned on what a crop detects; the subjects shown are everything found.
-            let analysis = try await pipeline.analyze(input, accuracy: accuracy, detect: crop.needsDetection, scope: .crop)
-            let id = known ?? analysis.contentID
-            let everything = crop.needsDetection
-                ? try await pipeline.analyze(input, accuracy: accuracy, scope: .everything) : analysis
-            var frames: [[String: Any]] = []
-            for target in targets {
-                let (plan, saved) = try await planWithSavedCrop(
-                    analysis, target: target, options: crop, id: id, useSaved: body.options?.overrides ?? true)
-                var frame = Self.planObject(plan, imageSize: analysis.size)
-                frame["target"] = target.description
-                frame["override"] = saved.map(Self.object) ?? NSNull()
-                frames.append(frame)
-            }
-            return (Self.jsonData([
-                "image": ["id": id ?? NSNull(), "width": analysis.size.width, "height": analysis.size.height] as [String: Any],
-                "subjects": everything.subjects.map(Self.subjectObject),
-                "frames": frames,
-                "options": Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) }),
-            ]), id)
+            // One open and one detection: frames are planned on what a crop uses, as the image URL
+            // renders them; the subjects listed are everything found.
+            let plans = try await pipeline.plan(
+                input, frames: targets.map(TargetRule.fixed), options: options, savedCrops: body.options?.overrides ?? true,
+                listing: options.crop.needsDetection ? .everything : .crop)
+            let id = known ?? plans.analysis.contentID
+            return (DocumentEncoding.data(PlanAnswer(plans, id: id, options: options)), id)
         }
         if known == nil, let found { learn(found, for: source) }
         return json(data: object)
@@ -224,10 +210,8 @@ extension FocalService {
         let (input, known) = try await input(for: source(body.source))
         let object = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> Data in
             let analysis = try await pipeline.analyze(input, accuracy: accuracy, scope: .everything)
-            return Self.jsonData([
-                "image": ["id": (known ?? analysis.contentID) ?? NSNull(), "width": analysis.size.width, "height": analysis.size.height] as [String: Any],
-                "subjects": analysis.subjects.map(Self.subjectObject),
-            ])
+            return DocumentEncoding.data(
+                DetectAnswer(image: ImageDocument(id: known ?? analysis.contentID, size: analysis.size), subjects: analysis.subjects.map(SubjectDocument.init)))
         }
         return json(data: object)
     }
@@ -246,7 +230,7 @@ extension FocalService {
         let id = Self.hex(SHA256.hash(data: data))
         try await uploads.put(data, id: id)
         try await shared?.putUpload(data, id: id)
-        return json(["id": id, "width": image.size.width, "height": image.size.height, "format": image.format], status: .created)
+        return json(UploadAnswer(id: id, width: image.size.width, height: image.size.height, format: image.format), status: .created)
     }
 
     /// `GET /v1/images/{id}`: the original bytes of an upload or a file under the root, streamed

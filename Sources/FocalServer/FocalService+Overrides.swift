@@ -15,14 +15,6 @@ extension FocalService {
         var height: Int
     }
 
-    static func object(_ saved: SavedCrop) -> [String: Any] {
-        [
-            "image": saved.image, "aspect": saved.aspect.description, "revision": saved.revision,
-            "crop": ["x": saved.crop.x, "y": saved.crop.y, "width": saved.crop.width, "height": saved.crop.height],
-            "updated": ISO8601DateFormatter().string(from: saved.updated),
-        ]
-    }
-
     /// The revision an `If-Match` header names: `"3"` or `3`; `*` is nil (any); absent is nil.
     /// Without `If-Match`, `If-None-Match: *` is 0 (none may be saved); it takes only `*`.
     static func expectedRevision(_ request: Request) throws(ServerError) -> Int? {
@@ -53,7 +45,7 @@ extension FocalService {
     func listOverrides(id: String) async throws -> Response {
         _ = try await knownImage(id)
         let saved = try await overrides.overrides(image: id.lowercased())
-        return json(["image": id.lowercased(), "overrides": saved.map(Self.object)])
+        return json(SavedCropsAnswer(image: id.lowercased(), overrides: saved.map(SavedCropDocument.init)))
     }
 
     func getOverride(id: String, aspect: String) async throws -> Response {
@@ -62,7 +54,7 @@ extension FocalService {
         guard let saved = try await overrides.override(image: id.lowercased(), aspect: key) else {
             throw ServerError(.requestNotFound, "no crop saved for this image at \(key)")
         }
-        return json(Self.object(saved), headers: [.eTag: "\"\(saved.revision)\""])
+        return json(SavedCropDocument(saved), headers: [.eTag: "\"\(saved.revision)\""])
     }
 
     func putOverride(_ request: Request, id: String, aspect: String) async throws -> Response {
@@ -80,7 +72,7 @@ extension FocalService {
         }
         let (saved, created) = try await overrides.save(image: id.lowercased(), aspect: key, crop: crop, expected: expected)
         logger.info("override saved", metadata: ["image": .string(saved.image), "aspect": .string(key.description), "revision": .stringConvertible(saved.revision)])
-        return json(Self.object(saved), status: created ? .created : .ok, headers: [.eTag: "\"\(saved.revision)\""])
+        return json(SavedCropDocument(saved), status: created ? .created : .ok, headers: [.eTag: "\"\(saved.revision)\""])
     }
 
     func deleteOverride(_ request: Request, id: String, aspect: String) async throws -> Response {

@@ -169,8 +169,8 @@ public final class FocalService: Sendable {
         let (rule, options) = (imageRequest.rule, imageRequest.options)
         if url.meta {
             let (body, id) = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
-                let (object, id) = try await meta(url: url, input: input, id: known, rule: rule, options: options)
-                return (Self.jsonData(object), id)
+                let (document, id) = try await meta(url: url, input: input, id: known, rule: rule, options: options)
+                return (DocumentEncoding.data(document), id)
             }
             if known == nil, let id { learn(id, for: source) }
             var headers: HTTPFields = [.cacheControl: "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)"]
@@ -244,88 +244,27 @@ public final class FocalService: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data)))
     }
 
-    /// thumbor's `meta/` JSON, with Focal's own object beside it.
+    /// thumbor's `meta/` JSON, with Focal's own object beside it: the plan the image URL renders
+    /// (one library call plans it, saved crop included) and every subject every detector finds,
+    /// from one open and one detection.
     func meta(url: ThumborURL, input: ImageInput, id known: String?, rule: TargetRule, options: FocalOptions) async throws
-        -> ([String: Any], String?)
+        -> (MetaDocument, String?)
     {
-        // Planned on what the image request detects, so that meta tells what the image shows;
-        // the subjects listed are everything every detector finds.
-        let analysis = try await pipeline.analyze(input, accuracy: options.accuracy, detect: options.crop.needsDetection, scope: .crop)
-        let id = known ?? analysis.contentID
-        let everything = options.crop.needsDetection
-            ? try await pipeline.analyze(input, accuracy: options.accuracy, scope: .everything) : analysis
-        let size = analysis.size
-        var bounds = size
-        if let b = options.crop.bounds {
-            let clipped = b.box.clamped(to: size)
-            bounds = PixelSize(width: max(1, Int(clipped.width)), height: max(1, Int(clipped.height)))
-        }
-        let target = try rule.target(for: bounds)
-        let (plan, saved) = try await planWithSavedCrop(analysis, target: target, options: options.crop, id: id)
-        var operations: [[String: Any]] = [[
-            "type": "crop", "left": plan.crop.x, "top": plan.crop.y, "right": plan.crop.x + plan.crop.width,
-            "bottom": plan.crop.y + plan.crop.height,
-        ]]
-        if plan.outputSize != plan.crop.size {
-            operations.append(["type": "resize", "width": plan.outputSize.width, "height": plan.outputSize.height])
-        }
-        if options.flip.contains(.horizontal) { operations.append(["type": "flip_horizontally"]) }
-        if options.flip.contains(.vertical) { operations.append(["type": "flip_vertically"]) }
-        var focal = Self.planObject(plan, imageSize: size)
-        focal["override"] = saved.map(Self.object) ?? NSNull()
-        focal["image"] = ["id": id ?? NSNull(), "width": size.width, "height": size.height] as [String: Any]
-        focal["subjects"] = everything.subjects.map(Self.subjectObject)
-        return ([
-            "thumbor": [
-                "source": ["url": url.image, "width": size.width, "height": size.height, "frameCount": analysis.image.pages],
-                "operations": operations,
-                "target": ["width": plan.outputSize.width, "height": plan.outputSize.height],
-            ] as [String: Any],
-            "focal": focal,
-        ], id)
+        let plans = try await pipeline.plan(input, frames: [rule], options: options, listing: .everything)
+        let id = known ?? plans.analysis.contentID
+        guard let frame = plans.frames.first else { throw ServerError(.internalFailure, "meta planned no frame") }
+        return (MetaDocument(url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip), id)
     }
 
     /// The plan in one header, for `<focal-img>`'s `focal-load` event: strategy, crop and image
     /// size in pixels, the subjects used as `[kind, x, y, width, height, confidence]`, and the
     /// override's revision when a saved crop decided it.
     static func planHeader(_ result: CropResult) -> String {
-        let plan = result.plan
-        func ints(_ values: [Int]) -> JSONText { .array(values.map { .int($0) }) }
-        var members: [(String, JSONText)] = [
-            ("crop", ints([plan.crop.x, plan.crop.y, plan.crop.width, plan.crop.height])),
-            ("image", ints([plan.imageSize.width, plan.imageSize.height])),
-        ]
-        if let revision = result.overrideRevision { members.append(("override", .int(revision))) }
-        members.append(("strategy", .string(plan.strategy.rawValue)))
-        members.append((
-            "subjects",
-            .array(plan.subjects.prefix(16).map {
-                .array([
-                    .string($0.kind.rawValue), .double(round2($0.box.x)), .double(round2($0.box.y)), .double(round2($0.box.width)),
-                    .double(round2($0.box.height)), .double(round4($0.confidence)),
-                ])
-            })
-        ))
-        return JSONText.object(members).text
+        DocumentEncoding.text(PlanHeaderDocument(result))
     }
 
     /// What the web page needs to know about this service.
-    var clientConfiguration: [String: Any] {
-        [
-            "unsafe": configuration.allowUnsafe, "signed": !configuration.keys.isEmpty, "writes": configuration.token != nil,
-            "root": configuration.root != nil, "maxOutputSide": configuration.pipeline.limits.maxOutputSide,
-            // Signed-only: reads of the JSON API need the token (or a request signature).
-            "signedReads": configuration.signedOnly, "publicPhotos": configuration.publicPhotos,
-            "version": FocalVersion.string,
-            // The crop option table: what a URL, a /v1/plan body and <focal-img> may give.
-            "options": CropOption.all.map { option -> [String: Any] in
-                [
-                    "name": option.name, "filter": option.filter ?? NSNull(), "values": option.values, "default": option.defaultText,
-                    "summary": option.summary,
-                ]
-            },
-        ]
-    }
+    var clientConfiguration: ConfigDocument { ConfigDocument(configuration) }
 
     /// `POST /v1/sign` (token): signs `{"paths": [...]}` with the first key, for a page that
     /// cannot use unsafe URLs.
@@ -342,29 +281,11 @@ public final class FocalService: Sendable {
         return json(["urls": urls])
     }
 
-    /// A plan, using the crop saved for this image at the target's aspect when the options would
-    /// otherwise detect: what an image request for the same target renders (the same match and
-    /// the same rule, `SavedCropRule`).
-    func planWithSavedCrop(
-        _ analysis: Analysis, target: CropTarget, options: CropOptions, id: String?, useSaved: Bool = true
-    ) async throws -> (CropPlan, SavedCrop?) {
-        var options = options
-        var saved: SavedCrop?
-        if useSaved, options.needsDetection, let id {
-            saved = SavedCropRule.match(try await overrides.overrides(image: id), ratio: target.ratio) { $0.aspect.ratio }
-            if let saved {
-                options = SavedCropRule.applied(
-                    saved.crop, to: options, target: target, imageSize: analysis.size, maxUpscale: configuration.pipeline.limits.maxUpscale)
-            }
-        }
-        return (try analysis.plan(target, options: options), saved)
-    }
-
     // MARK: - JSON
 
-    /// A JSON response.
-    func json(_ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        json(data: Self.jsonData(object), status: status, headers: headers)
+    /// A JSON response of a document (`DocumentEncoding`).
+    func json(_ document: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        json(data: DocumentEncoding.data(document), status: status, headers: headers)
     }
 
     /// A JSON response from encoded bytes.
@@ -374,42 +295,6 @@ public final class FocalService: Sendable {
         if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
-
-    /// A JSON object's bytes, keys sorted.
-    static func jsonData(_ object: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-    }
-
-    /// A plan as JSON: crop in pixels and relative to the image, output, region, strategy, subjects used.
-    static func planObject(_ plan: CropPlan, imageSize: PixelSize) -> [String: Any] {
-        let w = Double(imageSize.width), h = Double(imageSize.height)
-        var object: [String: Any] = [
-            "strategy": plan.strategy.rawValue,
-            "crop": rect(plan.crop.box),
-            "relative": [
-                "x": round4(Double(plan.crop.x) / w), "y": round4(Double(plan.crop.y) / h),
-                "width": round4(Double(plan.crop.width) / w), "height": round4(Double(plan.crop.height) / h),
-            ],
-            "output": ["width": plan.outputSize.width, "height": plan.outputSize.height],
-            "used": plan.subjects.map(subjectObject),
-        ]
-        object["region"] = plan.region.map(rect) ?? NSNull()
-        return object
-    }
-
-    static func subjectObject(_ subject: Subject) -> [String: Any] {
-        var object = rect(subject.box)
-        object["kind"] = subject.kind.rawValue
-        object["confidence"] = round4(subject.confidence)
-        return object
-    }
-
-    static func rect(_ box: Box) -> [String: Any] {
-        ["x": round2(box.x), "y": round2(box.y), "width": round2(box.width), "height": round2(box.height)]
-    }
-
-    static func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-    static func round4(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
 
     static func hex(_ digest: some Sequence<UInt8>) -> String { digest.map { String(format: "%02x", $0) }.joined() }
 }

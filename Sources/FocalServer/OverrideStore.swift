@@ -59,6 +59,8 @@ struct StoreOverrides: CropOverriding {
 
     func override(image id: String, ratio: Double) async throws -> CropOverride? {
         let saved = try await store.overrides(image: id)
-        return SavedCropRule.match(saved, ratio: ratio) { $0.aspect.ratio }.map { CropOverride(crop: $0.crop, revision: $0.revision) }
+        return SavedCropRule.match(saved, ratio: ratio) { $0.aspect.ratio }.map {
+            CropOverride(crop: $0.crop, revision: $0.revision, aspect: .aspect(width: $0.aspect.width, height: $0.aspect.height), updated: $0.updated)
+        }
     }
 }

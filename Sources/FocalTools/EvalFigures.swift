@@ -49,10 +49,24 @@ public struct EvalFigures: Sendable {
         return measures[name]
     }
 
+    /// A figure as `focal eval --json` prints it: a count as an integer, a measure as a number.
+    public enum Figure: Encodable, Sendable {
+        case count(Int)
+        case measure(Double)
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            switch self {
+            case let .count(n): try c.encode(n)
+            case let .measure(x): try c.encode(x)
+            }
+        }
+    }
+
     /// Every figure, counts as integers: the object `focal eval --json` prints.
-    public var object: [String: Any] {
-        var object: [String: Any] = measures
-        for (name, count) in counts { object[name] = count }
-        return object
+    public var document: [String: Figure] {
+        var document = measures.mapValues(Figure.measure)
+        for (name, count) in counts { document[name] = .count(count) }
+        return document
     }
 }

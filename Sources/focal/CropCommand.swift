@@ -175,9 +175,9 @@ struct CropCommand: AsyncParsableCommand {
             let crop = options.crop
             guard let path else {
                 // Nothing is written: plan only, so no pixels are rendered.
-                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection, scope: .crop)
-                let plan = try analysis.plan(target, options: crop)
-                return .success(Cropped(plan: plan, detected: analysis.subjects, output: nil, origin: "fresh"))
+                let plans = try await pipeline.plan(input, frames: [.fixed(target)], options: options)
+                guard let plan = plans.frames.first?.plan else { throw PlanningError.invalidTarget("no frame was planned") }
+                return .success(Cropped(plan: plan, detected: plans.analysis.subjects, output: nil, origin: "fresh"))
             }
             let result = try await pipeline.crop(input, to: target, options: options)
             let finalPath = destination.isFile ? path : path + "." + result.format.fileExtension

@@ -53,10 +53,11 @@ struct DetectCommand: AsyncParsableCommand {
             switch result {
             case let .success(analysis):
                 if json {
-                    Terminal.out(JSONLine.encode([
-                        "input": file, "width": analysis.size.width, "height": analysis.size.height,
-                        "subjects": analysis.subjects.map(JSONLine.subject),
-                    ]))
+                    Terminal.out(
+                        DocumentEncoding.text(
+                            JSONLine.Detect(
+                                input: file, width: analysis.size.width, height: analysis.size.height,
+                                subjects: analysis.subjects.map(SubjectDocument.init))))
                 } else {
                     let list = analysis.subjects.map {
                         "\($0.kind.rawValue) \(Int($0.box.x)),\(Int($0.box.y)) \(Int($0.box.width))x\(Int($0.box.height)) \(String(format: "%.2f", $0.confidence))"

@@ -1,3 +1,4 @@
+import Focal
 import Foundation
 import FocalTools
 
@@ -17,7 +18,7 @@ extension EvalCommand {
             let met = value.map(requirement.isMet(by:)) ?? false
             allMet = allMet && met
             if json {
-                Terminal.out(JSONLine.encode(["requirement": requirement.description, "met": met, "value": value ?? NSNull()]))
+                Terminal.out(DocumentEncoding.text(JSONLine.Requirement(requirement: requirement.description, met: met, value: value)))
             } else {
                 let shown = value.map(EvalRequirement.text(_:)) ?? "no value in this run"
                 Terminal.out("required    \(requirement): \(met ? "met" : "NOT MET") (\(shown))")

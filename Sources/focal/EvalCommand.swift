@@ -119,7 +119,7 @@ struct EvalCommand: AsyncParsableCommand {
             images: images, crops: crops, errors: errors.count, score: score, detection: detection, msPerImage: msPerImage,
             msPerCrop: msPerCrop)
         if json {
-            Terminal.out(JSONLine.encode(figures.object))
+            Terminal.out(DocumentEncoding.text(figures.document))
         } else {
             Terminal.out("""
                 images      \(images) (\(errors.count) errors), \(crops) crops, \(score.aspectErrors) off-aspect

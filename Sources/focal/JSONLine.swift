@@ -1,37 +1,79 @@
 import Focal
 import Foundation
 
-/// The one-line JSON objects `focal crop --json` prints.
+/// The one-line JSON documents the commands print with `--json`, encoded as the service's are
+/// (`DocumentEncoding`: keys sorted, pixels to 2 decimals, fractions and confidences to 4).
 enum JSONLine {
-    static func subject(_ s: Subject) -> [String: Any] {
-        ["kind": s.kind.rawValue, "x": round2(s.box.x), "y": round2(s.box.y), "width": round2(s.box.width),
-         "height": round2(s.box.height), "confidence": round2(s.confidence)]
+    /// `focal crop --json`: the input, the image's size, the crop, the strategy, every subject,
+    /// the output and where it came from, the region framed, and the options as read.
+    struct Crop: Encodable {
+        let input: String
+        let width: Int, height: Int
+        let crop: PixelRectDocument
+        let strategy: String
+        let subjects: [SubjectDocument]
+        let output: String?
+        let origin: String
+        let region: BoxDocument?
+        let options: [String: String]
+
+        private enum Keys: String, CodingKey { case input, width, height, crop, strategy, subjects, output, origin, region, options }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(input, forKey: .input)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(crop, forKey: .crop)
+            try c.encode(strategy, forKey: .strategy)
+            try c.encode(subjects, forKey: .subjects)
+            try c.encode(output, forKey: .output)  // null without -o
+            try c.encode(origin, forKey: .origin)
+            try c.encodeIfPresent(region, forKey: .region)
+            try c.encode(options, forKey: .options)
+        }
+    }
+
+    /// `focal detect --json`: the input, its size and every subject found.
+    struct Detect: Encodable {
+        let input: String
+        let width: Int, height: Int
+        let subjects: [SubjectDocument]
+    }
+
+    /// A failure: `{"input"?, "error", "code"}`.
+    struct Failure: Encodable {
+        let input: String?
+        let error: String
+        let code: String
+    }
+
+    /// One `--require` line of `focal eval --json`: `{"requirement", "met", "value"}`.
+    struct Requirement: Encodable {
+        let requirement: String
+        let met: Bool
+        let value: Double?
+
+        private enum Keys: String, CodingKey { case requirement, met, value }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(requirement, forKey: .requirement)
+            try c.encode(met, forKey: .met)
+            try c.encode(value, forKey: .value)  // null when the run has no such figure
+        }
     }
 
     static func crop(input: String, plan: CropPlan, detected: [Subject], output: String?, origin: String, options: FocalOptions) -> String {
-        var object: [String: Any] = [
-            "input": input, "width": plan.imageSize.width, "height": plan.imageSize.height,
-            "crop": ["x": plan.crop.x, "y": plan.crop.y, "width": plan.crop.width, "height": plan.crop.height],
-            "strategy": plan.strategy.rawValue, "subjects": detected.map(subject),
-            "output": output ?? NSNull(), "origin": origin,
-            "options": Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) }),
-        ]
-        if let region = plan.region {
-            object["region"] = ["x": round2(region.x), "y": round2(region.y), "width": round2(region.width), "height": round2(region.height)]
-        }
-        return encode(object)
+        DocumentEncoding.text(
+            Crop(
+                input: input, width: plan.imageSize.width, height: plan.imageSize.height, crop: PixelRectDocument(plan.crop),
+                strategy: plan.strategy.rawValue, subjects: detected.map(SubjectDocument.init), output: output, origin: origin,
+                region: plan.region.map(BoxDocument.init),
+                options: Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) })))
     }
 
-    static func error(input: String, message: String, code: ErrorCode) -> String {
-        encode(["input": input, "error": message, "code": code.rawValue])
+    static func error(input: String?, message: String, code: ErrorCode) -> String {
+        DocumentEncoding.text(Failure(input: input, error: message, code: code.rawValue))
     }
-
-    static func encode(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "{}"
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private static func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }

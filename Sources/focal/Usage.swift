@@ -17,7 +17,7 @@ enum Usage {
 
     /// Prints the JSON line when asked and returns the error ArgumentParser reports with exit code 64.
     static func report(_ message: String, json: Bool) -> ValidationError {
-        if json { Terminal.out(JSONLine.encode(["error": message, "code": ErrorCode.requestInvalid.rawValue])) }
+        if json { Terminal.out(JSONLine.error(input: nil, message: message, code: .requestInvalid)) }
         return ValidationError(message)
     }
 }

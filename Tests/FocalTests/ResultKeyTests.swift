@@ -5,7 +5,7 @@ import Testing
 /// that changes the output changes the key, and spellings that mean the same give the same key.
 @Suite struct ResultKeyTests {
     static func key(_ options: FocalOptions) -> ResultKey {
-        ResultKey(identity: "sha256:00", target: "400x300", options: options, detectors: "d1")
+        ResultKey(identity: .name("00"), target: "400x300", options: options, detectors: "d1")
     }
 
     @Test("two values of one option give two keys exactly when their canonical texts differ", arguments: CropOption.all.map(\.name))
@@ -48,6 +48,6 @@ import Testing
         var offAccurate = off
         offAccurate.accuracy = .accurate
         #expect(Self.key(off) == Self.key(offAccurate))
-        #expect(ResultKey(identity: "a", target: "t", options: off, detectors: "d1") == ResultKey(identity: "a", target: "t", options: off, detectors: "d2"))
+        #expect(ResultKey(identity: .name("a"), target: "t", options: off, detectors: "d1") == ResultKey(identity: .name("a"), target: "t", options: off, detectors: "d2"))
     }
 }

@@ -23,8 +23,8 @@ import Testing
         var score = EvalScore()
         score.add(crop: PixelRect(x: 0, y: 0, width: 50, height: 50), imageSize: PixelSize(width: 50, height: 50), aspect: (1, 1), labels: labels)
         let figures = EvalFigures(images: 1, crops: 1, errors: 0, score: score, detection: detection, msPerImage: 12.5, msPerCrop: 3)
-        #expect(Set(figures.object.keys) == Set(EvalFigures.names))
-        #expect(figures.object["images"] as? Int == 1)
+        #expect(Set(figures.document.keys) == Set(EvalFigures.names))
+        if case let .count(images)? = figures.document["images"] { #expect(images == 1) } else { Issue.record("images is not a count") }
         #expect(figures.value("face_recall") == 1)
         #expect(figures.value("cat_recall") == 0)
         #expect(figures.value("dog_precision") == 0)
@@ -36,7 +36,7 @@ import Testing
     @Test("a run without labels of a kind leaves its recall and precision out")
     func partial() {
         let figures = EvalFigures(images: 0, crops: 0, errors: 0, score: EvalScore(), detection: EvalDetection(), msPerImage: 0, msPerCrop: 0)
-        #expect(Set(figures.object.keys).isSubset(of: Set(EvalFigures.names)))
+        #expect(Set(figures.document.keys).isSubset(of: Set(EvalFigures.names)))
         #expect(figures.value("cat_precision") == nil)
         #expect(figures.value("all_kept") == 0)
     }

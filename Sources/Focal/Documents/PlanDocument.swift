@@ -1,0 +1,65 @@
+public import FocalCore
+
+/// A plan: `{"strategy", "crop", "relative", "output", "used", "region"}`, and for a frame of many
+/// also `"target"` and `"override"` (the saved crop that decided it, or null).
+public struct PlanDocument: Encodable, Sendable {
+    public let strategy: String
+    public let crop: BoxDocument
+    public let relative: BoxDocument
+    public let output: SizeDocument
+    public let used: [SubjectDocument]
+    public let region: BoxDocument?
+    /// The frame asked for, when this is one of many (`400x300` or `16:9`).
+    public let target: String?
+    /// Whether `override` is written (a frame of many, or `meta/`'s plan).
+    let hasOverride: Bool
+    public let override: SavedCropDocument?
+
+    /// A plan of an image of `imageSize`.
+    /// - Parameters:
+    ///   - target: The frame, written into the document when given.
+    ///   - override: The saved crop that decided it; written (null when nil) when `withOverride`.
+    public init(_ plan: CropPlan, imageSize: PixelSize, target: CropTarget? = nil, override: SavedCropDocument? = nil, withOverride: Bool = false) {
+        strategy = plan.strategy.rawValue
+        crop = BoxDocument(plan.crop.box)
+        relative = BoxDocument(plan.crop, relativeTo: imageSize)
+        output = SizeDocument(plan.outputSize)
+        used = plan.subjects.map(SubjectDocument.init)
+        region = plan.region.map(BoxDocument.init)
+        self.target = target?.description
+        hasOverride = withOverride || override != nil
+        self.override = override
+    }
+
+    private enum Keys: String, CodingKey { case strategy, crop, relative, output, used, region, target, override }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(strategy, forKey: .strategy)
+        try c.encode(crop, forKey: .crop)
+        try c.encode(relative, forKey: .relative)
+        try c.encode(output, forKey: .output)
+        try c.encode(used, forKey: .used)
+        try c.encode(region, forKey: .region)  // null when there is none
+        try c.encodeIfPresent(target, forKey: .target)
+        if hasOverride { try c.encode(override, forKey: .override) }
+    }
+}
+
+/// An image: `{"id", "width", "height"}` (`id` its SHA-256 or null).
+public struct ImageDocument: Encodable, Sendable {
+    public let id: String?
+    public let width: Int, height: Int
+
+    /// The image's document.
+    public init(id: String?, size: PixelSize) { (self.id, width, height) = (id, size.width, size.height) }
+
+    private enum Keys: String, CodingKey { case id, width, height }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(id, forKey: .id)  // null when unknown
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+    }
+}

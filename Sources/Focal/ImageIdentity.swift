@@ -1,0 +1,51 @@
+import Foundation
+
+/// Who an image is, for caches, shared jobs and saved crops.
+enum ImageIdentity: Hashable, Sendable, CustomStringConvertible {
+    /// The SHA-256 of its bytes, 64 lowercase hex digits: its results are cached and shared, and
+    /// crops saved for it apply.
+    case content(String)
+    /// The SHA-256 of a caller's cache name (so that a name cannot spell out another key's
+    /// fields): its results are cached and shared; no saved crop applies.
+    case name(String)
+    /// Where it is (a file path, a URL, or a one-off): only for sharing the jobs of the same
+    /// input in flight, never for caching.
+    case location(String)
+
+    /// The identity of a content ID a caller gives, when it is 64 hex digits.
+    init?(contentID: String) {
+        let id = contentID.lowercased()
+        guard id.utf8.count == 64, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        self = .content(id)
+    }
+
+    /// The identity of the SHA-256 of loaded bytes.
+    init(digestOf data: Data) { self = .content(ContentDigest.of(data)) }
+
+    /// The identity of a caller's cache name.
+    init(cacheName: String) { self = .name(ContentDigest.of(Data(cacheName.utf8))) }
+
+    /// An identity for sharing the jobs of one input when its content is not identified.
+    init(location: ImageInput.Location) {
+        switch location {
+        case let .file(path): self = .location("file:" + path)
+        case let .url(url): self = .location("url:" + url.absoluteString)
+        case .data: self = .location("unshared:" + UUID().uuidString)
+        }
+    }
+
+    /// The SHA-256 (hex) of a content identity; nil for the others.
+    var contentID: String? {
+        guard case let .content(id) = self else { return nil }
+        return id
+    }
+
+    /// The identity as keys spell it: `sha256:<hex>`, `name:<hex>` or the location.
+    var description: String {
+        switch self {
+        case let .content(id): "sha256:" + id
+        case let .name(digest): "name:" + digest
+        case let .location(text): text
+        }
+    }
+}

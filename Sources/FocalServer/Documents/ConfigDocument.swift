@@ -1,0 +1,50 @@
+import Focal
+
+/// `GET /v1/config`: what the web page and clients need to know about this service, and the crop
+/// option table.
+struct ConfigDocument: Encodable {
+    /// One crop option as the table declares it.
+    struct Option: Encodable {
+        let name: String
+        let filter: String?
+        let values: String
+        let `default`: String
+        let summary: String
+
+        private enum Keys: String, CodingKey { case name, filter, values, `default`, summary }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(filter, forKey: .filter)  // null for an option a URL gives otherwise
+            try c.encode(values, forKey: .values)
+            try c.encode(`default`, forKey: .default)
+            try c.encode(summary, forKey: .summary)
+        }
+    }
+
+    let unsafe: Bool
+    let signed: Bool
+    let writes: Bool
+    let root: Bool
+    let maxOutputSide: Int
+    /// Signed-only: reads of the JSON API need the token (or a request signature).
+    let signedReads: Bool
+    let publicPhotos: Bool
+    let version: String
+    let options: [Option]
+
+    init(_ configuration: ServerConfiguration) {
+        unsafe = configuration.allowUnsafe
+        signed = !configuration.keys.isEmpty
+        writes = configuration.token != nil
+        root = configuration.root != nil
+        maxOutputSide = configuration.pipeline.limits.maxOutputSide
+        signedReads = configuration.signedOnly
+        publicPhotos = configuration.publicPhotos
+        version = FocalVersion.string
+        options = CropOption.all.map {
+            Option(name: $0.name, filter: $0.filter, values: $0.values, default: $0.defaultText, summary: $0.summary)
+        }
+    }
+}
