@@ -72,58 +72,15 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
     router.add(middleware: CrossOrigin())
     router.add(middleware: RequestObserver(logger: service.logger, metrics: service.metrics))
 
-    router.get("/healthz") { _, _ in service.json(["status": "alive"]) }
-    router.get("/readyz") { _, _ -> Response in
-        guard service.isReady else { throw ServerError(.serverNotReady, "the service is not ready") }
-        return service.json(["status": "ready"])
-    }
-    if service.configuration.metrics {
-        router.get("/metrics") { _, context -> Response in
-            // Only the networks allowed (loopback by default): anyone else is told nothing is here.
-            guard let peer = context.remoteAddress?.ipAddress.flatMap({ IPAddress($0) }),
-                service.configuration.metricsNetworks.contains(where: { $0.contains(peer) })
-            else { throw ServerError(.requestNotFound, "no such route") }
-            service.metrics.update(from: service.pipeline.statistics, connections: service.connections)
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: service.metrics.exposition())))
-        }
-    }
-
-    router.post("/v1/plan") { request, _ in try await service.plan(request) }
-    router.post("/v1/detect") { request, _ in try await service.detect(request) }
-    // Writes: one group, behind the token.
-    let writes = router.group().add(middleware: WriteAuthorization(authorization: service.authorization))
-    writes.post("/v1/images") { request, _ in try await service.upload(request) }
-    router.get("/v1/images/:id") { request, context in
-        try await service.original(request, id: context.parameters.get("id") ?? "", context: context)
-    }
-    router.get("/v1/images/:id/overrides") { request, context in
-        try service.authorizeRead(request)
-        return try await service.listOverrides(id: context.parameters.get("id") ?? "")
-    }
-    router.get("/v1/images/:id/overrides/:aspect") { request, context in
-        try service.authorizeRead(request)
-        return try await service.getOverride(id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
-    }
-    writes.put("/v1/images/:id/overrides/:aspect") { request, context in
-        try await service.putOverride(request, id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
-    }
-    writes.delete("/v1/images/:id/overrides/:aspect") { request, context in
-        try await service.deleteOverride(request, id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
-    }
-    router.get("/v1/photos") { request, _ in try await service.photos(request) }
-
-    router.get("/v1/config") { _, _ in service.json(service.clientConfiguration) }
-    writes.post("/v1/sign") { request, _ in try await service.sign(request) }
-
-    // The web page and its scripts.
-    let assets = WebAssets()
-    router.get("/") { request, _ in try assets.response("index.html", request: request) }
-    router.get("/favicon.ico") { request, _ in try assets.response("favicon.ico", request: request) }
-    for name in assets.files.keys.sorted() where name != "index.html" {
-        router.get(RouterPath(stringLiteral: "/" + name)) { request, _ in try assets.response(name, request: request) }
-    }
+    router.addRoutes(service.healthRoutes)
+    router.addRoutes(service.planRoutes)
+    // Writes: one collection behind the write authorization (the token).
+    let writes = RouteCollection(context: FocalRequestContext.self).add(middleware: WriteAuthorization(authorization: service.authorization))
+    router.addRoutes(service.imageRoutes(writes: writes))
+    router.addRoutes(service.savedCropRoutes(writes: writes))
+    router.addRoutes(service.serviceRoutes(writes: writes))
+    router.addRoutes(writes)
+    router.addRoutes(service.pageRoutes)
 
     // Everything else is an image URL in thumbor's grammar.
     router.get("**") { request, _ in try await service.image(request) }
