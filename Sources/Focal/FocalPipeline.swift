@@ -230,9 +230,9 @@ public final class FocalPipeline: Sendable {
         switch target {
         case .aspect: return Int(long)
         case let .size(width, height):
-            let ratio = Double(width) / Double(height)
-            let fillWidth = min(Double(image.size.width), Double(image.size.height) * ratio)
-            let scale = max(Double(width) / fillWidth, Double(height) / (fillWidth / ratio))
+            // The largest crop of the target's aspect, as the planner sizes it, scaled to the output.
+            let fill = CropPlanner.fillSize(imageSize: image.size, aspect: (width, height))
+            let scale = max(Double(width) / Double(fill.width), Double(height) / Double(fill.height))
             return Int((long * scale).rounded(.up))
         }
     }

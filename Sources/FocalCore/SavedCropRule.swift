@@ -42,10 +42,9 @@ public enum SavedCropRule {
         var w = Int(saturating: (Double(saved.width) * scale).rounded(.up))
         var h = Int(saturating: (Double(saved.height) * scale).rounded(.up))
         if w > imageSize.width || h > imageSize.height {
-            // Even the image is too small: its largest crop of the saved aspect.
-            let fit = min(Double(imageSize.width) / Double(saved.width), Double(imageSize.height) / Double(saved.height))
-            w = min(imageSize.width, max(1, Int(saturating: (Double(saved.width) * fit).rounded(.down))))
-            h = min(imageSize.height, max(1, Int(saturating: (Double(saved.height) * fit).rounded(.down))))
+            // Even the image is too small: its largest crop of the saved aspect (the planner's own).
+            let fill = CropPlanner.fillSize(imageSize: imageSize, aspect: (saved.width, saved.height))
+            (w, h) = (fill.width, fill.height)
         }
         let centreX = Double(saved.x) + Double(saved.width) / 2, centreY = Double(saved.y) + Double(saved.height) / 2
         let x = min(max(0, Int(saturating: (centreX - Double(w) / 2).rounded())), imageSize.width - w)

@@ -64,6 +64,23 @@ import Testing
         }
     }
 
+    @Test("headroom, added through the table alone, changes the crop: more room above the face gives a taller crop, no lower")
+    func headroomMovesTheCrop() async throws {
+        try await withServer { client in
+            var crops: [(y: Double, height: Double)] = []
+            for headroom in ["0", "1"] {
+                let body = #"{"source":{"path":"astronaut.png"},"frames":[{"aspect":"1:1"}],"options":{"zoom":"0.6","headroom":"\#(headroom)"}}"#
+                try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: body)) { response in
+                    let frame = (response.json?["frames"] as? [[String: Any]])?.first
+                    #expect(frame?["strategy"] as? String == "faces")
+                    let crop = frame?["crop"] as? [String: Any]
+                    crops.append((crop?["y"] as? Double ?? -1, crop?["height"] as? Double ?? -1))
+                }
+            }
+            #expect(crops.count == 2 && crops[1].y >= 0 && crops[1].y <= crops[0].y && crops[1].height > crops[0].height, "crops at headroom 0 and 1: \(crops)")
+        }
+    }
+
     @Test("every door refuses a value its option does not take, naming the option", arguments: CropOption.all.map(\.name))
     func everyDoorRefusesNonsense(name: String) async throws {
         let option = try #require(CropOption.named(name))
