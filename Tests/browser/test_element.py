@@ -96,12 +96,12 @@ class ElementTests(unittest.TestCase):
         self.assertEqual(element.accessible_name, "An astronaut")
         self.assertIn(element.aria_role, ("img", "image"))  # ARIA 1.3 calls it image
         self.assertEqual(self.driver.find_element("id", "plain").aria_role, "none")
-        # Options become filters, in a fixed order.
+        # Options become filters, in the order of the option table the server writes into the element.
         self.make("options", {"scheme": "largest", "padding": "24px", "accuracy": "fast", "focus": "250,180",
                               "format": "webp"}, "width:200px;height:100px")
         detail = self.wait_loaded("options")
         w, h = frame_size(200, 100, self.dpr)
-        self.assertIn(f"/{w}x{h}/smart/filters:focal(250,180):scheme(largest):padding(24px):accuracy(fast):format(webp)/astronaut.png",
+        self.assertIn(f"/{w}x{h}/smart/filters:scheme(largest):padding(24px):focal(250,180):accuracy(fast):format(webp)/astronaut.png",
                       detail["url"])
 
     def test_a_newer_request_aborts_the_slow_older_one(self):
