@@ -2,7 +2,6 @@ import ArgumentParser
 import Focal
 import FocalServer
 import Foundation
-import Hummingbird
 import Logging
 
 #if canImport(Glibc)
