@@ -118,6 +118,8 @@ let package = Package(
             name: "FocalServerTests",
             dependencies: [
                 "FocalServer", "FocalTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // `focal serve`'s options, parsed in ServeSettingTests.
+                "focal",
                 .product(name: "Logging", package: "swift-log"),
                 // Writes an old overrides database in OverrideStoreTests.
                 .product(name: "GRDB", package: "GRDB.swift"),

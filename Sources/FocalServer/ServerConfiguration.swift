@@ -1,9 +1,11 @@
 public import Focal
 import Foundation
+public import Logging
 
 /// Everything `focal serve` is configured with. Every setting has a default that suits one
-/// machine serving its own photos on loopback; flags (`focal serve --help`) and `FOCAL_*`
-/// environment variables set them.
+/// machine serving its own photos on loopback; `focal serve` reads its flags, `FOCAL_*`
+/// environment variables and defaults into one with `init(flags:environment:)`, from the settings
+/// declared in `ServeSetting.all`.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on; default `127.0.0.1`.
     public var host: String
@@ -46,6 +48,8 @@ public struct ServerConfiguration: Sendable {
     public var database: String?
     /// The library's settings: models, limits, caches, workers, queue, network policy.
     public var pipeline: FocalConfiguration
+    /// The least severe level the server's log writes; default `info`.
+    public var logLevel: Logger.Level
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(
@@ -53,7 +57,8 @@ public struct ServerConfiguration: Sendable {
         token: String? = nil, maxAge: Int = 86_400, autoWebP: Bool = false, requestTimeout: Duration = .seconds(30),
         maxBodyBytes: Int? = nil, dataDirectory: String? = nil, metrics: Bool = true,
         metricsNetworks: [IPNetwork] = ServerConfiguration.loopback, publicPhotos: Bool = false,
-        requests: RequestLimits = RequestLimits(), database: String? = nil, pipeline: FocalConfiguration = FocalConfiguration()
+        requests: RequestLimits = RequestLimits(), database: String? = nil, pipeline: FocalConfiguration = FocalConfiguration(),
+        logLevel: Logger.Level = .info
     ) {
         self.host = host
         self.port = port
@@ -72,6 +77,7 @@ public struct ServerConfiguration: Sendable {
         self.requests = requests
         self.database = database
         self.pipeline = pipeline
+        self.logLevel = logLevel
     }
 
     /// Loopback: `127.0.0.0/8` and `::1`.
@@ -81,49 +87,19 @@ public struct ServerConfiguration: Sendable {
     /// API needs a signature or the token (see `Authorization`).
     public var signedOnly: Bool { !keys.isEmpty && !allowUnsafe }
 
-    /// The settings as `name value` lines for the start-up log; secrets are never shown, not even
-    /// in part.
+    /// The settings as `name value` pairs for the start-up log: the version, every setting of
+    /// `ServeSetting.all` under its flag's name, then the bounds no flag sets. Secrets are never
+    /// shown, not even in part: keys and the token as whether they are set, the database URL with
+    /// its password masked.
     public var summary: [(String, String)] {
         let limits = pipeline.limits
-        let requests = requests
-        return [
-            ("version", FocalVersion.string),
-            ("listen", "\(host):\(port)"),
-            ("root", root ?? "(none)"),
-            ("keys", keys.isEmpty ? "(none)" : "\(keys.count) (hidden)"),
-            ("allow-unsafe", "\(allowUnsafe)"),
-            ("token", token == nil ? "(none: writes refused)" : "(set, hidden)"),
-            ("public-photos", "\(publicPhotos)"),
-            ("data", dataDirectory ?? "(temporary)"),
-            ("database", database.map(Self.maskPassword) ?? "(SQLite in the data folder)"),
-            ("cache-dir", pipeline.diskCache.map { "\($0.folder) (\($0.maxBytes >> 20) MiB)" } ?? "(none)"),
-            ("memory-cache", "\(pipeline.memoryCacheBytes >> 20) MiB"),
-            ("workers", "\(pipeline.workers)"),
-            ("max-jobs", "\(pipeline.maxJobs)"),
-            ("memory-budget", "\(pipeline.memoryBudget >> 20) MiB"),
-            ("max-connections", requests.maxConnections.map(String.init) ?? "(from the file-descriptor limit)"),
-            ("header-timeout", "\(requests.headerTimeout)"),
-            ("body-timeout", "\(requests.bodyTimeout), at least \(requests.bodyMinRate) bytes/s after \(requests.bodyGrace)"),
-            ("body-memory", "\(requests.maxBodyMemory >> 20) MiB"),
-            ("metrics-networks", metrics ? metricsNetworks.map(\.description).joined(separator: ", ") : "(metrics off)"),
-            ("max-age", "\(maxAge) s"),
-            ("auto-webp", "\(autoWebP)"),
-            ("request-timeout", "\(requestTimeout)"),
+        return [("version", FocalVersion.string)] + ServeSetting.all.map { ($0.name, $0.show(self)) } + [
             ("max-body", "\(maxBodyBytes) bytes"),
             ("limits", "input \(limits.maxInputBytes >> 20) MiB, \(limits.maxPixels) px; output \(limits.maxOutputSide) px a side, \(limits.maxOutputPixels) px"),
-            ("network", Self.describe(pipeline.network.addressPolicy)),
-            ("allowed-sources", pipeline.network.allowedSources.isEmpty ? "(any host)" : pipeline.network.allowedSources.description),
-            ("models", pipeline.modelsPath ?? "(searched)"),
         ]
     }
 
-    /// A database URL with its password masked.
-    static func maskPassword(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? "(unparsable)"
-    }
-
+    /// The address policy in words: `public addresses only; also 10.0.0.0/8`.
     static func describe(_ policy: AddressPolicy) -> String {
         var parts = [policy.refusesSpecialPurpose ? "public addresses only" : "any address"]
         if !policy.allowedNetworks.isEmpty { parts.append("also " + policy.allowedNetworks.map(\.description).joined(separator: ", ")) }

@@ -1,0 +1,203 @@
+import Focal
+import Foundation
+import Logging
+
+// Every setting of `focal serve`. Adding one: a `ServeSetting` below, its place in `all`, its
+// `@Option(.name)` or `@Flag(.name)` in ServeCommand, and the code that uses what it sets.
+extension ServeSetting {
+    /// Every setting, in the order they are read and logged: a later one may refine an earlier
+    /// (`max-jobs` after `workers`, `cache-size` after `cache-dir`).
+    public static let all: [ServeSetting] = [
+        host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, autoWebp,
+        requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, maxJSONBytes, maxSignPaths,
+        maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, models, logLevel,
+    ]
+
+    /// The setting named `name` (`max-frames`), if there is one.
+    public static func named(_ name: String) -> ServeSetting? { all.first { $0.name == name } }
+
+    /// `--host`: `ServerConfiguration.host`.
+    public static let host = ServeSetting(
+        "host", valueName: "address", defaultValue: "127.0.0.1", sample: "0.0.0.0", "Address to listen on",
+        apply: { $0.host = $1 }, show: { $0.host })
+
+    /// `--port`: `ServerConfiguration.port`.
+    public static let port = ServeSetting(
+        "port", valueName: "n", defaultValue: "8080", sample: "9000", "Port to listen on; 0 lets the system choose",
+        apply: { $0.port = try number($1, in: 0...65535) }, show: { "\($0.port)" })
+
+    /// `--root`: `ServerConfiguration.root`.
+    public static let root = ServeSetting(
+        "root", valueName: "dir", sample: ".", "Folder of images that URLs may name by relative path",
+        apply: { configuration, path in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { throw Refusal("not a folder") }
+            configuration.root = path
+        }, show: { $0.root ?? "(none)" })
+
+    /// `--key`, repeatable, and `FOCAL_KEYS`: `ServerConfiguration.keys`.
+    public static let key = ServeSetting(
+        list: "key", variable: "FOCAL_KEYS", valueName: "key", sample: "sample-key-1,sample-key-2", secret: true,
+        "A key that verifies signed URLs; repeat it to rotate keys, the first signs",
+        apply: { configuration, keys in
+            guard keys.allSatisfy({ !$0.isEmpty }) else { throw Refusal("a key may not be empty") }
+            configuration.keys = keys
+        }, show: { $0.keys.isEmpty ? "(none)" : "\($0.keys.count) (hidden)" })
+
+    /// `--allow-unsafe`: `ServerConfiguration.allowUnsafe`.
+    public static let allowUnsafe = ServeSetting(
+        flag: "allow-unsafe", "Serve /unsafe/... URLs, for local use: never on a public address",
+        apply: { $0.allowUnsafe = $1 }, show: { "\($0.allowUnsafe)" })
+
+    /// `--token`: `ServerConfiguration.token`.
+    public static let token = ServeSetting(
+        "token", valueName: "token", sample: "sample-token", secret: true,
+        "Bearer token that writes (uploads, overrides) need; without one, writes are refused",
+        apply: { $0.token = $1 }, show: { $0.token == nil ? "(none: writes refused)" : "(set, hidden)" })
+
+    /// `--public-photos`: `ServerConfiguration.publicPhotos`.
+    public static let publicPhotos = ServeSetting(
+        flag: "public-photos", "With --key and without --allow-unsafe, let anyone list /v1/photos and read originals, not only a signature or the token",
+        apply: { $0.publicPhotos = $1 }, show: { "\($0.publicPhotos)" })
+
+    /// `--data`: `ServerConfiguration.dataDirectory`.
+    public static let data = ServeSetting(
+        "data", valueName: "dir", defaultNote: "a temporary folder", sample: "/var/lib/focal", "Folder for uploads and saved crops",
+        apply: { $0.dataDirectory = $1 }, show: { $0.dataDirectory ?? "(temporary)" })
+
+    /// `--database`: `ServerConfiguration.database`; its password never shows.
+    public static let database = ServeSetting(
+        "database", valueName: "url", defaultNote: "SQLite in the data folder", sample: "postgres://focal:sample-password@db.example:5432/focal",
+        secret: true, "PostgreSQL URL, postgres://user:password@host:port/db, for saved crops and uploads shared by replicas",
+        apply: { $0.database = try databaseURL($1) }, show: { $0.database.map { masked(databaseURL: $0) } ?? "(SQLite in the data folder)" })
+
+    /// `--cache-dir`: `FocalConfiguration.diskCache`'s folder.
+    public static let cacheDir = ServeSetting(
+        "cache-dir", valueName: "dir", sample: "/var/cache/focal", "Keep finished crops in this folder across restarts",
+        apply: { $0.pipeline.diskCache = DiskCacheSettings(folder: $1) }, show: { $0.pipeline.diskCache?.folder ?? "(none)" })
+
+    /// `--cache-size`: `FocalConfiguration.diskCache`'s bound, with `--cache-dir`.
+    public static let cacheSize = ServeSetting(
+        "cache-size", valueName: "MiB", defaultValue: "1024", sample: "2048", "The most --cache-dir may hold",
+        apply: { $0.pipeline.diskCache?.maxBytes = try number($1, in: 1...1 << 20) << 20 },
+        show: { $0.pipeline.diskCache.map { "\($0.maxBytes >> 20) MiB" } ?? "(no cache-dir)" })
+
+    /// `--memory-cache`: `FocalConfiguration.memoryCacheBytes`.
+    public static let memoryCache = ServeSetting(
+        "memory-cache", valueName: "MiB", defaultValue: "64", sample: "128", "Finished crops kept in memory; 0 turns it off",
+        apply: { $0.pipeline.memoryCacheBytes = try number($1, in: 0...1 << 20) << 20 }, show: { "\($0.pipeline.memoryCacheBytes >> 20) MiB" })
+
+    /// `--max-age`: `ServerConfiguration.maxAge`.
+    public static let maxAge = ServeSetting(
+        "max-age", valueName: "seconds", defaultValue: "86400", sample: "3600", "Cache-Control max-age of images",
+        apply: { $0.maxAge = try number($1, in: 0...315_360_000) }, show: { "\($0.maxAge) s" })
+
+    /// `--auto-webp`: `ServerConfiguration.autoWebP`.
+    public static let autoWebp = ServeSetting(
+        flag: "auto-webp", "Send WebP to clients that accept it when the URL names no format, with Vary: Accept",
+        apply: { $0.autoWebP = $1 }, show: { "\($0.autoWebP)" })
+
+    /// `--request-timeout`: `ServerConfiguration.requestTimeout`.
+    public static let requestTimeout = ServeSetting(
+        "request-timeout", valueName: "seconds", defaultValue: "30", sample: "60", "Seconds any request may take before it is answered 503",
+        apply: { $0.requestTimeout = try seconds($1) }, show: { "\($0.requestTimeout)" })
+
+    /// `--workers`: `FocalConfiguration.workers`, and `maxJobs` 16 per worker.
+    public static let workers = ServeSetting(
+        "workers", valueName: "n", defaultNote: "one per core", sample: "3", "Native jobs at once; --max-jobs follows at 16 per worker",
+        apply: { configuration, text in
+            let workers = try number(text, in: 1...256)
+            configuration.pipeline.workers = workers
+            configuration.pipeline.maxJobs = 16 * workers
+        }, show: { "\($0.pipeline.workers)" })
+
+    /// `--max-jobs`: `FocalConfiguration.maxJobs`.
+    public static let maxJobs = ServeSetting(
+        "max-jobs", valueName: "n", defaultNote: "16 per worker", sample: "50",
+        "Jobs (crops, plans, detections, uploads) in progress at once; more are answered 429 at once",
+        apply: { $0.pipeline.maxJobs = try number($1, in: 1...100_000) }, show: { "\($0.pipeline.maxJobs)" })
+
+    /// `--memory-budget`: `FocalConfiguration.memoryBudget`.
+    public static let memoryBudget = ServeSetting(
+        "memory-budget", valueName: "MiB", defaultValue: "256", sample: "512",
+        "What the jobs in progress may hold together (inputs, downloads, decodes); past it, 429 at once",
+        apply: { $0.pipeline.memoryBudget = try number($1, in: 16...1 << 20) << 20 }, show: { "\($0.pipeline.memoryBudget >> 20) MiB" })
+
+    /// `--max-connections`: `RequestLimits.maxConnections`.
+    public static let maxConnections = ServeSetting(
+        "max-connections", valueName: "n", defaultNote: "from the file-descriptor limit, at most 16384", sample: "1000",
+        "Open connections at once; more wait in the backlog",
+        apply: { $0.requests.maxConnections = try number($1, in: 1...1_000_000) },
+        show: { $0.requests.maxConnections.map(String.init) ?? "(from the file-descriptor limit)" })
+
+    /// `--header-timeout`: `RequestLimits.headerTimeout`.
+    public static let headerTimeout = ServeSetting(
+        "header-timeout", valueName: "seconds", defaultValue: "10", sample: "5", "Seconds to send a whole request head; past it, 408",
+        apply: { $0.requests.headerTimeout = try seconds($1) }, show: { "\($0.requests.headerTimeout)" })
+
+    /// `--body-timeout`: `RequestLimits.bodyTimeout`.
+    public static let bodyTimeout = ServeSetting(
+        "body-timeout", valueName: "seconds", defaultValue: "30", sample: "20",
+        "Seconds to send a whole request body; slower than 16 KiB/s after 5 s is closed too",
+        apply: { $0.requests.bodyTimeout = try seconds($1) },
+        show: { "\($0.requests.bodyTimeout), at least \($0.requests.bodyMinRate) bytes/s after \($0.requests.bodyGrace)" })
+
+    /// `--body-memory`: `RequestLimits.maxBodyMemory`.
+    public static let bodyMemory = ServeSetting(
+        "body-memory", valueName: "MiB", defaultValue: "128", sample: "64", "Request bodies held across all connections; past it, 429 at once",
+        apply: { $0.requests.maxBodyMemory = try number($1, in: 1...1 << 20) << 20 }, show: { "\($0.requests.maxBodyMemory >> 20) MiB" })
+
+    /// `--max-json-bytes`: `RequestLimits.maxJSONBytes`.
+    public static let maxJSONBytes = ServeSetting(
+        "max-json-bytes", valueName: "bytes", defaultValue: "1048576", sample: "65536",
+        "The largest JSON body (/v1/plan, /v1/detect, /v1/sign, saved crops), in bytes; larger is answered 413",
+        apply: { $0.requests.maxJSONBytes = try number($1, in: 1024...64 << 20) }, show: { "\($0.requests.maxJSONBytes) bytes" })
+
+    /// `--max-sign-paths`: `RequestLimits.maxSignPaths`.
+    public static let maxSignPaths = ServeSetting(
+        "max-sign-paths", valueName: "n", defaultValue: "256", sample: "16", "The most paths one /v1/sign request may sign; more are answered 400",
+        apply: { $0.requests.maxSignPaths = try number($1, in: 1...100_000) }, show: { "\($0.requests.maxSignPaths)" })
+
+    /// `--max-frames`: `RequestLimits.maxFrames`.
+    public static let maxFrames = ServeSetting(
+        "max-frames", valueName: "n", defaultValue: "32", sample: "8", "The most frames one /v1/plan request may ask for; more are answered 400",
+        apply: { $0.requests.maxFrames = try number($1, in: 1...1024) }, show: { "\($0.requests.maxFrames)" })
+
+    /// `--metrics-allow`, repeatable: `ServerConfiguration.metricsNetworks`.
+    public static let metricsAllow = ServeSetting(
+        list: "metrics-allow", valueName: "network", defaultNote: "loopback", sample: "10.0.0.0/24,192.168.1.7", "A network allowed to read /metrics",
+        apply: { configuration, networks in
+            configuration.metricsNetworks = try networks.map { text throws(NetworkSettingError) in try IPNetwork(text) }
+        }, show: { $0.metricsNetworks.map(\.description).joined(separator: ", ") })
+
+    /// `--no-metrics`: `ServerConfiguration.metrics` off.
+    public static let noMetrics = ServeSetting(
+        flag: "no-metrics", "Do not serve /metrics", apply: { $0.metrics = !$1 }, show: { "\(!$0.metrics)" })
+
+    /// `--allow-source`, repeatable, and `FOCAL_ALLOW_SOURCES`: `NetworkSettings.allowedSources`.
+    public static let allowSource = ServeSetting(
+        list: "allow-source", variable: "FOCAL_ALLOW_SOURCES", valueName: "pattern", defaultNote: "any host",
+        sample: "*.example.com,https://cdn.example.org/photos/", "A host (*.example.com) or URL prefix URL sources must match",
+        apply: { $0.pipeline.network.allowedSources = try SourceAllowList($1) },
+        show: { $0.pipeline.network.allowedSources.isEmpty ? "(any host)" : $0.pipeline.network.allowedSources.description })
+
+    /// `--allow-network`, repeatable, and `FOCAL_ALLOW_NETWORKS`: `NetworkSettings.addressPolicy`.
+    public static let allowNetwork = ServeSetting(
+        list: "allow-network", variable: "FOCAL_ALLOW_NETWORKS", valueName: "network", defaultNote: "public addresses only", sample: "10.0.0.0/8",
+        "An address or network (10.0.0.0/8) URL sources may be on besides public ones",
+        apply: { $0.pipeline.network.addressPolicy = try AddressPolicy(allowing: $1) },
+        show: { ServerConfiguration.describe($0.pipeline.network.addressPolicy) })
+
+    /// `--models`: `FocalConfiguration.modelsPath`.
+    public static let models = ServeSetting(
+        "models", valueName: "dir", defaultNote: "./models, then the install prefix", sample: "/opt/focal/models", "Folder holding the model files",
+        apply: { $0.pipeline.modelsPath = $1 }, show: { $0.pipeline.modelsPath ?? "(searched)" })
+
+    /// `--log-level`: `ServerConfiguration.logLevel`.
+    public static let logLevel = ServeSetting(
+        "log-level", valueName: "level", defaultValue: "info", sample: "debug", "Log level: trace, debug, info, notice, warning, error or critical",
+        apply: { configuration, text in
+            guard let level = Logger.Level(rawValue: text.lowercased()) else { throw Refusal("must be trace, debug, info, notice, warning, error or critical") }
+            configuration.logLevel = level
+        }, show: { $0.logLevel.rawValue })
+}

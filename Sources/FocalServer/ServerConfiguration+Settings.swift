@@ -1,0 +1,21 @@
+import Focal
+
+extension ServerConfiguration {
+    /// The configuration `focal serve` runs with: each setting of `ServeSetting.all` from its flag,
+    /// else its `FOCAL_*` environment variable, else its default. Detector inference runs on one
+    /// thread per request (`inferenceThreads` 1): requests run side by side on every core, which
+    /// gives the most crops per second.
+    /// - Parameters:
+    ///   - flags: The flags given, by setting name (`max-frames`): a value as one text, a repeated
+    ///     flag's values in order, a flag given alone as `["true"]`; default none.
+    ///   - environment: The environment variables (`ProcessInfo.processInfo.environment`).
+    /// - Throws: `ServeSettingError` for the first setting whose flag, variable or default cannot be taken.
+    public init(flags: [String: [String]] = [:], environment: [String: String]) throws(ServeSettingError) {
+        assert(flags.keys.allSatisfy { ServeSetting.named($0) != nil }, "flags that are no setting: \(flags.keys.sorted())")
+        self.init()
+        pipeline.inferenceThreads = 1
+        for setting in ServeSetting.all {
+            try setting.resolve(into: &self, flag: flags[setting.name], variable: environment[setting.variable])
+        }
+    }
+}
