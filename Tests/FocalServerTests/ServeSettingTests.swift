@@ -200,6 +200,11 @@ import Testing
             #expect(logged["key"] == "2 (hidden)" && logged["token"] == "(set, hidden)")
             #expect(logged["database"] == "postgres://focal:***@db.example:5432/focal")
         }
+        // A URL that does not parse, or hides a password in its query, is not shown either.
+        for url in ["postgres://focal:\(password)#x y@db/focal", "postgres://db/focal?password=\(password)"] {
+            let logged = Self.logged(ServerConfiguration(database: url))["database"] ?? ""
+            #expect(!logged.contains(password.prefix(3)) && !logged.contains(password.suffix(3)), "\(logged)")
+        }
         // A secret the setting refuses is not repeated in the error either.
         do {
             _ = try ServerConfiguration(environment: ["FOCAL_DATABASE": "postgres://focal:\(password)@"])

@@ -17,8 +17,8 @@ public struct RequestLimits: Sendable, Hashable {
     public var bodyMinRate: Int
     /// How long a body may arrive slower than `bodyMinRate`; default 5 s.
     public var bodyGrace: Duration
-    /// The largest JSON body (`/v1/plan`, `/v1/detect`, `/v1/sign`, saved crops); default 1 MiB.
-    /// Uploads are bounded by `ServerConfiguration.maxBodyBytes`.
+    /// The largest JSON body (`/v1/plan`, `/v1/detect`, `/v1/sign`, saved crops); default 1 MiB
+    /// (`focal serve --max-json-bytes`). Uploads are bounded by `ServerConfiguration.maxBodyBytes`.
     public var maxJSONBytes: Int
     /// The bytes of request bodies being read or held, across every connection; default 128 MiB.
     /// A request whose declared `Content-Length` would pass it is answered 429 at once; a chunked
@@ -29,9 +29,9 @@ public struct RequestLimits: Sendable, Hashable {
     /// new connections wait in the listen backlog (and are refused by the system once that is
     /// full); nothing spins.
     public var maxConnections: Int?
-    /// The most paths one `/v1/sign` request may sign; default 256.
+    /// The most paths one `/v1/sign` request may sign; default 256 (`focal serve --max-sign-paths`).
     public var maxSignPaths: Int
-    /// The most frames one `/v1/plan` request may ask for; default 32.
+    /// The most frames one `/v1/plan` request may ask for; default 32 (`focal serve --max-frames`).
     public var maxFrames: Int
 
     /// Creates limits; every parameter defaults to the value documented on its property.
