@@ -5,6 +5,9 @@ SWIFT ?= swift
 # Focal calls (Debian's links all 55: start-up 0.35 s instead of 0.1 s). The package manifest
 # itself stays free of unsafe flags, so packages that depend on Focal use the system's file.
 export PKG_CONFIG_PATH := $(CURDIR)/.cache/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+# The Python tools are the package scripts/focalscripts (scripts/README.md), run as
+# `python3 -m focalscripts.NAME`; the tests that use it (Tests/cluster, MeasuredRun) find it here too.
+export PYTHONPATH := $(CURDIR)/scripts$(if $(PYTHONPATH),:$(PYTHONPATH))
 LINK :=
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
@@ -62,7 +65,8 @@ test: models fixtures corpus
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter CorpusTests
 
 # The web page and <focal-img> in headless Chromium (Debian's chromium, chromium-driver and
-# python3-selenium, installed when missing) against a live `focal serve` on a free loopback port.
+# python3-selenium, installed by scripts/browser-test.sh when missing) against a live `focal serve`
+# on a free loopback port.
 # BROWSER_FLAGS="-k editor -v" picks tests. Screenshots go to .cache/screenshots/.
 test-browser: models fixtures
 	@LINK="$(LINK)" SWIFT="$(SWIFT)" scripts/browser-test.sh $(BROWSER_FLAGS)
@@ -86,7 +90,7 @@ eval: models build
 
 # The pet stress set: hard views (tight, cut, hidden, tiny, far) of the dev photos' cats and dogs.
 stress: deps
-	python3 scripts/stress-set.py $(EVAL) .cache/stress
+	python3 -m focalscripts.stress_set $(EVAL) .cache/stress
 
 eval-stress: models build stress
 	.build/debug/focal eval .cache/stress
@@ -96,20 +100,22 @@ eval-stress: models build stress
 bench-build: deps
 	FOCAL_BENCH=1 $(SWIFT) build -c release $(LINK)
 
+# BENCH_FLAGS=--quick for a smoke run (2 runs, 1 round); --runs N, --rounds N.
+BENCH_FLAGS ?=
 bench: models fixtures bench-build
-	python3 scripts/bench.py
+	python3 -m focalscripts.bench $(BENCH_FLAGS)
 
 # `focal serve` against thumbor 7.8 (installed into .cache/thumbor-venv by scripts/thumbor-env.sh),
 # both on loopback, driven by wrk; BENCH_SERVE_FLAGS=--quick for a short run.
 bench-serve: models fixtures release
-	python3 scripts/bench-serve.py $(BENCH_SERVE_FLAGS)
+	python3 -m focalscripts.bench_serve $(BENCH_SERVE_FLAGS)
 
 # `focal serve` under hostile load on loopback (URL and file floods, stalled and drip bodies, idle
 # connections at the fd limit, unknown ids, SIGTERM mid-answer) beside a well-behaved client; runs
 # .build/release/focal, else .build/debug/focal (FOCAL_BIN picks another). BENCH_ABUSE_FLAGS=--quick
 # for a short run, --only NAME,... for some attacks.
 bench-abuse: models fixtures
-	python3 scripts/bench-abuse.py $(BENCH_ABUSE_FLAGS)
+	python3 -m focalscripts.bench_abuse $(BENCH_ABUSE_FLAGS)
 
 # libthumbor's signed URLs against a live `focal serve` (scripts/client-tests.sh thumbor: thumbor).
 client-tests: models fixtures build
@@ -136,11 +142,11 @@ test-cluster: models fixtures build
 BENCH_CLUSTER_FLAGS ?=
 bench-cluster: models fixtures release
 	scripts/cluster.sh deps
-	python3 scripts/bench-cluster.py $(BENCH_CLUSTER_FLAGS)
+	python3 -m focalscripts.bench_cluster $(BENCH_CLUSTER_FLAGS)
 
 # The hostile-input corpus the corpus tests run (.cache/corpus/, rebuilt only when its recipe changes).
 corpus: fixtures
-	@python3 scripts/corpus.py
+	@python3 -m focalscripts.corpus
 
 # Coverage-guided fuzzing of "bytes in, crop out" with libFuzzer and AddressSanitizer, in a build of
 # its own (.build-fuzz; FOCAL_FUZZ=1 adds the target to the package). Seeded from the corpus; the
@@ -171,7 +177,7 @@ fuzz-ci:
 # input: how many ran, errors by code, the slowest, the peak memory (MUTATIONS, default 400).
 MUTATIONS ?= 400
 fuzz-mutate: corpus build
-	python3 scripts/mutate.py --count $(MUTATIONS)
+	python3 -m focalscripts.mutate --count $(MUTATIONS)
 
 # The shim's reader-writer lock against a plain mutex around every libvips call, side by side.
 bench-lock: deps corpus

@@ -1,13 +1,25 @@
-#!/bin/sh
-# make test-browser: installs Chromium, chromedriver and Selenium when missing, builds focal, and
-# runs Tests/browser against a live `focal serve` on a free loopback port with a temporary --data
+#!/usr/bin/env bash
+# make test-browser: installs Chromium, chromedriver and Selenium when missing (all from Debian:
+# chromium, chromium-driver, python3-selenium for /usr/bin/python3), builds focal, and runs
+# Tests/browser against a live `focal serve` on a free loopback port with a temporary --data
 # folder. run.py starts and stops the server (also on SIGINT/SIGTERM); this script's trap stops it
 # too should run.py die without doing so. Arguments go to run.py (-k PATTERN, -v).
 # Screenshots land in .cache/screenshots/. Exits non-zero when a test fails.
-set -eu
+set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python=$(scripts/browser-deps.sh)
+NAME=browser-test
+. scripts/common.sh
+
+python=/usr/bin/python3
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+"$python" -c 'import selenium' >/dev/null 2>&1 || missing+=(python3-selenium)
+apt_install ${missing[@]+"${missing[@]}"}
+"$python" -c 'import selenium' >/dev/null 2>&1 || die "python3-selenium did not install"
+
+# shellcheck disable=SC2086
 ${SWIFT:-swift} build --product focal ${LINK:-}
 
 mkdir -p .cache
@@ -15,7 +27,7 @@ pidfile=.cache/browser-test-focal.pid
 rm -f "$pidfile"
 runner=""
 cleanup() {
-    [ -n "$runner" ] && kill "$runner" 2>/dev/null && wait "$runner" 2>/dev/null
+    if [ -n "$runner" ]; then kill "$runner" 2>/dev/null && wait "$runner" 2>/dev/null; fi
     if [ -s "$pidfile" ]; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
     rm -f "$pidfile"
 }

@@ -39,13 +39,8 @@ pid=
 trap stop_server_and_clean EXIT
 trap 'exit 130' INT TERM
 
-read -r port key other token < <("$python" - <<'PY'
-import secrets, socket
-with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    print(s.getsockname()[1], secrets.token_urlsafe(24), secrets.token_urlsafe(24), secrets.token_urlsafe(18))
-PY
-)
+port=$(python3 -m focalscripts.ports)
+key=$(random_token 24) other=$(random_token 24) token=$(random_token 18)
 root=$PWD/Fixtures
 
 if [ "$server" = focal ]; then
@@ -73,25 +68,7 @@ CONF
     unset FOCAL_TEST_OTHER_KEYS FOCAL_TEST_TOKEN
 fi
 
-if ! "$python" - "http://127.0.0.1:$port$ready" "$pid" <<'PY'
-import os, sys, time, urllib.request
-url, pid = sys.argv[1], int(sys.argv[2])
-deadline = time.monotonic() + 120
-while time.monotonic() < deadline:
-    try:
-        os.kill(pid, 0)
-    except OSError:
-        sys.exit(f"the server exited while starting")
-    try:
-        with urllib.request.urlopen(url, timeout=2) as r:
-            if r.status == 200:
-                sys.exit(0)
-    except OSError:
-        pass
-    time.sleep(0.1)
-sys.exit(f"{url} did not answer 200 within 120 s")
-PY
-then
+if ! python3 -m focalscripts.web wait "http://127.0.0.1:$port$ready" --pid "$pid" --timeout 120; then
     say "$server did not start; its log:"
     tail -n 30 "$tmp/server.log" >&2
     exit 1

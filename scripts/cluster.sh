@@ -3,7 +3,7 @@
 # loopback, until Ctrl-C. Installs what is missing first (Debian packages: varnish,
 # varnish-modules, postgresql, wrk; with sudo when not root).
 #
-#   scripts/cluster.sh [run] [--port 8080] [--replicas 3] [--auto-webp] ...   (scripts/cluster.py run --help)
+#   scripts/cluster.sh [run] [--port 8080] [--replicas 3] [--auto-webp] ...   (python3 -m focalscripts.cluster run --help)
 #   scripts/cluster.sh deps                                                   only install what is missing
 #   scripts/cluster.sh vcl-check                                              varnishd -C on the VCL
 #
@@ -38,7 +38,7 @@ command=${1:-run}
 [ $# -gt 0 ] && shift
 case "$command" in
     deps) deps ;;
-    run) deps; exec python3 scripts/cluster.py run "$@" ;;
-    vcl-check) deps; exec python3 scripts/cluster.py vcl-check "$@" ;;
+    run) deps; exec python3 -m focalscripts.cluster run "$@" ;;
+    vcl-check) deps; exec python3 -m focalscripts.cluster vcl-check "$@" ;;
     *) die "unknown command $command (run, deps or vcl-check)" ;;
 esac

@@ -1,5 +1,14 @@
-# Shared by the setup scripts (sourced, not run): messages and Debian package installs.
+# Shared by the shell scripts (sourced, not run, by bash): messages, Debian package installs, the
+# Python tools, random tokens, and stopping a server on exit.
 # The script sets NAME (its prefix in messages) before sourcing this file.
+
+# The Python tools are the package scripts/focalscripts, run as `python3 -m focalscripts.NAME`:
+# its folder goes on PYTHONPATH (once), for this script and what it starts.
+FOCAL_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+case ":${PYTHONPATH:-}:" in
+    *":$FOCAL_SCRIPTS:"*) ;;
+    *) export PYTHONPATH="$FOCAL_SCRIPTS${PYTHONPATH:+:$PYTHONPATH}" ;;
+esac
 
 say() { printf '%s: %s\n' "${NAME:-focal}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${NAME:-focal}" "$*" >&2; exit "${DIE_STATUS:-1}"; }
@@ -18,6 +27,9 @@ apt_install() {
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
+
+# A random URL-safe token of about 4/3 x $1 characters (default 24 random bytes: 32 characters).
+random_token() { head -c "${1:-24}" /dev/urandom | base64 -w0 | tr '+/' '-_' | tr -d '='; }
 
 # An EXIT trap for scripts that start a server: stops the process $pid (SIGTERM, then SIGKILL
 # after 10 s), removes the folder $tmp, and exits with the script's status.

@@ -64,25 +64,12 @@ say "manual page: $(grep -m1 -i focal <<<"$text" | tr -s ' ')"
 
 # The web page: `focal serve` reads it through Bundle.module, beside the installed executable.
 [ -f "$prefix/bin/Focal_FocalServer.resources/Web/index.html" ] || die "the web page's files are not installed"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(python3 -m focalscripts.ports)
 "${clean_env[@]}" "$prefix/bin/focal" serve --host 127.0.0.1 --port "$port" --root "$checkout/Fixtures" \
     --allow-unsafe --data "$tmp/data" --cache-dir "$tmp/cache" >"$tmp/serve.log" 2>&1 &
 pid=$!
-python3 - "http://127.0.0.1:$port/" "$pid" <<'PY' || { tail -n 20 "$tmp/serve.log" >&2; die "the installed focal serve did not serve its page"; }
-import os, sys, time, urllib.request
-url, pid = sys.argv[1], int(sys.argv[2])
-deadline = time.monotonic() + 60
-while time.monotonic() < deadline:
-    os.kill(pid, 0)
-    try:
-        with urllib.request.urlopen(url, timeout=2) as r:
-            if b"<title>Focal" in r.read():
-                sys.exit(0)
-            sys.exit(f"{url} is not the Focal page")
-    except OSError:
-        time.sleep(0.1)
-sys.exit(f"{url} did not answer within 60 s")
-PY
+python3 -m focalscripts.web wait "http://127.0.0.1:$port/" --pid "$pid" --timeout 60 --contains '<title>Focal' \
+    || { tail -n 20 "$tmp/serve.log" >&2; die "the installed focal serve did not serve its page"; }
 kill -TERM "$pid"
 for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null && die "focal serve (pid $pid) did not stop within 10 s of SIGTERM"

@@ -89,8 +89,7 @@ client() {
 check() {
     thumbor >/dev/null
     [ -f Fixtures/grace_hopper.jpg ] || scripts/setup.sh fixtures
-    python3 scripts/imageservers.py check --thumbor "$THUMBOR_VENV/bin/thumbor" \
-        --root Fixtures
+    python3 -m focalscripts.thumbor_check --thumbor "$THUMBOR_VENV/bin/thumbor" --root Fixtures
 }
 
 # Pins the newest release of each top-level package (or the version named below) and every

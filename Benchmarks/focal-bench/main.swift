@@ -1,5 +1,5 @@
 // focal-bench: crops per second of the Focal pipeline in one process, on all cores, for
-// `make bench` (scripts/bench.py runs it beside libvips's own smart crop and prints the table).
+// `make bench` (scripts/focalscripts/bench.py runs it beside libvips's own smart crop and prints the table).
 //
 // Usage: focal-bench FOLDER PHASE [ROUNDS]
 //   PHASE: cold       every .jpg of FOLDER cropped to 400x400 once, with detection, by a new

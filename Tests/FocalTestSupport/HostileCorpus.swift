@@ -1,7 +1,7 @@
 package import Focal
 import Foundation
 
-/// The corpus of hostile inputs that `make corpus` (scripts/corpus.py) builds in `.cache/corpus/`,
+/// The corpus of hostile inputs that `make corpus` (scripts/focalscripts/corpus.py) builds in `.cache/corpus/`,
 /// with what each must give: `ok`, or one of the error codes its manifest names.
 package struct HostileCorpus: Sendable {
     /// One file of the corpus.
@@ -34,7 +34,7 @@ package struct HostileCorpus: Sendable {
             let files = object["files"] as? [String: [String: Any]]
         else {
             throw CocoaError(
-                .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no corpus at \(manifest): run `make corpus` (scripts/corpus.py)"])
+                .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no corpus at \(manifest): run `make corpus` (scripts/focalscripts/corpus.py)"])
         }
         entries = files.keys.sorted().map { name in
             let file = files[name] ?? [:]

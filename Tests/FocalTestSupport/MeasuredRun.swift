@@ -2,8 +2,9 @@ import Foundation
 
 /// A process run to its end (or killed at its time limit), with its peak resident memory.
 ///
-/// It runs under scripts/measure.py: Linux carries a process's peak memory across exec, so a child
-/// spawned straight from the test process would report the test process's peak, not its own.
+/// It runs under `python3 -m focalscripts.measure` (scripts/focalscripts/measure.py): Linux carries a
+/// process's peak memory across exec, so a child spawned straight from the test process would report
+/// the test process's peak, not its own.
 package struct MeasuredRun: Sendable {
     /// The exit code, or nil when a signal ended it.
     package let exitCode: Int32?
@@ -35,9 +36,11 @@ package struct MeasuredRun: Sendable {
         for path in [out, err] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["python3", Checkout.root.appendingPathComponent("scripts/measure.py").path, "--timeout", "\(limit)", "--report", report, "--"]
-            + [executable] + arguments
+        process.arguments = ["python3", "-m", "focalscripts.measure", "--timeout", "\(limit)", "--report", report, "--"] + [executable] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        let scripts = Checkout.root.appendingPathComponent("scripts").path
+        environment["PYTHONPATH"] = [scripts, environment["PYTHONPATH"]].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
+        process.environment = environment
         process.currentDirectoryURL = Checkout.root
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: out)
@@ -49,7 +52,7 @@ package struct MeasuredRun: Sendable {
         guard let data = FileManager.default.contents(atPath: report),
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "scripts/measure.py left no report: \(stderr)"])
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "focalscripts.measure left no report: \(stderr)"])
         }
         exitCode = (object["exit"] as? Int).map { Int32($0) }
         signal = (object["signal"] as? Int).map { Int32($0) }

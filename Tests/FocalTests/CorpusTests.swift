@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-/// The hostile-input corpus (`make corpus`, scripts/corpus.py) through everything an input meets:
+/// The hostile-input corpus (`make corpus`, scripts/focalscripts/corpus.py) through everything an input meets:
 /// open, detect, plan, render and encode. Each file must give a result or a typed error with the
 /// code its manifest allows, never a crash, within a time bound and, run as `focal crop` in a
 /// process of its own, under a memory bound. The corpus must exist: these tests fail without it.
@@ -41,7 +41,7 @@ import Glibc
     @Test("every corpus file through the pipeline, to a size and to an aspect: a result or the typed error its manifest allows")
     func pipeline() async throws {
         let corpus = try HostileCorpus()
-        #expect(corpus.entries.count >= 150, "the corpus is smaller than scripts/corpus.py makes it")
+        #expect(corpus.entries.count >= 150, "the corpus is smaller than scripts/focalscripts/corpus.py makes it")
         // Inputs run side by side here; the memory budget (a server's refusal of concurrent large
         // jobs, tested in AbuseTests) is set past what they can hold together, so that each input
         // gets its own outcome.

@@ -1,8 +1,8 @@
 """The cluster under test: PostgreSQL, three `focal serve` replicas (--auto-webp) sharing it, and
-Varnish with deploy/varnish/focal.vcl in front, started on loopback by scripts/cluster.py (the
+Varnish with deploy/varnish/focal.vcl in front, started on loopback by focalscripts.cluster (the
 machinery `make cluster` uses) once for this module and stopped at its end.
 
-    make test-cluster            (or: python3 -m unittest discover -s Tests/cluster -v)
+    make test-cluster     (or: PYTHONPATH=scripts python3 -m unittest discover -s Tests/cluster -v)
 
 FOCAL_BIN picks the focal binary (default .build/release/focal). Tests run in the order of their
 names; the fault test, which kills and restarts a replica, runs last.
@@ -13,17 +13,13 @@ import os
 import random
 import re
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cluster  # noqa: E402
-from cluster import get, http, metric_sum  # noqa: E402
+from focalscripts import cluster, wrk
+from focalscripts.web import get, metric_sum, request
 
 CLUSTER = None
 PHOTOS = []  # [(path, id)]
@@ -181,7 +177,7 @@ class Test2Cache(unittest.TestCase):
         self.assertEqual(status, 404)
         self.assertEqual(json.loads(body)["code"], "request.not_found")
         self.assertEqual(headers.get("x-focal-backend"), None, "answered by Varnish, not a replica")
-        status, _, body = http("PATCH", f"{CLUSTER.base}/unsafe/100x100/smart/{PHOTOS[0][0]}")
+        status, _, body = request("PATCH", f"{CLUSTER.base}/unsafe/100x100/smart/{PHOTOS[0][0]}")
         self.assertEqual((status, json.loads(body)["code"]), (405, "request.invalid"))
         status, _, body = get(f"{CLUSTER.base}/unsafe/100x100/smart/{'a' * 9000}.png")
         self.assertEqual((status, json.loads(body)["code"]), (414, "request.too_large"))
@@ -224,7 +220,7 @@ class Test3Overrides(unittest.TestCase):
         headers = {"Authorization": f"Bearer {CLUSTER.token}", "Content-Type": "application/json"}
         headers.update(extra or {})
         body = json.dumps(crop).encode() if crop else None
-        return http(method, f"{base}/v1/images/{image}/overrides/16x9", body=body, headers=headers)
+        return request(method, f"{base}/v1/images/{image}/overrides/16x9", body=body, headers=headers)
 
     def test_saved_crop_everywhere_at_once(self):
         path, image = next(p for p in PHOTOS if p[0] == "astronaut.png") if any(
@@ -261,7 +257,7 @@ class Test3Overrides(unittest.TestCase):
         for name, p in self.at_each_replica(urls):
             self.assertEqual(p.get("override"), newer, name)
         self.assertEqual({p.get("override") for p, _ in self.through_varnish(urls)}, {revision})
-        status, headers, body = http("PURGE", CLUSTER.base + "/", headers={"xkey": image})
+        status, headers, body = request("PURGE", CLUSTER.base + "/", headers={"xkey": image})
         self.assertEqual(status, 200, body)
         self.assertEqual([(p.get("override"), p["crop"][1]) for p, _ in self.through_varnish(urls)], [(newer, 0)] * 3)
 
@@ -303,13 +299,8 @@ class Test9Fault(unittest.TestCase):
         victim = next(r for r in CLUSTER.replicas if r.name == victim_name)
 
         with tempfile.TemporaryDirectory() as folder:
-            list_path = os.path.join(folder, "paths.txt")
-            with open(list_path, "w") as f:
-                f.write("\n".join(paths) + "\n")
-            wrk = subprocess.Popen(
-                ["wrk", "-t", "2", "-c", "8", "-d", f"{self.SECONDS}s", "--timeout", "30s", "--latency",
-                 "-s", os.path.join(HERE, "load.lua"), CLUSTER.base, "--", list_path, "2"],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            # focalscripts/wrk.lua, counting every answer by status, replica, cache state and retry.
+            load = wrk.Run(CLUSTER.base, paths, self.SECONDS, 2, 8, folder, count=True, timeout=30)
             start = time.monotonic()
             try:
                 time.sleep(6)
@@ -326,11 +317,9 @@ class Test9Fault(unittest.TestCase):
                 time.sleep(4)
                 served_after = image_requests(victim)
             finally:
-                out, err = wrk.communicate(timeout=self.SECONDS + 60)
-        self.assertEqual(wrk.returncode, 0, err)
-        line = next((l for l in out.splitlines() if l.startswith('{"cluster_load"')), None)
-        self.assertIsNotNone(line, out + err)
-        result = json.loads(line)
+                out, err = load.popen.communicate(timeout=self.SECONDS + 60)
+        self.assertEqual(load.popen.returncode, 0, err)
+        result = wrk.parse(out, err)
         stats = CLUSTER.varnish.stats()
         report(
             f"fault: {victim_name} (photos {', '.join(owners[victim_name])}) served {served_before:.0f} image "
@@ -339,14 +328,14 @@ class Test9Fault(unittest.TestCase):
             f"{healthy_at - restarted:.1f} s after the restart, then served {served_after:.0f} in 4 s. wrk: "
             f"{result['requests']} requests in {result['duration_us'] / 1e6:.1f} s, statuses {result['statuses']}, "
             f"errors connect/read/write/timeout {result['connect_errors']}/{result['read_errors']}/"
-            f"{result['write_errors']}/{result['timeouts']}, non-2xx {result['status_errors']}; answered after a "
+            f"{result['write_errors']}/{result['timeouts']}, non-2xx {result['http_errors']}; answered after a "
             f"retry on another replica: {result['retried']}; backend fetches that failed and were retried: "
             f"{stats.get('MAIN.fetch_failed', 0) - retries_before:.0f}; by replica {result['backends']}; "
             f"cache {result['caches']}; p50 {result['p50_us'] / 1000:.0f} ms, p99 {result['p99_us'] / 1000:.0f} ms")
         self.assertGreater(result["requests"], 100)
         self.assertEqual(result["answers"], result["requests"])
         self.assertEqual((result["connect_errors"], result["read_errors"], result["write_errors"],
-                          result["timeouts"], result["status_errors"]), (0, 0, 0, 0, 0))
+                          result["timeouts"], result["http_errors"]), (0, 0, 0, 0, 0))
         self.assertEqual(set(result["statuses"]), {"200"})
         # The kill did hit requests: some were answered only after a retry elsewhere.
         self.assertGreater(result["retried"], 0)

@@ -3,19 +3,20 @@ grammar the way focal serve's parser does, so that every size of one photo has o
 varnishtest runs Tests/cluster/vcl/*.vtc, where scripted backends answer exactly as the test needs
 (purges by xkey after a saved crop, a fetch crossing a purge, what is cached, Accept, retries).
 
-    python3 -m unittest discover -s Tests/cluster -p 'test_vcl.py' -v
+    PYTHONPATH=scripts python3 -m unittest discover -s Tests/cluster -p 'test_vcl.py' -v
+
+(the Makefile puts scripts/ on PYTHONPATH: focalscripts.cluster compiles the VCL.)
 """
 import glob
 import os
 import re
 import subprocess
-import sys
 import unittest
+
+from focalscripts import cluster
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cluster  # noqa: E402
 
 
 def shard_regex():

@@ -1,13 +1,12 @@
-#!/usr/bin/env python3
 """A mutation loop over the hostile corpus and the fixtures: `make fuzz-mutate`.
 
-Usage: scripts/mutate.py [--count N] [--seed S] [--jobs J] [--focal PATH] [--max-mb MB] [--timeout S]
+Usage: python3 -m focalscripts.mutate [--count N] [--seed S] [--jobs J] [--focal PATH] [--max-mb MB] [--timeout S]
 
 Takes the files of .cache/corpus/ and Fixtures/ (three mutants in four from files that decode),
 mutates their bytes (bit flips, interesting
 byte values, truncations, splices of two files, repeated or inserted runs, and edits of the size
 fields in JPEG, PNG, GIF, TIFF and WebP headers), and runs each mutant through
-`focal crop FILE --size 200x200 -o OUT --json` in a process of its own (scripts/measure.py), J at
+`focal crop FILE --size 200x200 -o OUT --json` in a process of its own (focalscripts.measure), J at
 a time. Prints how many ran, how many succeeded, errors by code, the slowest and the peak memory.
 A mutant that ends by a signal, exits with another code than 0 or 1, prints no JSON line, runs
 past the time limit or peaks over --max-mb is a finding: it is kept in .cache/mutate-findings/
@@ -25,9 +24,10 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import measure  # noqa: E402
+from . import measure, paths, processes
+from .cli import prog
+
+ROOT = paths.ROOT
 
 INTERESTING = [0, 1, 2, 0x7F, 0x80, 0xFF]
 SIZES = [0, 1, 2, 255, 256, 4096, 16383, 16384, 32767, 65535, 65536, 100000, 0x7FFFFFFF, 0xFFFFFFFF]
@@ -37,13 +37,13 @@ def sources():
     """(name, bytes, decodes) of every corpus file and fixture; `decodes` when the file is one
     that gives a picture (a fixture, or a corpus file whose manifest allows "ok")."""
     found = []
-    corpus = os.path.join(ROOT, ".cache", "corpus")
+    corpus = os.path.join(paths.CACHE, "corpus")
     try:
         with open(os.path.join(corpus, "manifest.json")) as f:
             manifest = json.load(f)["files"]
     except (OSError, ValueError, KeyError):
         manifest = {}
-    for folder in (corpus, os.path.join(ROOT, "Fixtures")):
+    for folder in (corpus, paths.FIXTURES):
         if not os.path.isdir(folder):
             continue
         for name in sorted(os.listdir(folder)):
@@ -129,11 +129,11 @@ def mutate(rng, data, other):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--focal", default=os.path.join(ROOT, ".build", "debug", "focal"))
+    parser.add_argument("--focal", default=paths.DEBUG_FOCAL)
     parser.add_argument("--max-mb", type=float, default=512)
     parser.add_argument("--timeout", type=float, default=60)
     args = parser.parse_args()
@@ -142,7 +142,7 @@ def main():
         sys.exit("mutate: no corpus: run `make corpus` first")
     if not os.access(args.focal, os.X_OK):
         sys.exit(f"mutate: {args.focal} is missing: run `make build` first")
-    findings = os.path.join(ROOT, ".cache", "mutate-findings")
+    findings = os.path.join(paths.CACHE, "mutate-findings")
     work = tempfile.mkdtemp(prefix="focal-mutate-")
     # Mostly mutants of files that decode: they reach the decoders' insides, not only their headers.
     decoding = [i for i in inputs if i[2]] or inputs
@@ -156,6 +156,8 @@ def main():
         mutant, kind = mutate(rng, data, other)
         return f"{n:05}-{kind}-{name}", mutant
 
+    child_env = processes.module_env()
+
     def run(n):
         label, mutant = make(n)
         path = os.path.join(work, label)
@@ -164,12 +166,13 @@ def main():
         size = len(mutant)
         del mutant
         out_path, err_path, report = path + ".stdout", path + ".stderr", path + ".report"
-        # Through measure.py, a small process: Linux carries a parent's peak memory across exec,
-        # so focal started from this process (which holds every input file) would report ours.
+        # Through focalscripts.measure, a small process: Linux carries a parent's peak memory
+        # across exec, so focal started from this process (which holds every input file) would
+        # report ours.
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            measure.run([sys.executable, os.path.join(ROOT, "scripts", "measure.py"), "--timeout", str(args.timeout),
-                         "--report", report, "--", args.focal, "crop", path, "--size", "200x200", "-o", path + ".out.jpg",
-                         "--json"], stdout=out, stderr=err, cwd=ROOT)
+            measure.run(processes.module_command("measure", "--timeout", args.timeout, "--report", report, "--",
+                                                 args.focal, "crop", path, "--size", "200x200", "-o", path + ".out.jpg",
+                                                 "--json"), stdout=out, stderr=err, cwd=ROOT, env=child_env)
         with open(report) as f:
             result = json.load(f)
         os.remove(report)

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """`make bench-cluster`: requests/s through Varnish for 1, 2 and 3 `focal serve` replicas, cold and
 cached, with peak memory per replica, in one run, printed as a table.
 
-Each configuration starts a fresh cluster with scripts/cluster.py (PostgreSQL, N replicas with
+Each configuration starts a fresh cluster with focalscripts.cluster (PostgreSQL, N replicas with
 their default --workers, Varnish with deploy/varnish/focal.vcl and malloc storage), so no cache of
-an earlier configuration helps, and stops it afterwards. wrk (scripts/bench-serve.lua: threads never
+an earlier configuration helps, and stops it afterwards. wrk (focalscripts/wrk.lua: threads never
 share a URL, repeats are reported as wraps) drives Varnish on loopback:
 
   cold    every request a different 12 MP JPEG (copies of the enlarged photos that
@@ -26,90 +25,38 @@ Environment: BENCH_THREADS (wrk threads, 2), BENCH_CONNECTIONS (cold, 8), BENCH_
 """
 import argparse
 import concurrent.futures
-import importlib.util
 import json
 import os
 import subprocess
-import sys
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import cluster  # noqa: E402
-from cluster import ROOT, get  # noqa: E402
-from imageservers import cpu_seconds  # noqa: E402
+from . import cluster, images, paths, photos, processes, wrk
+from .cli import env_int, prog, sayer
+from .processes import cpu_seconds, status_kib
+from .web import get, metric_sum
 
-spec = importlib.util.spec_from_file_location("bench_serve", os.path.join(HERE, "bench-serve.py"))
-bench_serve = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench_serve)
+WORK = os.path.join(paths.CACHE, "bench-cluster")
 
-WORK = os.path.join(ROOT, ".cache", "bench-cluster")
-LUA = os.path.join(HERE, "bench-serve.lua")
-
-
-def say(message):
-    print(f"bench-cluster: {message}", file=sys.stderr, flush=True)
-
-
-def env_int(name, default):
-    value = os.environ.get(name)
-    return int(value) if value else default
-
-
-def cold_files(photos, count):
-    """`count` distinct JPEGs under the photo folder (cluster-cold/), built once: copy i of
-    photos[i % n] with a comment naming it, so each has its own content hash."""
-    folder = os.path.join(bench_serve.PHOTOS, "cluster-cold")
-    os.makedirs(folder, exist_ok=True)
-    made, cache = [], {}
-    for i in range(count):
-        rel, width, height = photos[i % len(photos)]
-        name = f"cluster-cold/c{i:05}-{os.path.basename(rel)}"
-        path = os.path.join(bench_serve.PHOTOS, name)
-        if not os.path.exists(path):
-            if rel not in cache:
-                with open(os.path.join(bench_serve.PHOTOS, rel), "rb") as f:
-                    cache[rel] = f.read()
-            with open(path + ".part", "wb") as f:
-                f.write(bench_serve.with_comment(cache[rel], f"focal bench-cluster c{i}"))
-            os.replace(path + ".part", path)
-        made.append((name, width, height))
-    return made
+say = sayer("bench-cluster")
 
 
 def checked(base, path, size):
     status, headers, body = get(f"{base}/unsafe/{path}", timeout=120)
     if status != 200 or not headers.get("content-type", "").startswith("image/"):
         raise RuntimeError(f"{path}: {status} {headers.get('content-type')} {body[:200]!r}")
-    got = bench_serve.image_size(body)
+    got = images.image_size(body)
     if got != size:
         raise RuntimeError(f"{path}: a {got[0]}x{got[1]} image, not {size[0]}x{size[1]}")
     return len(body)
 
 
-def run_wrk(base, paths, seconds, threads, connections, folder):
-    list_path = os.path.join(folder, "paths.txt")
-    with open(list_path, "w") as f:
-        f.write("".join(f"/unsafe/{p}\n" for p, _ in paths))
-    env = {k: v for k, v in os.environ.items() if k != "BENCH_SERVE_PORTS"}
-    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s",
-                          "--timeout", "60s", "--latency", "-s", LUA, base, "--", list_path, str(threads)],
-                         capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        raise RuntimeError(f"wrk failed ({out.returncode}): {out.stderr.strip()}")
-    line = next((l for l in reversed(out.stdout.splitlines()) if l.startswith('{"bench_serve"')), None)
-    if line is None:
-        raise RuntimeError(f"wrk printed no result:\n{out.stdout}\n{out.stderr}")
-    result = json.loads(line)
-    result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
-    result["errors"] = result["connect_errors"] + result["read_errors"] + result["write_errors"] + result["timeouts"]
-    return result
+def run_wrk(base, urls, seconds, threads, connections, folder):
+    return wrk.run(base, [f"/unsafe/{p}" for p, _ in urls], seconds, threads, connections, folder)
 
 
 def varnish_cache_pid(c):
     """The Varnish cache (child) process: the one of its processes with the most memory."""
     pids = c.varnish.child_pids()
-    return max(pids, key=lambda p: cluster.status_kib(p, "VmRSS")) if pids else None
+    return max(pids, key=lambda p: status_kib(p, "VmRSS")) if pids else None
 
 
 def hit_ratio(before, after):
@@ -120,7 +67,7 @@ def hit_ratio(before, after):
 
 def measure(n, args, cold, warm, cached):
     say(f"{n} replica(s): starting the cluster")
-    c = cluster.Cluster(replicas=n, root=bench_serve.PHOTOS, storage=args.storage)
+    c = cluster.Cluster(replicas=n, root=photos.PHOTOS, storage=args.storage)
     c.start()
     row = {"replicas": n}
     try:
@@ -128,7 +75,7 @@ def measure(n, args, cold, warm, cached):
         for path, size in warm:
             checked(c.base, path, size)
         vpid = varnish_cache_pid(c)
-        start = (c.varnish.stats(), {r.name: cpu_seconds(r.pid) for r in c.replicas}, cluster.status_kib(vpid, "VmRSS"))
+        start = (c.varnish.stats(), {r.name: cpu_seconds(r.pid) for r in c.replicas}, status_kib(vpid, "VmRSS"))
         say(f"{n} replica(s): cold, {args.cold_seconds} s over {len(cold)} distinct photos")
         r = run_wrk(c.base, cold, args.cold_seconds, args.threads, args.connections, folder)
         stats = c.varnish.stats()
@@ -138,7 +85,7 @@ def measure(n, args, cold, warm, cached):
         served = {}
         for x in c.replicas:
             m = x.metrics()
-            served[x.name] = cluster.metric_sum(m, "focal_http_requests_total", route="image")
+            served[x.name] = metric_sum(m, "focal_http_requests_total", route="image")
         row["cold"]["served"] = served
         say(f"{n} replica(s): cached, filling Varnish with {len(cached)} URLs, then {args.cached_seconds} s")
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
@@ -151,14 +98,14 @@ def measure(n, args, cold, warm, cached):
             "objects": before[0].get("MAIN.n_object", 0), "new_objects": objects,
             "sma_bytes": before[0].get("SMA.s0.g_bytes", 0), "xkey_bytes": before[0].get("XKEY.g_bytes", 0),
             "cached_body_bytes": sum(bodies) / max(1, len(bodies)),
-            "rss_delta_kib": cluster.status_kib(vpid, "VmRSS") - start[2],
+            "rss_delta_kib": status_kib(vpid, "VmRSS") - start[2],
         }
         r = run_wrk(c.base, cached, args.cached_seconds, args.threads, args.cached_connections, folder)
         after = c.varnish.stats()
         row["cached"] = dict(r, hit_ratio=hit_ratio(before[0], after),
                              varnish_cpu_per_request=(cpu_seconds(vpid) - before[1]) / max(1, r["requests"]))
         row["peak_mib"] = {x.name: x.hwm_kib() / 1024 for x in c.replicas}
-        row["varnish_rss_mib"] = cluster.status_kib(vpid, "VmRSS") / 1024
+        row["varnish_rss_mib"] = status_kib(vpid, "VmRSS") / 1024
     except BaseException:
         for x in c.replicas:
             tail = x.process.log_tail(10) if x.process else ""
@@ -216,7 +163,7 @@ def print_table(rows, setup):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="short cases and few files")
     parser.add_argument("--replicas", default="1,2,3", help="comma-separated replica counts")
     args = parser.parse_args()
@@ -228,16 +175,18 @@ def main():
     args.storage = os.environ.get("BENCH_VARNISH_STORAGE", "1g")
     counts = [int(x) for x in args.replicas.split(",") if x]
     load = os.getloadavg()[0]
-    binary = os.environ.get("FOCAL_BIN", os.path.join(ROOT, ".build", "release", "focal"))
-    bench_serve.ensure_tools()
+    binary = paths.focal_binary()
+    processes.ensure_commands({**wrk.TOOLS, **photos.TOOLS}, say)
 
-    photos = bench_serve.base_photos(args.quick)
-    cold = cold_files(photos, env_int("BENCH_COLD_FILES", 120 if args.quick else 500))
-    cold_paths = bench_serve.smart_paths(cold)
+    base = photos.base_photos(args.quick)
+    # Built once: every copy has its own content hash.
+    cold = photos.copies(base, "cluster-cold", env_int("BENCH_COLD_FILES", 120 if args.quick else 500), "c",
+                         "focal bench-cluster")
+    cold_paths = photos.smart_paths(cold)
     # Checked before each case, and different from every measured URL.
-    warm = [(f"123x77/smart/{rel}", (123, 77)) for rel, _, _ in photos[:2]]
-    cached = [(f"{w}x{h}/smart/{rel}", (w, h)) for i, (rel, _, _) in enumerate(photos)
-              for w, h in bench_serve.SIZES[i % 3::3][:4]][:env_int("BENCH_CACHED_URLS", 60 if args.quick else 200)]
+    warm = [(f"123x77/smart/{rel}", (123, 77)) for rel, _, _ in base[:2]]
+    cached = [(f"{w}x{h}/smart/{rel}", (w, h)) for i, (rel, _, _) in enumerate(base)
+              for w, h in photos.SIZES[i % 3::3][:4]][:env_int("BENCH_CACHED_URLS", 60 if args.quick else 200)]
 
     rows = [measure(n, args, cold_paths, warm, cached) for n in counts]
     os.makedirs(WORK, exist_ok=True)
@@ -247,9 +196,9 @@ def main():
     print_table(rows, [
         f"bench-cluster: {len(os.sched_getaffinity(0))} cores (shared by wrk, Varnish, PostgreSQL and the "
         f"replicas), load average {load:.1f} before the run and {os.getloadavg()[0]:.1f} after; {version}; "
-        f"{os.path.relpath(binary, ROOT)}",
+        f"{paths.shown(binary)}",
         f"wrk {args.threads} threads; cold: {args.connections} connections, {args.cold_seconds} s, {len(cold)} "
-        f"distinct {bench_serve.MEGAPIXELS} MP JPEGs; cached: {args.cached_connections} connections, "
+        f"distinct {photos.MEGAPIXELS} MP JPEGs; cached: {args.cached_connections} connections, "
         f"{args.cached_seconds} s over {len(cached)} URLs; each replica with focal serve's default workers",
     ])
 

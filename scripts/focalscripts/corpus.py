@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Builds Focal's corpus of hostile inputs: `make corpus` (run by `make test`).
 
-Usage: scripts/corpus.py [--out DIR] [--force]
+Usage: python3 -m focalscripts.corpus [--out DIR] [--force]
 
 Writes into DIR (default .cache/corpus/) one file per case and `manifest.json`, which lists for
 each file what `focal crop FILE --size 400x400` must give: "ok", or one of the error codes named
@@ -37,9 +36,11 @@ import tempfile
 import time
 import zlib
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(ROOT, "Fixtures")
-REPRODUCERS = os.path.join(ROOT, "Tests", "Corpus")
+from . import images, paths
+from .cli import prog
+
+FIXTURES = paths.FIXTURES
+REPRODUCERS = os.path.join(paths.ROOT, "Tests", "Corpus")
 VERSION = 1
 
 OK = "ok"
@@ -352,9 +353,7 @@ class Corpus:
                               "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
     def vips(self, *args):
-        subprocess.run(["vips", *[str(a) for a in args]], check=True, cwd=self.work,
-                       env=dict(os.environ, VIPS_WARNING="0", VIPS_CONCURRENCY="1"),
-                       stdout=subprocess.DEVNULL)
+        images.vips(*args, cwd=self.work, env=dict(os.environ, VIPS_WARNING="0", VIPS_CONCURRENCY="1"))
 
     def path(self, name):
         return os.path.join(self.work, name)
@@ -714,8 +713,8 @@ def up_to_date(out, want):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", default=os.path.join(ROOT, ".cache", "corpus"))
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default=os.path.join(paths.CACHE, "corpus"))
     parser.add_argument("--force", action="store_true", help="rebuild even when up to date")
     args = parser.parse_args()
     if shutil.which("vips") is None:

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Measures what one decode costs in memory, per format, to calibrate DecodeCost.
 
-Usage: scripts/decodecost.py [--only TEXT] [SIDE...]   (default sides 3000 4500; pixels are SIDE x SIDE;
+Usage: python3 -m focalscripts.decodecost [--only TEXT] [SIDE...]   (default sides 3000 4500; pixels are SIDE x SIDE;
        --only measures the formats whose name contains TEXT)
 
 For each format that a decoder holds whole (progressive JPEG, interlaced PNG, GIF, WebP, HEIF,
@@ -12,14 +11,17 @@ with libvips set as Focal sets it: no operation cache, one thread)
 in a process of its own, and prints the peak resident memory above that of a 64x64 decode, less
 the file's own size (it is read into memory), divided by the pixels: bytes per pixel. DecodeCost's factors are these figures, rounded up.
 """
+import argparse
 import os
 import struct
 import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PHOTO = os.path.join(ROOT, "Fixtures", "grace_hopper.jpg")
+from . import images, measure, paths
+from .cli import prog
+
+PHOTO = os.path.join(paths.FIXTURES, "grace_hopper.jpg")
 
 # As Focal runs libvips: no operation cache, one thread per call.
 SETTINGS = ["--vips-cache-max=0", "--vips-concurrency=1"]
@@ -49,18 +51,14 @@ CASES = {
 
 
 def vips(*args, cwd):
-    subprocess.run(["vips", *[str(a) for a in args]], check=True, cwd=cwd, stdout=subprocess.DEVNULL,
-                   env=dict(os.environ, VIPS_WARNING="0"))
+    images.vips(*args, cwd=cwd, env=dict(os.environ, VIPS_WARNING="0"))
 
 
 def peak_mb(command, cwd):
-    """The peak resident memory of a command, in MiB."""
-    p = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         env=dict(os.environ, VIPS_WARNING="0", VIPS_CONCURRENCY="1"))
-    _, status, usage = os.wait4(p.pid, 0)
-    if status != 0:
-        return None
-    return usage.ru_maxrss / 1024
+    """The peak resident memory of a command, in MiB (None when it fails)."""
+    r = measure.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    env=dict(os.environ, VIPS_WARNING="0", VIPS_CONCURRENCY="1"))
+    return r["peak_mb"] if r["exit"] == 0 else None
 
 
 def make(work, side, case):
@@ -105,11 +103,12 @@ def make(work, side, case):
 
 
 def main():
-    args = sys.argv[1:]
-    only = ""
-    if args[:1] == ["--only"]:
-        only, args = args[1], args[2:]
-    sides = [int(s) for s in args] or [3000, 4500]
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", default="", metavar="TEXT", help="the formats whose name contains TEXT")
+    parser.add_argument("sides", nargs="*", type=int, metavar="SIDE", help="image sides (default 3000 4500)")
+    args = parser.parse_args()
+    only = args.only
+    sides = args.sides or [3000, 4500]
     with tempfile.TemporaryDirectory(prefix="decodecost-") as work:
         vips("thumbnail", PHOTO, "tiny.jpg", 64, cwd=work)
         floor = peak_mb(["vips", *SETTINGS, "thumbnail", "tiny.jpg", "out.v", "640", "--size", "force"], work)

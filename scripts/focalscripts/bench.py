@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """`make bench`: Focal against libvips's own smart crop, measured side by side in one run.
 
 1. Per process: one crop of a 12 MP JPEG to 400x400, whole process (start-up and model loading
@@ -11,23 +10,27 @@
    C harness on the same libvips, Benchmarks/vips-attention). Rounds interleaved; medians.
 3. Focal's caches: memory hits by content and by cache name, disk hits after a restart.
 
-Environment: BENCH_RUNS (per-process runs, default 9), BENCH_ROUNDS (throughput rounds, 3).
+Options: --runs N (per-process runs, default BENCH_RUNS or 9), --rounds N (throughput rounds,
+default BENCH_ROUNDS or 3), --quick (2 runs, 1 round: a smoke run; `make bench BENCH_FLAGS=--quick`).
 """
+import argparse
 import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FOCAL = os.path.join(ROOT, ".build", "release", "focal")
+from . import images, measure, paths
+from .cli import env_int, prog
+
+ROOT = paths.ROOT
+FOCAL = paths.RELEASE_FOCAL
 BENCH = os.path.join(ROOT, ".build", "release", "focal-bench")
-WORK = os.path.join(ROOT, ".cache", "bench")
-DEV = os.path.join(ROOT, "..", "shared", "eval", "dev")
-RUNS = int(os.environ.get("BENCH_RUNS", "9"))
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+WORK = os.path.join(paths.CACHE, "bench")
+DEV = paths.DEV
+RUNS = 9
+ROUNDS = 3
 
 # The mixed set: (source, kind). Fixtures come from `make fixtures`; the dev photos are used when
 # ../shared is beside the checkout.
@@ -42,25 +45,6 @@ MIXED = [
 ]
 
 
-def sh(*args):
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-
-
-def enlarge(source, dest, megapixels=12):
-    """`source` resized so that it has about `megapixels` MP, as a JPEG of quality 90."""
-    if os.path.exists(dest):
-        return dest
-    out = subprocess.run(["vipsheader", "-f", "width", source], capture_output=True, text=True, check=True).stdout
-    width = int(out)
-    height = int(subprocess.run(["vipsheader", "-f", "height", source], capture_output=True, text=True, check=True).stdout)
-    scale = (megapixels * 1e6 / (width * height)) ** 0.5
-    tmp = dest + ".v"
-    sh("vips", "resize", source, tmp, f"{scale:.6f}")
-    sh("vips", "copy", tmp, dest + "[Q=90,strip]")
-    os.remove(tmp)
-    return dest
-
-
 def mixed_set():
     folder = os.path.join(WORK, "mixed")
     os.makedirs(folder, exist_ok=True)
@@ -70,19 +54,19 @@ def mixed_set():
         if not os.path.exists(path):
             continue
         name = f"{i:02}-{kind}-{os.path.splitext(os.path.basename(path))[0]}.jpg"
-        enlarge(path, os.path.join(folder, name))
+        dest = os.path.join(folder, name)
+        if not os.path.exists(dest):  # about 12 MP, JPEG quality 90
+            images.enlarge(path, dest, 12, 90)
         used.append((name, kind))
     return folder, used
 
 
 def run_one(cmd):
-    start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(p.pid, 0)
-    elapsed = time.perf_counter() - start
-    if status != 0:
-        sys.exit(f"bench: {' '.join(cmd)} failed with status {status}")
-    return elapsed, usage.ru_maxrss / 1024.0
+    """(wall seconds, peak MiB) of one command."""
+    r = measure.run(cmd, stdout=subprocess.DEVNULL)
+    if r["exit"] != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed (exit {r['exit']}, signal {r['signal']})")
+    return r["seconds"], r["peak_mb"]
 
 
 def per_process(photos):
@@ -121,12 +105,12 @@ def harness():
     source = os.path.join(ROOT, "Benchmarks", "vips-attention", "attention.c")
     if not os.path.exists(binary) or os.path.getmtime(binary) < os.path.getmtime(source):
         flags = subprocess.run(["pkg-config", "--cflags", "--libs", "vips"], capture_output=True, text=True, check=True).stdout.split()
-        sh("cc", "-O2", "-o", binary, source, *flags, "-lpthread")
+        subprocess.run(["cc", "-O2", "-o", binary, source, *flags, "-lpthread"], check=True)
     return binary
 
 
 def throughput(folder, used):
-    env = dict(os.environ, FOCAL_MODELS=os.path.join(ROOT, "models"), FOCAL_BENCH_WARMUP=os.path.join(ROOT, "Fixtures", "astronaut.png"))
+    env = dict(os.environ, FOCAL_MODELS=paths.MODELS, FOCAL_BENCH_WARMUP=os.path.join(paths.FIXTURES, "astronaut.png"))
     attention = harness()
     phases = {"Focal, cold, with detection": [], "Focal, cold, detection off": [], "libvips thumbnail, crop=attention": []}
     peaks = {k: 0.0 for k in phases}
@@ -164,7 +148,7 @@ def throughput(folder, used):
 
 
 def cached(folder):
-    env = dict(os.environ, FOCAL_MODELS=os.path.join(ROOT, "models"))
+    env = dict(os.environ, FOCAL_MODELS=paths.MODELS)
     line = subprocess.run([BENCH, folder, "cached"], capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
     r = json.loads(line)
     print("Focal's caches, same process (crops/s):")
@@ -175,9 +159,16 @@ def cached(folder):
 
 
 def main():
+    global RUNS, ROUNDS
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=env_int("BENCH_RUNS", RUNS), help="per-process runs of each command")
+    parser.add_argument("--rounds", type=int, default=env_int("BENCH_ROUNDS", ROUNDS), help="throughput rounds")
+    parser.add_argument("--quick", action="store_true", help="2 runs and 1 round")
+    args = parser.parse_args()
+    RUNS, ROUNDS = (2, 1) if args.quick else (args.runs, args.rounds)
     for binary in (FOCAL, BENCH):
         if not os.path.exists(binary):
-            sys.exit(f"bench: no {os.path.relpath(binary, ROOT)}; `make bench` builds it (FOCAL_BENCH=1 swift build -c release)")
+            sys.exit(f"bench: no {paths.shown(binary)}; `make bench` builds it (FOCAL_BENCH=1 swift build -c release)")
     folder, used = mixed_set()
     portrait = os.path.join(folder, next(n for n, k in used if k == "portrait"))
     pet = os.path.join(folder, next(n for n, k in used if k == "pet"))

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Focal as a cluster on loopback: PostgreSQL, N `focal serve` replicas sharing it, Varnish in front.
 
-    python3 scripts/cluster.py run [--port 8080] [--replicas 3] [--auto-webp] ...
-    python3 scripts/cluster.py vcl-check          # varnishd -C on deploy/varnish/focal.vcl
+    python3 -m focalscripts.cluster run [--port 8080] [--replicas 3] [--auto-webp] ...
+    python3 -m focalscripts.cluster vcl-check     # varnishd -C on deploy/varnish/focal.vcl
 
 `scripts/cluster.sh` (and `make cluster`) installs what is missing first and then runs `run`; the
 tests (Tests/cluster/) and `make bench-cluster` import `Cluster` from here, so every one of them
@@ -17,14 +16,13 @@ PostgreSQL and Varnish's compiler run as their own users when this runs as root)
   vcl/          backends.vcl, written for these replicas and found through varnishd's vcl_path
   varnish/      varnishd's -n folder (shared memory log, compiled VCL)
 
-Each process runs in its own process group and gets SIGTERM if this script dies (Linux's parent
-death signal; varnishd drops it when it changes user, so the next start also stops what a killed
-run left: see sweep_abandoned); `stop()` stops Varnish, then the replicas (SIGTERM: they finish what is in flight),
-then PostgreSQL (pg_ctl stop -m fast), removes the folder and checks that no process that names
-the folder is left. Standard library only.
+Each process is a processes.Process: its own process group, SIGTERM if this script dies (Linux's
+parent death signal; varnishd drops it when it changes user, so the next start also stops what a
+killed run left: see sweep_abandoned); `stop()` stops Varnish, then the replicas (SIGTERM: they
+finish what is in flight), then PostgreSQL (pg_ctl stop -m fast), removes the folder and checks
+that no process that names the folder is left. Standard library only.
 """
 import argparse
-import ctypes
 import glob
 import json
 import os
@@ -33,113 +31,22 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from imageservers import status_kib  # noqa: E402  (shared with make bench-serve)
+from . import paths
+from .cli import prog, sayer
+from .ports import free_port, port_is_free
+from .processes import Process, processes_in_groups, processes_naming
+from .servers import FocalServer
+from .web import NotReady, wait_ready
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = paths.ROOT
 VCL = os.path.join(ROOT, "deploy", "varnish", "focal.vcl")
-PR_SET_PDEATHSIG = 1
 
-
-def say(message):
-    print(f"cluster: {message}", file=sys.stderr, flush=True)
-
-
-def free_port():
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def port_is_free(port):
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-            return True
-        except OSError:
-            return False
-
-
-def http(method, url, body=None, headers=None, timeout=60):
-    """(status, headers as a dict with lower-case names, body bytes); HTTP errors are answers."""
-    request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as r:
-            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
-
-
-def get(url, headers=None, timeout=60):
-    return http("GET", url, headers=headers, timeout=timeout)
-
-
-def parse_metrics(text):
-    """Prometheus text to {(name, frozenset(labels.items())): value}."""
-    out = {}
-    for line in text.splitlines():
-        if not line or line.startswith("#"):
-            continue
-        m = re.match(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)', line)
-        if not m:
-            continue
-        labels = frozenset(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ""))
-        try:
-            out[(m.group(1), labels)] = float(m.group(3))
-        except ValueError:
-            pass
-    return out
-
-
-def metric_sum(metrics, name, **labels):
-    """Sum of a metric over the series whose labels include `labels`."""
-    want = set(labels.items())
-    return sum(v for (n, ls), v in metrics.items() if n == name and want <= set(ls))
-
-
-def processes_naming(text):
-    """[(pid, command line)] of live processes whose command line contains `text`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
-        except OSError:
-            continue
-        if text in cmdline:
-            found.append((int(entry), cmdline))
-    return found
-
-
-def processes_in_groups(groups):
-    """[(pid, command line)] of live processes whose process group is one of `groups` (each child
-    was started as the leader of its own group, and what it forks stays in it)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
-        except OSError:
-            continue
-        if int(stat[stat.rfind(")") + 2:].split()[2]) in groups:
-            found.append((int(entry), cmdline))
-    return found
+say = sayer("cluster")
 
 
 def postgres_tool(name):
@@ -152,74 +59,6 @@ def postgres_tool(name):
     if not candidates:
         raise RuntimeError(f"{name} not found: install the Debian package postgresql (scripts/cluster.sh deps)")
     return candidates[0]
-
-
-class Process:
-    """A child in its own process group, logging to a file, killed with SIGTERM if we die."""
-
-    def __init__(self, name, command, log_path, env=None, user=None, cwd=None):
-        self.name, self.command, self.log_path = name, command, log_path
-        self.env, self.user, self.cwd = env, user, cwd or ROOT
-        self.popen = None
-
-    def start(self):
-        log = open(self.log_path, "ab")
-        user = self.user
-
-        def prepare():
-            if user is not None:
-                os.setgroups([])
-                os.setgid(user.pw_gid)
-                os.setuid(user.pw_uid)
-            # After setuid, which clears it: SIGTERM when the cluster script exits for any reason.
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-
-        try:
-            self.popen = subprocess.Popen(
-                self.command, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL, stdout=log,
-                stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=prepare)
-        finally:
-            log.close()
-        return self
-
-    @property
-    def pid(self):
-        return self.popen.pid if self.popen else None
-
-    def alive(self):
-        return self.popen is not None and self.popen.poll() is None
-
-    def send(self, sig):
-        if self.alive():
-            os.killpg(self.popen.pid, sig)
-
-    def stop(self, sig=signal.SIGTERM, grace=20):
-        """`sig` to the group, SIGKILL after `grace` seconds; returns the exit status."""
-        if self.popen is None:
-            return None
-        if self.popen.poll() is None:
-            try:
-                os.killpg(self.popen.pid, sig)
-                self.popen.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                say(f"{self.name} did not stop within {grace} s: SIGKILL")
-                os.killpg(self.popen.pid, signal.SIGKILL)
-                self.popen.wait()
-            except ProcessLookupError:
-                pass
-        # Whatever it forked that outlived it shares its group.
-        try:
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        return self.popen.returncode
-
-    def log_tail(self, lines=25):
-        try:
-            with open(self.log_path, errors="replace") as f:
-                return "".join(f.readlines()[-lines:])
-        except OSError:
-            return ""
 
 
 class Postgres:
@@ -295,33 +134,24 @@ class Postgres:
         self.process.stop(signal.SIGINT, grace=10)
 
 
-class Replica:
-    """One `focal serve` on a loopback port with its own --data folder, sharing --database."""
+class Replica(FocalServer):
+    """One `focal serve` on a loopback port with its own --data folder (in `folder`/replica-N, with
+    its log), sharing --database with the others."""
 
     def __init__(self, index, folder, binary, root, database, token, port=None, workers=None,
                  extra_args=()):
         self.index = index
         self.name = f"focal{index}"
+        self.database, self.token, self.workers = database, token, workers
         self.folder = os.path.join(folder, f"replica-{index}")
-        self.binary, self.root, self.database, self.token = binary, root, database, token
-        self.port = port or free_port()
-        self.workers = workers
-        self.extra_args = list(extra_args)
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.process = None
-        self.history = []
-
-    def command(self):
-        cmd = [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--root", self.root, "--allow-unsafe", "--data", os.path.join(self.folder, "data"),
-               "--token", self.token, "--database", self.database]
-        if self.workers:
-            cmd += ["--workers", str(self.workers)]
-        return cmd + self.extra_args
+        own = ["--data", os.path.join(self.folder, "data"), "--token", token, "--database", database]
+        if workers:
+            own += ["--workers", str(workers)]
+        super().__init__(binary, root, allow_unsafe=True, extra_args=own + list(extra_args), port=port,
+                         workdir=self.folder, log_name="log")
 
     def environment(self):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("FOCAL_")}
-        env["TMPDIR"] = self.folder
+        env = super().environment()
         # Fewer malloc arenas keep a multi-threaded libvips process's memory flat (docs/design.md §5).
         env.setdefault("MALLOC_ARENA_MAX", "2")
         return env
@@ -329,48 +159,15 @@ class Replica:
     def start(self, timeout=120):
         """Starts the replica and waits until /readyz answers 200."""
         os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
-        self.process = Process(self.name, self.command(), os.path.join(self.folder, "log"),
-                               env=self.environment()).start()
-        self.history.append(self.process)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self.process.alive():
-                raise RuntimeError(f"{self.name} exited with status {self.process.popen.returncode} "
-                                   f"while starting:\n{self.process.log_tail()}")
-            try:
-                if get(self.base + "/readyz", timeout=2)[0] == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"{self.name} was not ready after {timeout} s:\n{self.process.log_tail()}")
+        return super().start(timeout)
 
-    def kill(self, sig=signal.SIGKILL):
-        """Sends `sig` (SIGKILL: no goodbye) and waits for the process to go."""
-        self.process.send(sig)
-        self.process.popen.wait(timeout=30)
-
-    def stop(self):
-        if self.process:
-            self.process.stop(signal.SIGTERM, grace=30)
-
-    @property
-    def pid(self):
-        return self.process.pid if self.process else None
-
-    def metrics(self):
-        status, _, body = get(self.base + "/metrics", timeout=10)
-        if status != 200:
-            raise RuntimeError(f"{self.name} /metrics answered {status}")
-        return parse_metrics(body.decode())
-
-    def hwm_kib(self):
-        return status_kib(self.pid, "VmHWM") if self.pid else 0
+    def stop(self, grace=30):
+        super().stop(grace)
 
 
 def write_backends(path, replicas):
     """backends.vcl for focal.vcl: one backend per replica, probed on /readyz, in the shard ring."""
-    lines = ["# Written by scripts/cluster.py for this run's replicas.", ""]
+    lines = ["# Written by focalscripts.cluster for this run's replicas.", ""]
     for r in replicas:
         lines.append(f'backend {r.name} {{ .host = "127.0.0.1"; .port = "{r.port}"; .probe = focal_ready; }}')
     lines += ["", "sub focal_add_backends {"]
@@ -434,17 +231,11 @@ class Varnish:
         os.chmod(self.vcl_dir, 0o755)
         write_backends(os.path.join(self.vcl_dir, "backends.vcl"), self.replicas)
         self.process = Process("varnishd", self.command(), os.path.join(self.folder, "varnish.log")).start()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self.process.alive():
-                raise RuntimeError(f"varnishd exited while starting:\n{self.process.log_tail(40)}")
-            try:
-                if get(self.base + "/healthz", timeout=2)[0] == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"varnishd was not answering after {timeout} s:\n{self.process.log_tail(40)}")
+        try:
+            wait_ready(self.base + "/healthz", self.process.alive, timeout)
+        except NotReady as error:
+            raise RuntimeError(f"varnishd {error}:\n{self.process.log_tail(40)}") from None
+        return self
 
     def stop(self):
         if self.process:
@@ -512,11 +303,10 @@ class Cluster:
 
     def __init__(self, replicas=3, port=None, binary=None, root=None, token=None, workers=None,
                  focal_args=(), storage="256m", varnish_params=(), keep=False):
-        self.binary = os.path.abspath(binary or os.environ.get("FOCAL_BIN")
-                                      or os.path.join(ROOT, ".build", "release", "focal"))
+        self.binary = os.path.abspath(binary) if binary else paths.focal_binary()
         if not os.path.exists(self.binary):
             raise RuntimeError(f"{self.binary} does not exist: build it with `make release`")
-        self.root = os.path.abspath(root or os.path.join(ROOT, "Fixtures"))
+        self.root = os.path.abspath(root or paths.FIXTURES)
         self.token = token or secrets.token_urlsafe(18)
         self.count = replicas
         self.port = port or free_port()
@@ -617,14 +407,14 @@ def run(args):
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, on_signal)
     try:
-        say(f"starting PostgreSQL, {args.replicas} replicas of {os.path.relpath(cluster.binary, ROOT)} "
+        say(f"starting PostgreSQL, {args.replicas} replicas of {paths.shown(cluster.binary)} "
             f"and Varnish (in a temporary folder under {tempfile.gettempdir()})")
         cluster.start()
         say(f"PostgreSQL  {cluster.postgres.url}  (pid {cluster.postgres.process.pid})")
         for r in cluster.replicas:
             say(f"replica     {r.name} {r.base}  (pid {r.pid}, data {r.folder}/data)")
         say(f"Varnish     {cluster.base}  (pid {cluster.varnish.process.pid}, VCL "
-            f"{os.path.relpath(VCL, ROOT)} + {cluster.varnish.vcl_dir}/backends.vcl)")
+            f"{paths.shown(VCL)} + {cluster.varnish.vcl_dir}/backends.vcl)")
         say(f"logs        {cluster.folder}/*.log, {cluster.folder}/replica-*/log")
         photo = "astronaut.png" if os.path.exists(os.path.join(cluster.root, "astronaut.png")) else \
             next((n for n in sorted(os.listdir(cluster.root)) if n.lower().endswith((".jpg", ".png"))), "photo.jpg")
@@ -667,14 +457,14 @@ Ctrl-C stops everything.""", flush=True)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="start the cluster, wait for Ctrl-C, stop it")
     r.add_argument("--port", type=int, default=int(os.environ.get("CLUSTER_PORT", "8080")),
                    help="Varnish's port on 127.0.0.1 (default 8080, or CLUSTER_PORT)")
     r.add_argument("--replicas", type=int, default=int(os.environ.get("CLUSTER_REPLICAS", "3")))
     r.add_argument("--workers", type=int, help="--workers of each replica (default: the cores)")
-    r.add_argument("--root", default=os.path.join(ROOT, "Fixtures"), help="the photos (--root)")
+    r.add_argument("--root", default=paths.FIXTURES, help="the photos (--root)")
     r.add_argument("--token", default=os.environ.get("CLUSTER_TOKEN"), help="write token (default: random)")
     r.add_argument("--storage", default="256m", help="Varnish's malloc storage size")
     r.add_argument("--auto-webp", action="store_true", help="focal serve --auto-webp")
@@ -689,7 +479,7 @@ def main():
         ok, output = vcl_compile(backends=args.backends)
         if not ok:
             sys.exit(f"varnishd -C failed:\n{output}")
-        print(f"vcl-check: varnishd -C compiled {os.path.relpath(VCL, ROOT)} "
+        print(f"vcl-check: varnishd -C compiled {paths.shown(VCL)} "
               f"({len(output.splitlines())} lines of C)")
 
 

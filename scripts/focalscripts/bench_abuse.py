@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """`make bench-abuse`: `focal serve` under hostile load on loopback, with a well-behaved client beside it.
 
 A benchmark, not a test: it prints figures and exits 0 unless the server could not start or
@@ -68,7 +67,6 @@ import asyncio
 import collections
 import http.client
 import json
-import math
 import os
 import random
 import resource
@@ -82,12 +80,14 @@ import threading
 import time
 import urllib.parse
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import imageservers  # noqa: E402
-from imageservers import ROOT, FocalServer, cpu_seconds, free_port, get, status_kib  # noqa: E402
+from . import images, paths, processes
+from .cli import cores, percentile, prog, sayer
+from .processes import cpu_seconds, log_lines, open_sockets, status_kib
+from .servers import FocalServer, Server, focal_serve_support
+from .web import get, metric_by, metric_sum
 
-WORK = os.path.join(ROOT, ".cache", "bench-abuse")
-FIXTURES = os.path.join(ROOT, "Fixtures")
+WORK = os.path.join(paths.CACHE, "bench-abuse")
+FIXTURES = paths.FIXTURES
 CLIENT_PATH = "/unsafe/200x200/smart/grace_hopper.jpg"
 BIG_SCALE = 6.8  # 512x512 astronaut -> 3482x3482, 36 MB as an uncompressed PNG
 BIG_RECIPE = f"astronaut.png resize {BIG_SCALE}, png compression 0"
@@ -97,15 +97,7 @@ RENDER_SIDES = [1700, 1900, 2100, 2300, 2500, 2800]
 ATTACKS = ["url-flood", "file-flood", "stalled", "drip", "idle-fd", "unknown-id", "sigterm"]
 
 
-def say(message):
-    print(f"bench-abuse: {message}", file=sys.stderr, flush=True)
-
-
-def percentile(values, p):
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered)) - 1))]
+say = sayer("bench-abuse")
 
 
 def raise_nofile(wanted):
@@ -148,7 +140,7 @@ class Client:
 
     def __init__(self, port):
         self.process = subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), "--well-behaved", str(port), CLIENT_PATH],
+            processes.module_command("bench_abuse", "--well-behaved", port, CLIENT_PATH), env=processes.module_env(),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def stop(self):
@@ -163,42 +155,12 @@ class Client:
 
 # Watching the server ------------------------------------------------------------------------------
 
-def open_sockets(pid):
-    count = 0
+def metrics(server, timeout=1.0):
+    """The server's /metrics (web.parse_metrics), or None when it does not answer 200."""
     try:
-        for fd in os.listdir(f"/proc/{pid}/fd"):
-            try:
-                if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:"):
-                    count += 1
-            except OSError:
-                pass
-    except OSError:
-        pass
-    return count
-
-
-def metrics(port, timeout=1.0):
-    """{series: value} from /metrics, or None when it does not answer."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        conn.request("GET", "/metrics")
-        response = conn.getresponse()
-        text = response.read().decode(errors="replace")
-        if response.status != 200:
-            return None
-    except (OSError, http.client.HTTPException):
+        return server.metrics(timeout=timeout)
+    except (OSError, http.client.HTTPException, RuntimeError):
         return None
-    finally:
-        conn.close()
-    values = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            name, _, value = line.rpartition(" ")
-            try:
-                values[name] = float(value)
-            except ValueError:
-                pass
-    return values
 
 
 class Monitor:
@@ -207,7 +169,7 @@ class Monitor:
     GAUGES = ("focal_http_connections_open", "focal_http_body_bytes", "focal_jobs_memory_bytes")
 
     def __init__(self, server, use_metrics=True):
-        self.pid, self.port, self.use_metrics = server.process.pid, server.port, use_metrics
+        self.server, self.pid, self.use_metrics = server, server.pid, use_metrics
         self.stop_event = threading.Event()
         self.peak_rss = self.peak_hwm = self.peak_sockets = 0
         self.peaks = {g: 0.0 for g in self.GAUGES}
@@ -230,11 +192,11 @@ class Monitor:
         while not self.stop_event.is_set():
             self.peak_sockets = max(self.peak_sockets, open_sockets(self.pid))
             if self.use_metrics:
-                values = metrics(self.port)
+                values = metrics(self.server)
                 if values:
                     self.metrics_answers += 1
                     for g in self.GAUGES:
-                        self.peaks[g] = max(self.peaks[g], values.get(g, 0.0))
+                        self.peaks[g] = max(self.peaks[g], metric_sum(values, g))
             self.stop_event.wait(0.25)
 
     def stop(self):
@@ -406,12 +368,6 @@ async def idle_slot(port, deadline, log):
         writer.close()
 
 
-def gather(coroutines):
-    async def run():
-        return await asyncio.gather(*coroutines)
-    return asyncio.run(run())
-
-
 # Inputs -------------------------------------------------------------------------------------------
 
 def big_png():
@@ -423,10 +379,10 @@ def big_png():
     if not shutil.which("vips"):
         sys.exit("bench-abuse: vips is needed to make the large PNG (apt-get install libvips-tools)")
     os.makedirs(folder, exist_ok=True)
-    say(f"making {os.path.relpath(path, ROOT)} (once)")
+    say(f"making {paths.shown(path)} (once)")
     tmp = os.path.join(folder, "big.v")
-    subprocess.run(["vips", "resize", os.path.join(FIXTURES, "astronaut.png"), tmp, str(BIG_SCALE)], check=True)
-    subprocess.run(["vips", "pngsave", tmp, path + ".part.png", "--compression", "0"], check=True)
+    images.vips("resize", os.path.join(FIXTURES, "astronaut.png"), tmp, BIG_SCALE)
+    images.vips("pngsave", tmp, path + ".part.png", "--compression", 0)
     os.remove(tmp)
     os.replace(path + ".part.png", path)
     with open(stamp, "w") as f:
@@ -440,14 +396,13 @@ def ids_root():
     stamp = os.path.join(folder, "recipe.txt")
     if os.path.exists(stamp) and open(stamp).read() == IDS_RECIPE:
         return folder
-    say(f"making {os.path.relpath(folder, ROOT)}/ (once)")
+    say(f"making {paths.shown(folder)}/ (once)")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(os.path.join(folder, "photos"))
     os.makedirs(os.path.join(folder, "other"))
     shutil.copy(os.path.join(FIXTURES, "grace_hopper.jpg"), folder)
     tiny = os.path.join(folder, "tiny.jpg")
-    subprocess.run(["vips", "thumbnail", os.path.join(FIXTURES, "grace_hopper.jpg"), tiny + "[Q=80,strip]", "48"],
-                   check=True)
+    images.vips("thumbnail", os.path.join(FIXTURES, "grace_hopper.jpg"), tiny + "[Q=80,strip]", 48)
     with open(tiny, "rb") as f:
         data = f.read()
     os.remove(tiny)
@@ -478,27 +433,17 @@ def copies_root(run_dir, count):
     return folder, names
 
 
-class SourceServer:
+class SourceServer(Server):
     """python3 -m http.server on loopback serving a folder."""
 
-    def __init__(self, folder, log_path):
-        self.port = free_port()
-        self._log = open(log_path, "ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "http.server", str(self.port), "--bind", "127.0.0.1", "--directory", folder],
-            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the Python http.server did not start")
+    name = "http.server"
 
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
-        self._log.close()
+    def __init__(self, folder, workdir):
+        super().__init__(workdir=workdir)
+        self.folder = folder
+
+    def command(self):
+        return [sys.executable, "-m", "http.server", str(self.port), "--bind", "127.0.0.1", "--directory", self.folder]
 
 
 class LimitedFocal(FocalServer):
@@ -686,7 +631,7 @@ def attack_sigterm(ctx):
         t.start()
     head_event.wait(60)
     ctx.client_result = ctx.client.stop()  # what it sees after SIGTERM (refused) is no figure
-    process = ctx.server.process
+    process = ctx.server.process.popen
     signalled = time.monotonic()
     process.send_signal(signal.SIGTERM)
     try:
@@ -733,24 +678,12 @@ def server_for(name, args, run_dir):
     return cls(args.focal, root, allow_unsafe=True, extra_args=extra, workdir=workdir, **kwargs)
 
 
-def log_lines(path, words):
-    found = []
-    try:
-        with open(path, errors="replace") as f:
-            for line in f:
-                if any(w in line for w in words):
-                    found.append(line.strip())
-    except OSError:
-        pass
-    return found
-
-
 def warm_workers(server):
     """Brings the server to its steady state before "RSS before" is read: plans of the fixtures
     on two threads, so that every worker has loaded its detectors (each inference thread keeps
     its own copy of the networks) and the allocator its arenas; then waits for the trim that
     follows a burst."""
-    photos = sorted(f for f in os.listdir(os.path.join(ROOT, "Fixtures")) if f.endswith((".jpg", ".png")))
+    photos = sorted(f for f in os.listdir(FIXTURES) if f.endswith((".jpg", ".png")))
 
     def plan(photo):
         body = json.dumps({"source": {"path": photo}, "frames": [{"aspect": "1:1"}]}).encode()
@@ -788,7 +721,7 @@ def run_attack(name, args, run_dir, source):
         ctx = Context()
         ctx.server, ctx.quick, ctx.source = server, args.quick, source
         ctx.copy_names = args.copies[1] if name == "file-flood" else None
-        pid = server.process.pid
+        pid = server.pid
         row["rss_before_mib"] = status_kib(pid, "VmRSS") / 1024
         monitor = Monitor(server, use_metrics=(name != "idle-fd"))
         ctx.client, ctx.client_result = Client(server.port), None
@@ -802,7 +735,7 @@ def run_attack(name, args, run_dir, source):
         if result.get("signalled"):
             row["rss_after_mib"] = None
             row["crashed"] = not (result["exit_after_s"] is not None and result["exit_status"] == 0)
-        elif server.process.poll() is not None:
+        elif not server.process.alive():
             row["rss_after_mib"] = None
             row["crashed"] = True
             row["notes"].append(f"the server EXITED during the attack (status {server.process.returncode})")
@@ -813,18 +746,16 @@ def run_attack(name, args, run_dir, source):
                 time.sleep(10)
                 row["rss_after_15s_mib"] = status_kib(pid, "VmRSS") / 1024
                 row["notes"].append(f"RSS 15 s after the attack: {row['rss_after_15s_mib']:.0f} MiB")
-            values = metrics(server.port, timeout=5) or {}
-            early = {k.split('"')[1]: int(v) for k, v in values.items()
-                     if k.startswith("focal_connections_closed_early_total")}
+            values = metrics(server, timeout=5) or {}
+            early = {k: int(v) for k, v in metric_by(values, "focal_connections_closed_early_total", "reason").items()}
             row["closed_early"] = early
-            refusals = {k.split('"')[1]: int(v) for k, v in values.items()
-                        if k.startswith("focal_refusals_total") and v}
+            refusals = {k: int(v) for k, v in metric_by(values, "focal_refusals_total", "reason").items() if v}
             row["refusals"] = refusals
             if early:
                 row["notes"].append(f"focal_connections_closed_early_total: {early}")
             if refusals:
                 row["notes"].append(f"focal_refusals_total: {refusals}")
-            row["crashed"] = server.process.poll() is not None
+            row["crashed"] = not server.process.alive()
         row["outcomes"] = dict(row["outcomes"])
         if row.get("by_route"):
             row["by_route"] = {k: dict(v) for k, v in row["by_route"].items()}
@@ -844,7 +775,7 @@ def run_attack(name, args, run_dir, source):
     except Exception as error:  # noqa: BLE001 - an attack that breaks is reported, the others still run
         say(f"{name}: failed: {error!r}")
         row["failed"] = repr(error)
-        row["crashed"] = server.process is not None and server.process.poll() is not None and not row.get("signalled")
+        row["crashed"] = server.process is not None and not server.process.alive() and not row.get("signalled")
     finally:
         os.makedirs(os.path.join(WORK, "logs"), exist_ok=True)
         try:
@@ -920,7 +851,7 @@ def print_table(rows, setup):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="every attack shortened (under 2 minutes)")
     parser.add_argument("--only", default=",".join(ATTACKS), help="comma-separated: " + ", ".join(ATTACKS))
     parser.add_argument("--well-behaved", nargs=2, metavar=("PORT", "PATH"), help=argparse.SUPPRESS)
@@ -933,12 +864,9 @@ def main():
         if a not in ATTACKS:
             parser.error(f"unknown attack {a!r} (one of {', '.join(ATTACKS)})")
 
-    default = os.path.join(ROOT, ".build", "release", "focal")
-    if not os.path.exists(default):
-        default = os.path.join(ROOT, ".build", "debug", "focal")
-    args.focal = os.path.abspath(os.environ.get("FOCAL_BIN", default))
+    args.focal = paths.focal_binary(paths.RELEASE_FOCAL, fallback=paths.DEBUG_FOCAL)
     args.focal_args = shlex.split(os.environ.get("FOCAL_SERVE_ARGS", ""))
-    ok, why = imageservers.focal_serve_support(args.focal)
+    ok, why = focal_serve_support(args.focal)
     if not ok:
         print(f"bench-abuse: cannot run: {why}.", file=sys.stderr)
         return 2
@@ -955,7 +883,7 @@ def main():
     try:
         if "url-flood" in attacks:
             www = os.path.dirname(big_png())
-            source = SourceServer(www, os.path.join(run_dir, "http-server.log"))
+            source = SourceServer(www, os.path.join(run_dir, "http-server")).start()
         if "unknown-id" in attacks:
             args.ids_root = ids_root()
         if "file-flood" in attacks:
@@ -968,11 +896,8 @@ def main():
         shutil.rmtree(run_dir, ignore_errors=True)
     load_after = os.getloadavg()
 
-    shown = os.path.relpath(args.focal, ROOT) if args.focal.startswith(ROOT + os.sep) else args.focal
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip() or "unknown"
-    setup = [f"bench-abuse{' --quick' if args.quick else ''}: {shown} (commit {commit}) "
-             f"{' '.join(args.focal_args) or '(default flags)'}; {len(os.sched_getaffinity(0))} cores; "
+    setup = [f"bench-abuse{' --quick' if args.quick else ''}: {paths.shown(args.focal)} (commit {paths.commit()}) "
+             f"{' '.join(args.focal_args) or '(default flags)'}; {cores()} cores; "
              f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after"]
     flags = print_table(rows, setup)
     with open(os.path.join(WORK, "results.json"), "w") as f:

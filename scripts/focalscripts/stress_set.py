@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Builds the pet stress set: hard views of the development photos' cats and dogs, labelled.
 
-Usage: scripts/stress-set.py [DEV_FOLDER] [OUT_FOLDER]
+Usage: python3 -m focalscripts.stress_set [DEV_FOLDER] [OUT_FOLDER]   (`make stress`)
        (defaults ../shared/eval/dev and .cache/stress)
 
 For every cat or dog labelled in DEV_FOLDER/labels.json it writes six photos, and one more per
@@ -20,18 +19,16 @@ recall per kind on them:
 Only cats and dogs are labelled (exhaustive_kinds: cat, dog), so faces found on the crops count
 neither for nor against. Built with the `vips` command (Debian's libvips-tools); deterministic.
 """
+import argparse
 import json
 import os
 import shutil
-import subprocess
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from . import paths
+from .cli import prog
+from .images import bands_of, size_of, vips
+
 WALL = "120 110 100"  # a flat, dull colour for the wall or sill that hides part of the animal
-
-
-def vips(*args):
-    subprocess.run(["vips", *map(str, args)], check=True, stdout=subprocess.DEVNULL)
 
 
 def clamp_box(x, y, w, h, width, height):
@@ -45,15 +42,19 @@ def crop(src, dst, x, y, w, h):
 
 
 def main():
-    dev = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "eval", "dev")
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, ".cache", "stress")
-    labels = json.load(open(os.path.join(dev, "labels.json")))
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dev", nargs="?", default=paths.DEV, metavar="DEV_FOLDER")
+    parser.add_argument("out", nargs="?", default=os.path.join(paths.CACHE, "stress"), metavar="OUT_FOLDER")
+    args = parser.parse_args()
+    dev, out = args.dev, args.out
+    with open(os.path.join(dev, "labels.json")) as f:
+        labels = json.load(f)
     if os.path.isdir(out):
         shutil.rmtree(out)
     os.makedirs(out)
     scratch = os.path.join(out, ".work")
     os.makedirs(scratch)
-    images = {}
+    labelled = {}
 
     def add(name, path_v, boxes):
         width, height = size_of(path_v)
@@ -64,7 +65,7 @@ def main():
             x, y, w, h = clamp_box(x, y, w, h, width, height)
             if w > 0 and h > 0:
                 clipped.append({"kind": kind, "x": round(x, 1), "y": round(y, 1), "w": round(w, 1), "h": round(h, 1)})
-        images[name + ".jpg"] = {"width": width, "height": height, "exhaustive_kinds": ["cat", "dog"], "boxes": clipped}
+        labelled[name + ".jpg"] = {"width": width, "height": height, "exhaustive_kinds": ["cat", "dog"], "boxes": clipped}
 
     for image_name in sorted(labels["images"]):
         entry = labels["images"][image_name]
@@ -149,19 +150,9 @@ def main():
 
     shutil.rmtree(scratch)
     with open(os.path.join(out, "labels.json"), "w") as f:
-        json.dump({"format": "focal pet stress set, built by scripts/stress-set.py", "images": images}, f, indent=1)
-    pets = sum(len(v["boxes"]) for v in images.values())
-    print(f"stress-set: {len(images)} photos, {pets} pets in {os.path.relpath(out, ROOT)}/")
-
-
-def size_of(path):
-    text = subprocess.run(["vipsheader", "-f", "width", path], check=True, capture_output=True, text=True).stdout
-    height = subprocess.run(["vipsheader", "-f", "height", path], check=True, capture_output=True, text=True).stdout
-    return int(text.strip()), int(height.strip())
-
-
-def bands_of(path):
-    return int(subprocess.run(["vipsheader", "-f", "bands", path], check=True, capture_output=True, text=True).stdout.strip())
+        json.dump({"format": "focal pet stress set, built by focalscripts.stress_set", "images": labelled}, f, indent=1)
+    pets = sum(len(v["boxes"]) for v in labelled.values())
+    print(f"stress-set: {len(labelled)} photos, {pets} pets in {paths.shown(out)}/")
 
 
 if __name__ == "__main__":

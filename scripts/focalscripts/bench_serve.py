@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """`make bench-serve`: `focal serve` against thumbor 7.8, side by side in one run, driven by wrk.
 
 Both servers listen on loopback, read the same photos from the same folder, run on the same cores,
@@ -22,7 +21,7 @@ a balancer, use every core. Its configuration: file loader, the OpenCV face dete
 (`no_storage`), JPEG quality 85 (Focal's default), signed URLs only. Focal runs with the flags of
 `focal serve` at their defaults plus FOCAL_SERVE_ARGS. Both get the same signing key.
 
-wrk rotates over the URL list with scripts/bench-serve.lua (threads never share a URL; a URL is
+wrk rotates over the URL list with focalscripts/wrk.lua (threads never share a URL; a URL is
 sent again only after its thread has sent all of its own, and such wraps are reported). Reported:
 requests/s, p50 and p99 latency, peak resident memory (each process's VmHWM, summed over
 thumbor's instances), socket errors and timeouts, and HTTP responses with a status of 400 or more.
@@ -33,7 +32,8 @@ requested size.
 Photos: the repository's real photos (Fixtures/, and ../shared/eval/dev/*.jpg when present)
 enlarged to about 12 MP with `vips`, given a light grain so that their files are as large as a
 camera's (1-3.5 MB rather than the 0.3-1 MB of a smooth enlargement), and saved at several JPEG
-qualities: built once into .cache/bench-serve/photos/base/. Results are also written to .cache/bench-serve/results.json.
+qualities: built once into .cache/bench-serve/photos/base/ (focalscripts.photos). Results are
+also written to .cache/bench-serve/results.json.
 
 Options: --only thumbor|focal, --cases cold,manual,cache, --quick (3 s per case, for CI).
 Environment: BENCH_THREADS (wrk threads, default 2), BENCH_CONNECTIONS (8), BENCH_COLD_SECONDS
@@ -45,203 +45,29 @@ files, 800), BENCH_THUMBOR_INSTANCES (the number of cores), BENCH_THUMBOR_DETECT
 import argparse
 import concurrent.futures
 import json
-import math
 import os
-import random
 import shlex
 import shutil
-import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import imageservers  # noqa: E402
-from imageservers import ROOT, FocalServer, ThumborServer, get, image_size, signed  # noqa: E402
+from . import images, paths, photos, processes, wrk
+from .cli import cores, env_int, prog, sayer
+from .photos import MEGAPIXELS, PHOTOS, SIZES
+from .servers import FocalServer, ThumborServer, focal_serve_support, thumbor_executable
+from .web import get, signed
 
-WORK = os.path.join(ROOT, ".cache", "bench-serve")
-PHOTOS = os.path.join(WORK, "photos")
-LUA = os.path.join(ROOT, "scripts", "bench-serve.lua")
-DEV = os.path.join(ROOT, "..", "shared", "eval", "dev")
+WORK = os.path.join(paths.CACHE, "bench-serve")
 KEY = "focal-bench-serve-key"
-MEGAPIXELS = 12
-GRAIN = 5
-RECIPE = f"{MEGAPIXELS} MP, srgb, grain {GRAIN}"  # the base photos are rebuilt when this changes
-QUALITIES = [90, 80, 70, 95, 85, 75]
-SIZES = [(400, 400), (640, 360), (360, 640), (800, 600), (600, 800), (300, 300), (1200, 630),
-         (1080, 1080), (500, 500), (1024, 768), (320, 240), (720, 1280), (200, 200), (960, 540)]
 CACHE_URLS = 8
 MANUAL_URLS = 10000
 
-
-def say(message):
-    print(f"bench-serve: {message}", file=sys.stderr, flush=True)
-
-
-def env_int(name, default):
-    value = os.environ.get(name)
-    return int(value) if value else default
-
-
-def cores():
-    return len(os.sched_getaffinity(0))
-
-
-def as_root(cmd):
-    if os.geteuid() == 0:
-        return cmd
-    if shutil.which("sudo"):
-        return ["sudo"] + cmd
-    sys.exit(f"bench-serve: need root to run {' '.join(cmd)} (install sudo, or run as root)")
-
-
-def ensure_tools():
-    missing = [pkg for tool, pkg in (("wrk", "wrk"), ("vips", "libvips-tools"),
-                                      ("vipsheader", "libvips-tools")) if not shutil.which(tool)]
-    if missing:
-        packages = sorted(set(missing))
-        say(f"installing {' '.join(packages)}")
-        subprocess.run(as_root(["apt-get", "update", "-qq"]), check=True)
-        subprocess.run(as_root(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y",
-                                "-qq", "--no-install-recommends"] + packages),
-                       check=True, stdout=subprocess.DEVNULL)
-
-
-# Photos ---------------------------------------------------------------------------------------
-
-def vips_size(path):
-    out = subprocess.run(["vipsheader", "-f", "width", path], capture_output=True, text=True, check=True)
-    height = subprocess.run(["vipsheader", "-f", "height", path], capture_output=True, text=True, check=True)
-    return int(out.stdout), int(height.stdout)
-
-
-def sources(limit=None):
-    found = []
-    fixtures = os.path.join(ROOT, "Fixtures")
-    for folder, exts in ((fixtures, (".png", ".jpg")), (DEV, (".jpg",))):
-        if os.path.isdir(folder):
-            found += [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.lower().endswith(exts)]
-    if not found:
-        sys.exit("bench-serve: no photos: run `make fixtures` first")
-    return found[:limit] if limit else found
-
-
-def enlarge(src, dest, quality):
-    """`src` resized to about MEGAPIXELS, with a light grain, as an sRGB JPEG of `quality`."""
-    width, height = vips_size(src)
-    scale = math.sqrt(MEGAPIXELS * 1e6 / (width * height))
-    parts = {k: f"{dest}.{k}.v" for k in ("big", "srgb", "noise", "sum", "out")}
-    try:
-        subprocess.run(["vips", "resize", src, parts["big"], f"{scale:.6f}"], check=True)
-        # sRGB, so that grey photos are decoded the same way by both servers.
-        subprocess.run(["vips", "colourspace", parts["big"], parts["srgb"], "srgb"], check=True)
-        w, h = vips_size(parts["srgb"])
-        # An enlarged photo is smooth and compresses to a third of a camera's file; grain
-        # (Gaussian, sigma GRAIN) brings the size and the decoder's work back to a camera's.
-        subprocess.run(["vips", "gaussnoise", parts["noise"], str(w), str(h), "--sigma", str(GRAIN),
-                        "--mean", "0"], check=True)
-        subprocess.run(["vips", "add", parts["srgb"], parts["noise"], parts["sum"]], check=True)
-        subprocess.run(["vips", "cast", parts["sum"], parts["out"], "uchar"], check=True)
-        subprocess.run(["vips", "copy", parts["out"], f"{dest}.part.jpg[Q={quality},strip]"], check=True)
-        os.replace(f"{dest}.part.jpg", dest)
-    finally:
-        for path in parts.values():
-            if os.path.exists(path):
-                os.remove(path)
-
-
-def base_photos(quick):
-    """[(relative path, width, height)] of the enlarged photos, built once."""
-    srcs = sources(8 if quick else None)
-    count = 2 if quick else max(2, math.ceil(48 / len(srcs)))
-    folder = os.path.join(PHOTOS, "base")
-    os.makedirs(folder, exist_ok=True)
-    manifest_path = os.path.join(folder, "manifest.json")
-    try:
-        with open(manifest_path) as f:
-            manifest = json.load(f)
-    except (OSError, ValueError):
-        manifest = {}
-    if manifest.get("recipe") != RECIPE:
-        manifest = {"recipe": RECIPE, "photos": {}}
-    made = manifest["photos"]
-    photos, todo = [], []
-    for src in srcs:
-        stem = os.path.splitext(os.path.basename(src))[0]
-        for quality in QUALITIES[:count]:
-            name = f"{stem}-q{quality}.jpg"
-            if name not in made or not os.path.exists(os.path.join(folder, name)):
-                todo.append((src, name, quality))
-            photos.append(name)
-    if todo:
-        say(f"enlarging {len(todo)} photos to {MEGAPIXELS} MP into {os.path.relpath(folder, ROOT)}/ (once)")
-    for n, (src, name, quality) in enumerate(todo):
-        dest = os.path.join(folder, name)
-        enlarge(src, dest, quality)
-        made[name] = vips_size(dest)
-        with open(manifest_path, "w") as f:
-            json.dump(manifest, f, indent=0, sort_keys=True)
-        if (n + 1) % 10 == 0:
-            say(f"  {n + 1}/{len(todo)}")
-    return [(f"base/{name}", *made[name]) for name in photos]
-
-
-def with_comment(data, text):
-    """The JPEG `data` with a comment segment added after SOI (and JFIF APP0 when present):
-    different bytes, the same pixels."""
-    assert data[:2] == b"\xff\xd8", "not a JPEG"
-    pos = 2
-    if data[2:4] == b"\xff\xe0":
-        pos = 4 + int.from_bytes(data[4:6], "big")
-    payload = text.encode()
-    segment = b"\xff\xfe" + (len(payload) + 2).to_bytes(2, "big") + payload
-    return data[:pos] + segment + data[pos:]
-
-
-def make_copies(photos, folder, count, prefix):
-    """`count` distinct files in PHOTOS/folder, copy i of photos[i % len]; [(path, w, h)]."""
-    os.makedirs(os.path.join(PHOTOS, folder), exist_ok=True)
-    cache, made = {}, []
-    for i in range(count):
-        rel, width, height = photos[i % len(photos)]
-        if rel not in cache:
-            with open(os.path.join(PHOTOS, rel), "rb") as f:
-                cache[rel] = f.read()
-        name = f"{folder}/{prefix}{i:05}-{os.path.basename(rel)}"
-        with open(os.path.join(PHOTOS, name), "wb") as f:
-            f.write(with_comment(cache[rel], f"focal bench-serve {prefix}{i}"))
-        made.append((name, width, height))
-    return made
+say = sayer("bench-serve")
 
 
 # URL lists ------------------------------------------------------------------------------------
 
-def smart_paths(files):
-    """One `WxH/smart/` path per file, the sizes in rotation: [(path, (w, h))]."""
-    out = []
-    for i, (rel, _, _) in enumerate(files):
-        w, h = SIZES[i % len(SIZES)]
-        out.append((f"{w}x{h}/smart/{rel}", (w, h)))
-    return out
-
-
-def manual_paths(photos, count, seed):
-    """`count` distinct manual crops (`AxB:CxD/WxH/`) over the photos: [(path, (w, h))]."""
-    rng = random.Random(seed)
-    out, seen = [], set()
-    while len(out) < count:
-        rel, width, height = photos[len(out) % len(photos)]
-        cw = rng.randint(width // 4, width * 9 // 10)
-        ch = rng.randint(height // 4, height * 9 // 10)
-        left, top = rng.randint(0, width - cw), rng.randint(0, height - ch)
-        w, h = SIZES[len(out) % len(SIZES)]
-        path = f"{left}x{top}:{left + cw}x{top + ch}/{w}x{h}/{rel}"
-        if path not in seen:
-            seen.add(path)
-            out.append((path, (w, h)))
-    return out
-
-
-def cache_paths(photos):
-    return [(f"400x400/smart/{rel}", (400, 400)) for rel, _, _ in photos[:CACHE_URLS]]
+def cache_paths(base):
+    return [(f"400x400/smart/{rel}", (400, 400)) for rel, _, _ in base[:CACHE_URLS]]
 
 
 # Running a case -------------------------------------------------------------------------------
@@ -249,18 +75,18 @@ def cache_paths(photos):
 def fetch_checked(base, path, size):
     """GET one signed path; raises unless it is a 200 image of `size`."""
     status, headers, body = get(base + signed(KEY, path), timeout=120)
-    kind = headers.get("Content-Type", "")
+    kind = headers.get("content-type", "")
     if status != 200 or not kind.startswith("image/"):
         raise RuntimeError(f"{base} answered {status} {kind} to {path}: {body[:300]!r}")
-    got = image_size(body)
+    got = images.image_size(body)
     if got != size:
         raise RuntimeError(f"{base} answered a {got[0]}x{got[1]} image to {path}, not {size[0]}x{size[1]}")
 
 
-def warm(group, paths, connections, everywhere=False):
-    """Sends `paths` (each checked) with `connections` requests at a time, in turn to each
+def warm(group, urls, connections, everywhere=False):
+    """Sends `urls` (each checked) with `connections` requests at a time, in turn to each
     instance of the group, or to every instance when `everywhere`."""
-    jobs = [(base, p, s) for i, (p, s) in enumerate(paths)
+    jobs = [(base, p, s) for i, (p, s) in enumerate(urls)
             for j, base in enumerate(group.bases) if everywhere or j == i % len(group.bases)]
     with concurrent.futures.ThreadPoolExecutor(connections) as pool:
         for future in [pool.submit(fetch_checked, *job) for job in jobs]:
@@ -296,32 +122,19 @@ class Group:
         return {p: c for s in self.servers for p, c in s.cpu().items()}
 
 
-def run_wrk(group, paths, seconds, threads, connections):
-    list_path = os.path.join(group.workdir, "paths.txt")
-    with open(list_path, "w") as f:
-        f.write("".join(signed(KEY, p) + "\n" for p, _ in paths))
-    env = dict(os.environ)
-    env.pop("BENCH_SERVE_PORTS", None)
-    if len(group.servers) > 1:
-        env["BENCH_SERVE_PORTS"] = ",".join(str(s.port) for s in group.servers)
-    cmd = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--timeout", "60s",
-           "--latency", "-s", LUA, group.bases[0], "--", list_path, str(threads)]
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        raise RuntimeError(f"wrk failed ({out.returncode}): {out.stderr.strip()}")
-    for line in reversed(out.stdout.splitlines()):
-        if line.startswith('{"bench_serve"'):
-            return json.loads(line)
-    raise RuntimeError(f"wrk printed no result:\n{out.stdout}\n{out.stderr}")
+def run_wrk(group, urls, seconds, threads, connections):
+    ports = [s.port for s in group.servers] if len(group.servers) > 1 else None
+    return wrk.run(group.bases[0], [signed(KEY, p) for p, _ in urls], seconds, threads, connections,
+                   group.workdir, ports=ports)
 
 
-def measure(group, case, warmup, paths, seconds, args):
+def measure(group, case, warmup, urls, seconds, args):
     """Starts the group, warms it up, runs wrk, stops it: a result dict."""
     group.start()
     try:
         start_cpu = group.cpu()
         warm(group, warmup, args.connections, everywhere=(case == "cache"))
-        result = run_wrk(group, paths, seconds, args.threads, args.connections)
+        result = run_wrk(group, urls, seconds, args.threads, args.connections)
         end_cpu = group.cpu()
         result["peak_rss_mib"] = group.hwm_kib() / 1024
         result["processes"] = len(group.pids())
@@ -336,9 +149,7 @@ def measure(group, case, warmup, paths, seconds, args):
         raise
     finally:
         group.stop()
-    seconds_run = result["duration_us"] / 1e6
-    result.update(server=group.name, case=case, rps=result["requests"] / seconds_run,
-                  distinct=len(paths))
+    result.update(server=group.name, case=case, distinct=len(urls))
     return result
 
 
@@ -392,7 +203,7 @@ def print_table(results, servers, setup_lines):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=["thumbor", "focal"], help="measure one server alone")
     parser.add_argument("--cases", default="cold,manual,cache", help="comma-separated: cold, manual, cache")
     parser.add_argument("--quick", action="store_true", help="a few seconds per case (CI)")
@@ -415,23 +226,20 @@ def main():
         args.threads += args.thumbor_instances - args.threads % args.thumbor_instances
         say(f"wrk threads raised to {args.threads}, a multiple of the {args.thumbor_instances} thumbor instances")
     args.thumbor_detectors = os.environ.get("BENCH_THUMBOR_DETECTORS", "thumbor.detectors.face_detector").split(",")
-    args.focal = os.path.abspath(os.environ.get("FOCAL_BIN", os.path.join(ROOT, ".build", "release", "focal")))
+    args.focal = paths.focal_binary()
     args.focal_args = shlex.split(os.environ.get("FOCAL_SERVE_ARGS", ""))
 
     if "focal" in servers:
-        ok, why = imageservers.focal_serve_support(args.focal)
+        ok, why = focal_serve_support(args.focal)
         if not ok:
-            print(f"bench-serve: cannot measure Focal: {why}.", file=sys.stderr)
-            print("bench-serve: to measure thumbor alone: python3 scripts/bench-serve.py --only thumbor",
-                  file=sys.stderr)
+            say(f"cannot measure Focal: {why}.")
+            say("to measure thumbor alone: make bench-serve BENCH_SERVE_FLAGS='--only thumbor'")
             return 2
-    ensure_tools()
+    processes.ensure_commands({**wrk.TOOLS, **photos.TOOLS}, say)
     if "thumbor" in servers:
-        venv = subprocess.run([os.path.join(ROOT, "scripts", "thumbor-env.sh"), "thumbor"],
-                              stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
-        args.thumbor = os.path.join(ROOT, venv, "bin", "thumbor")
+        args.thumbor = thumbor_executable()
 
-    photos = base_photos(args.quick)
+    base = photos.base_photos(args.quick)
     args.run_dir = os.path.join(WORK, f"run-{os.getpid()}")
     cold_dir = f"cold-{os.getpid()}"
     os.makedirs(args.run_dir)
@@ -441,23 +249,23 @@ def main():
         plans = {}
         if "cold" in cases:
             say(f"writing {cold_files} distinct cold files (comment-only copies) for this run")
-            files = make_copies(photos, cold_dir, cold_files + 2 * args.connections, "c")
-            cold = smart_paths(files)
+            files = photos.copies(base, cold_dir, cold_files + 2 * args.connections, "c", "focal bench-serve")
+            cold = photos.smart_paths(files)
             plans["cold"] = (cold[:2 * args.connections], cold[2 * args.connections:])
         if "manual" in cases:
-            manual = manual_paths(photos, MANUAL_URLS + 2 * args.connections, seed=12)
+            manual = photos.manual_paths(base, MANUAL_URLS + 2 * args.connections, seed=12)
             plans["manual"] = (manual[:2 * args.connections], manual[2 * args.connections:])
         if "cache" in cases:
-            hits = cache_paths(photos)
+            hits = cache_paths(base)
             plans["cache"] = (hits, hits)
         for case in cases:
-            warmup, paths = plans[case]
+            warmup, urls = plans[case]
             for name in servers:
                 say(f"{case}: {name}, {durations[case]} s, wrk -t{args.threads} -c{args.connections}")
                 group = (thumbor_group if name == "thumbor" else focal_group)(args, case)
-                results.append(measure(group, case, warmup, paths, durations[case], args))
+                results.append(measure(group, case, warmup, urls, durations[case], args))
     except RuntimeError as error:
-        print(f"bench-serve: error: {error}", file=sys.stderr)
+        say(f"error: {error}")
         return 1
     finally:
         shutil.rmtree(args.run_dir, ignore_errors=True)
@@ -467,13 +275,10 @@ def main():
     thumbor_detail = (f"thumbor 7.8.0: {args.thumbor_instances} instances (one process each), detectors "
                       f"{','.join(d.rsplit('.', 1)[-1] for d in args.thumbor_detectors)}, no_storage, "
                       f"result storage (file) in the cache case only, quality 85")
-    shown = os.path.relpath(args.focal, ROOT) if args.focal.startswith(ROOT + os.sep) else args.focal
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip() or "unknown"
-    focal_detail = (f"focal serve: {shown} (commit {commit}) "
+    focal_detail = (f"focal serve: {paths.shown(args.focal)} (commit {paths.commit()}) "
                     f"{' '.join(args.focal_args) or '(default flags)'}")
     setup_lines = [
-        f"bench-serve: {len(photos)} photos of ~{MEGAPIXELS} MP, {len(SIZES)} sizes; wrk -t{args.threads} "
+        f"bench-serve: {len(base)} photos of ~{MEGAPIXELS} MP, {len(SIZES)} sizes; wrk -t{args.threads} "
         f"-c{args.connections}; cold {durations['cold']} s, manual {durations['manual']} s, cache "
         f"{durations['cache']} s per server; {cores()} cores; load average {load_before[0]:.1f} "
         f"before, {load_after[0]:.1f} after (a shared machine: compare within a run)",

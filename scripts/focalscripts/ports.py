@@ -1,0 +1,38 @@
+"""Loopback ports. `python3 -m focalscripts.ports [N]` prints N free ports (default 1), one a line,
+for the shell scripts."""
+import argparse
+import socket
+
+from .cli import prog
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def port_is_free(port):
+    """Whether a server could bind 127.0.0.1:`port` now."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def main():
+    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__)
+    parser.add_argument("count", nargs="?", type=int, default=1, help="how many ports (default 1)")
+    count = parser.parse_args().count
+    ports = set()
+    while len(ports) < count:
+        ports.add(free_port())
+    print("\n".join(map(str, sorted(ports))))
+
+
+if __name__ == "__main__":
+    main()
