@@ -73,7 +73,8 @@ test-browser: models fixtures
 
 # The code's style as it stands, checked without rewriting anything: swift format lint
 # (.swift-format) over Sources, Tests, Fuzz and Benchmarks, clang-format --dry-run --Werror
-# (.clang-format) over the C and C++ shims. scripts/lint.sh lists what it sets aside and why.
+# (.clang-format) over the C and C++ shims, and the Python (scripts/, Tests/) compiled, the
+# focalscripts modules imported. scripts/lint.sh lists what it sets aside and why.
 lint: deps
 	@scripts/lint.sh
 

@@ -14,6 +14,9 @@
 # C and C++ (Sources/CFocalVips, Sources/CFocalOpenCV): clang-format --dry-run --Werror with
 # .clang-format (clang-format comes from Debian: `scripts/setup.sh deps` installs it).
 #
+# Python (scripts/, Tests/), with python3 alone: every file compiles, and every module of the
+# package scripts/focalscripts imports (a misspelt or missing import fails here, not mid-benchmark).
+#
 # Exit status 1 when anything is reported, with every finding on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +61,32 @@ if clang-format --dry-run --Werror "${c_files[@]}"; then
     say "C/C++: clean (${#c_files[@]} files, $(clang-format --version | sed 's/.*version \([0-9.]*\).*/clang-format \1/'))"
 else
     say "C/C++: clang-format would change the files above (.clang-format)"
+    failed=1
+fi
+
+if report=$(python3 - <<'PY' 2>&1
+import importlib, pathlib, sys
+files = sorted(p for top in ("scripts", "Tests") for p in pathlib.Path(top).rglob("*.py"))
+problems = []
+for path in files:
+    try:
+        compile(path.read_bytes(), str(path), "exec")
+    except SyntaxError as error:
+        problems.append(f"{path}:{error.lineno}: {error.msg}")
+modules = sorted(p.stem for p in pathlib.Path("scripts/focalscripts").glob("*.py") if p.stem != "__init__")
+for name in modules:
+    try:
+        importlib.import_module(f"focalscripts.{name}")
+    except Exception as error:  # noqa: BLE001 - every failure is a finding
+        problems.append(f"scripts/focalscripts/{name}.py: does not import: {error!r}")
+print("\n".join(problems) if problems else f"{len(files)} files compile, {len(modules)} modules of focalscripts import")
+sys.exit(1 if problems else 0)
+PY
+); then
+    say "Python: clean ($report)"
+else
+    printf '%s\n' "$report" >&2
+    say "Python: the files above do not compile or import"
     failed=1
 fi
 exit "$failed"
