@@ -5,7 +5,7 @@ import FocalCore
 ///
 /// Decoders that stream (baseline JPEG, non-interlaced PNG, tiled TIFF, lossy WebP) hold a few
 /// rows at a time; shrink-on-load keeps their output small. The rest hold the whole image. The
-/// factors are bytes per pixel measured with `scripts/decodecost.py` (peak resident memory of a
+/// factors are bytes per pixel measured with `python3 -m focalscripts.decodecost` (peak resident memory of a
 /// shrink-on-load decode above that of a tiny one, libvips 8.14 on Debian 12, photos of 4 to 36
 /// MP), rounded up:
 ///
