@@ -88,7 +88,7 @@ let package = Package(
             resources: [.copy("Web")],
             swiftSettings: strict),
         // What only the command line needs: evaluation, contact sheets, debug overlays, drawing.
-        .target(name: "FocalTools", dependencies: ["Focal", "FocalImaging", "FocalRuntime"], swiftSettings: strict),
+        .target(name: "FocalTools", dependencies: ["FocalCore", "Focal", "FocalImaging", "FocalRuntime"], swiftSettings: strict),
         .executableTarget(
             name: "focal",
             dependencies: [

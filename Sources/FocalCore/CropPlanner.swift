@@ -116,10 +116,12 @@ public enum CropPlanner {
         _ bounds: PixelRect, imageSize: PixelSize, target: CropTarget, subjects: [Subject], options: CropOptions
     ) throws(PlanningError) -> CropPlan {
         let clipped = bounds.box.clamped(to: imageSize)
-        // Clipped to the image, so every coordinate fits; converted without a trap all the same.
-        let x = Int(saturating: clipped.x.rounded(.down)), y = Int(saturating: clipped.y.rounded(.down))
+        // Clipped to the image, and each coordinate kept inside it before it is converted.
+        let (xs, ys) = (0...imageSize.width, 0...imageSize.height)
+        let x = Int(rounding: clipped.x.rounded(.down), within: xs), y = Int(rounding: clipped.y.rounded(.down), within: ys)
         let rect = PixelRect(
-            x: x, y: y, width: Int(saturating: clipped.maxX.rounded(.down)) - x, height: Int(saturating: clipped.maxY.rounded(.down)) - y)
+            x: x, y: y, width: Int(rounding: clipped.maxX.rounded(.down), within: xs) - x,
+            height: Int(rounding: clipped.maxY.rounded(.down), within: ys) - y)
         guard rect.width > 0, rect.height > 0 else {
             throw PlanningError.invalidOption("crop bounds \(bounds) lie outside the image of \(imageSize)")
         }
@@ -133,10 +135,12 @@ public enum CropPlanner {
         case let .region(r)?:
             // Through Doubles clipped to the image: an Int from a caller may be anything.
             let box = inside(r.box.clamped(to: imageSize))
-            let lx = Int(saturating: box.x.rounded(.down)), ly = Int(saturating: box.y.rounded(.down))
+            // Inside the image, and moved by at most its size: within ±its sides before conversion.
+            let xs = -imageSize.width...imageSize.width, ys = -imageSize.height...imageSize.height
+            let lx = Int(rounding: box.x.rounded(.down), within: xs), ly = Int(rounding: box.y.rounded(.down), within: ys)
             local.override = .region(PixelRect(
-                x: lx, y: ly, width: max(1, Int(saturating: box.maxX.rounded(.up)) - lx),
-                height: max(1, Int(saturating: box.maxY.rounded(.up)) - ly)))
+                x: lx, y: ly, width: max(1, Int(rounding: box.maxX.rounded(.up), within: xs) - lx),
+                height: max(1, Int(rounding: box.maxY.rounded(.up), within: ys) - ly)))
         case .relativeFocus?, nil: break
         }
         let moved = subjects.compactMap { subject -> Subject? in

@@ -21,8 +21,10 @@ public enum ManualOverride: Hashable, Sendable, Encodable {
             else {
                 throw PlanningError.invalidOption("focus '\(text)' must be a point X,Y or a region LxT:RxB in pixels, e.g. 320,180 or 100x50:420x290")
             }
-            let (x, y) = (Int(saturating: left.rounded(.down)), Int(saturating: top.rounded(.down)))
-            let (r, b) = (Int(saturating: right.rounded(.up)), Int(saturating: bottom.rounded(.up)))
+            // Each coordinate is under a billion (`coordinate`), kept so before it is converted.
+            let range = 0...Self.coordinateLimit
+            let (x, y) = (Int(rounding: left.rounded(.down), within: range), Int(rounding: top.rounded(.down), within: range))
+            let (r, b) = (Int(rounding: right.rounded(.up), within: range), Int(rounding: bottom.rounded(.up), within: range))
             guard r > x, b > y else {
                 throw PlanningError.invalidOption("focus region '\(text)' must have its right-bottom corner past its left-top one")
             }
@@ -36,9 +38,12 @@ public enum ManualOverride: Hashable, Sendable, Encodable {
         self = .focus(x: x, y: y)
     }
 
+    /// The largest coordinate a focus may give.
+    private static let coordinateLimit = 1_000_000_000
+
     /// A coordinate: a number from 0 up to a billion.
     private static func coordinate(_ text: Substring) -> Double? {
-        guard let value = Double(canonicalNumber: String(text)), value >= 0, value < 1e9 else { return nil }
+        guard let value = Double(canonicalNumber: String(text)), value >= 0, value < Double(coordinateLimit) else { return nil }
         return value
     }
 

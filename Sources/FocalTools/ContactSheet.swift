@@ -1,5 +1,6 @@
 public import Foundation
 public import Focal
+import FocalCore
 import FocalImaging
 
 /// A picture for judging crops by eye: one row per photo — the photo with its subjects drawn,

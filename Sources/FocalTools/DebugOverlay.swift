@@ -1,5 +1,6 @@
 import Foundation
 import Focal
+import FocalCore
 import FocalImaging
 
 /// The picture `--debug` writes: the photo, shaded outside the crop, with every subject in its

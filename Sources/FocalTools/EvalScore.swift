@@ -1,4 +1,5 @@
 public import Focal
+import FocalCore
 /// The quality scores of docs/design.md §6, accumulated over image-aspect pairs.
 public struct EvalScore: Sendable {
     /// Pairs where one crop can hold every face, and how many kept them all.

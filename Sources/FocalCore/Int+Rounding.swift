@@ -1,9 +1,8 @@
-import Focal
-
 extension Int {
     /// `value` rounded to the nearest whole number and kept within `range`; NaN gives the range's
-    /// lower bound. For coordinates and figures computed from input, which may not fit an `Int`.
-    init(rounding value: Double, within range: ClosedRange<Int>) {
+    /// lower bound. For coordinates and figures computed from input, which may not fit an `Int`:
+    /// the value is bounded before it is converted, so nothing traps.
+    package init(rounding value: Double, within range: ClosedRange<Int>) {
         guard !value.isNaN else {
             self = range.lowerBound
             return
@@ -14,7 +13,8 @@ extension Int {
         } else if rounded >= Double(range.upperBound) {
             self = range.upperBound
         } else {
-            self = Int(saturating: rounded)
+            // Strictly between two Ints and whole: exact. The fallback is never taken.
+            self = Int(exactly: rounded) ?? range.lowerBound
         }
     }
 }
