@@ -136,7 +136,7 @@ public final class FocalPipeline: Sendable {
         let identity = Self.givenIdentity(input)
         var options = options
         if let identity, let target = rule.fixed {
-            options = try await applyingOverride(options, identity: identity, target: target)
+            options = try await applyingOverride(options, identity: identity, target: target).options
         }
         // A target derived from the image's size, or a saved crop that may apply, is only known
         // once the image is open: the cache is asked then.
@@ -180,7 +180,7 @@ public final class FocalPipeline: Sendable {
         let (location, identity) = try await fetched(input, identity: known)
         if known == nil, let identity, let target = rule.fixed {
             // Identified only now (a URL): its saved crop, then the cache.
-            options = try await applyingOverride(options, identity: identity, target: target)
+            options = try await applyingOverride(options, identity: identity, target: target).options
             if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
                 return hit.identified(identity)
             }
@@ -189,7 +189,7 @@ public final class FocalPipeline: Sendable {
         let image = try await open(location)
         let target = try rule.target(for: Self.ruleSize(image, options.crop))
         if rule.fixed == nil, let identity {
-            options = try await applyingOverride(options, identity: identity, target: target)
+            options = try await applyingOverride(options, identity: identity, target: target).options
             if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
                 return hit.identified(identity)
             }
@@ -260,12 +260,7 @@ public final class FocalPipeline: Sendable {
     /// The options with the crop a person saved for this image at this target's ratio, when there
     /// is one and the request would otherwise detect: the saved crop and its revision, which are
     /// part of the result's key. How it decides the crop (`SavedCropRule`) is applied once the
-    /// image's size is known (`savedCropApplied`).
-    func applyingOverride(_ options: FocalOptions, identity: ImageIdentity, target: CropTarget) async throws -> FocalOptions {
-        try await applyingOverride(options, identity: identity, target: target).options
-    }
-
-    /// As `applyingOverride(_:identity:target:)`, with the saved crop that applies, if any.
+    /// image's size is known (`savedCropApplied`). Also answers the saved crop itself, if any.
     func applyingOverride(
         _ options: FocalOptions, identity: ImageIdentity, target: CropTarget
     ) async throws -> (options: FocalOptions, saved: CropOverride?) {

@@ -98,16 +98,17 @@ struct CropCommand: AsyncParsableCommand {
     }
 
     /// The options given, each read through the crop option table (the command line's accuracy
-    /// comes from the detection options).
+    /// comes from the detection options). The flags are found by name: a table option's flag is
+    /// the property of the same name, so a new option needs its one `@Option` line and nothing here.
     func focalOptions() throws -> FocalOptions {
         var options = FocalOptions(accuracy: detection.accuracy)
-        let given: [(String, String?)] = [
-            ("scheme", scheme), ("padding", padding), ("headroom", headroom), ("zoom", zoom), ("focus", focus), ("detect", detect),
-            ("format", format), ("quality", quality),
-        ]
-        for case let (name, text?) in given {
-            guard let option = CropOption.named(name) else { continue }
-            do { try option.apply(text, to: &options) } catch { throw ValidationError("--\(name): \(error.publicMessage)") }
+        var given: [String: String] = [:]
+        for case let (label?, value as Option<String?>) in Mirror(reflecting: self).children {
+            if let text = value.wrappedValue { given[String(label.drop(while: { $0 == "_" }))] = text }
+        }
+        for option in CropOption.all {
+            guard let text = given[option.name] else { continue }
+            do { try option.apply(text, to: &options) } catch { throw ValidationError("--\(option.name): \(error.publicMessage)") }
         }
         if noDetect { options.crop.detect = false }
         return options
