@@ -142,7 +142,7 @@ extension FocalService {
         var options = FocalOptions()
         for (name, value) in body?.values.sorted(by: { $0.key < $1.key }) ?? [] {
             guard let option = CropOption.named(name) else {
-                throw ServerError.invalid("unknown option \"\(name.oneLine)\"; Focal knows \((CropOption.all.map(\.name) + ["overrides"]).joined(separator: ", "))")
+                throw ServerError.invalid("unknown option \"\(String(name.prefix(64)).oneLine)\"; Focal knows \((CropOption.all.map(\.name) + ["overrides"]).joined(separator: ", "))")
             }
             do { try option.apply(value, to: &options) } catch { throw ServerError.invalid(error.publicMessage) }
         }
