@@ -25,7 +25,7 @@ public enum Zoom: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// Checks the fraction is in (0, 1].
     public func validate() throws(PlanningError) {
         if case let .subject(f) = self, !(f > 0 && f <= 1) {
-            throw PlanningError.invalidOption("zoom subject fraction \(f) must be in (0, 1]")
+            throw PlanningError.invalidOption("zoom \(f.canonicalText) must be a fraction in (0, 1], e.g. 0.6")
         }
     }
 
