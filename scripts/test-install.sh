@@ -43,6 +43,12 @@ got=$(focal --version)
 [ "$got" = "$version" ] || die "focal --version printed '$got', expected '$version'"
 say "--version: $got"
 
+# OpenVINO's libraries: the installed ones, not the checkout's.
+runtime=$(realpath -m "$(ldd "$prefix/bin/focal" | awk '/libopenvino_c/ {print $3}')")
+[ "$runtime" = "$(realpath -m "$prefix/lib/focal/libopenvino_c.so.2641")" ] \
+    || die "the installed focal loads OpenVINO from '$runtime', not $prefix/lib/focal"
+say "OpenVINO from $prefix/lib/focal"
+
 json=$(focal crop "$checkout/Fixtures/grace_hopper.jpg" --aspect 1:1 -o out --json) \
     || die "the installed focal could not crop from $PWD: $json"
 [ -f out/grace_hopper.jpg ] || die "no out/grace_hopper.jpg after the crop"

@@ -6,6 +6,9 @@
 //                     pipeline (models loaded beforehand, on another photo)
 //          nodetect   the same with detection off: decode, resize, encode
 //          cached     memory hits by content, memory hits by cache name, disk hits after a restart
+//          stages     detection alone, one stage at a time on one thread: milliseconds per image of
+//                     faces (YuNet on the 512 px proxy), objects (YOLOv4-tiny at 288 px) and the
+//                     salient region (256 px proxy), proxies decoded beforehand
 // Prints one JSON object per round: {"phase", "crops_per_second", "peak_mb", ...}. Peak memory
 // is the process's peak resident set during the round (reset before it).
 import Focal
@@ -13,8 +16,8 @@ import FocalRuntime
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["cold", "nodetect", "cached"].contains(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: focal-bench FOLDER cold|nodetect|cached [ROUNDS]\n".utf8))
+guard arguments.count >= 3, ["cold", "nodetect", "cached", "stages"].contains(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: focal-bench FOLDER cold|nodetect|cached|stages [ROUNDS]\n".utf8))
     exit(64)
 }
 let folder = arguments[1], phase = arguments[2]
@@ -83,8 +86,39 @@ noDetect.crop.detect = false
 let byContent = files.map { ImageInput.file($0) }
 let byName = files.map { ImageInput.file($0, cacheName: $0) }
 
+/// Milliseconds per image of each detection stage, on one thread (as a server's worker runs it).
+func stages() throws -> [String: Any] {
+    let folder = try ModelDirectory.locate(explicit: models, containing: FaceDetector.modelFile)
+    let inference = InferenceSettings(parallel: 1, threadsPerInference: 1)
+    let faces = try FaceDetector(models: folder, inference: inference)
+    let objects = try ObjectDetector(models: folder, inference: inference)
+    let saliency = SaliencyDetector()
+    var proxies: [(faces: PixelBuffer, saliency: PixelBuffer)] = []
+    for file in files {
+        let image = try SourceImage.open(path: file)
+        proxies.append((try image.proxy(longSide: Accuracy.fast.faceLongSide, enlarge: true), try image.proxy(longSide: 256)))
+    }
+    // The first inference of each compiles or loads the model: not counted.
+    _ = try faces.detectNow(in: proxies[0].faces)
+    _ = try objects.detectNow(in: proxies[0].faces)
+    func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = ContinuousClock.now - start
+        return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 1000 / Double(proxies.count)
+    }
+    return [
+        "phase": "stages", "images": files.count,
+        "faces_ms": try milliseconds { for p in proxies { _ = try faces.detectNow(in: p.faces) } },
+        "objects_ms": try milliseconds { for p in proxies { _ = try objects.detectNow(in: p.faces) } },
+        "saliency_ms": try milliseconds { for p in proxies { _ = try saliency.region(in: p.saliency) } },
+    ]
+}
+
 for _ in 0..<rounds {
     switch phase {
+    case "stages":
+        report(try stages())
     case "cold", "nodetect":
         let pipeline = try await warmPipeline()
         resetPeak()

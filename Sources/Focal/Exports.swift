@@ -2,6 +2,7 @@
 // library user names. No C type, no test hook, no package plumbing.
 @_exported public import FocalCore
 
+@_exported public import struct FocalDetection.InferenceSettings
 @_exported public import enum FocalImaging.ImageFormat
 @_exported public import struct FocalImaging.Flip
 @_exported public import struct FocalImaging.ImagingError

@@ -1,4 +1,5 @@
 import FocalCore
+public import FocalDetection
 
 /// Settings of a pipeline: models, limits, detection, caches, concurrency and networking.
 ///
@@ -40,11 +41,14 @@ public struct FocalConfiguration: Sendable {
     /// job besides. A job that would pass it is refused with `NativeWorkPool.Overloaded` at once,
     /// as one past `maxJobs` is. Default 256 MiB.
     public var memoryBudget: Int
-    /// Threads one detector inference may use; default nil, which leaves it as it is (OpenCV's
-    /// default is all cores: one crop takes the shortest time). Set 1 when as many crops run at
-    /// once as there are cores (a server, a batch): more crops per second. OpenCV keeps one such
-    /// setting per process, so a pipeline that sets it sets it for all.
+    /// Threads one detector inference uses; default nil: the cores shared among `workers`
+    /// (1 when there are as many workers as cores: the most crops per second). Set it to the number
+    /// of cores in a process that crops one image at a time: the shortest time per crop.
     public var inferenceThreads: Int?
+    /// The folder where compiled detection models are kept between processes (OpenVINO's cache);
+    /// default `InferenceSettings.defaultCacheFolder` (`$FOCAL_MODEL_CACHE`, else
+    /// `~/.cache/focal/compiled-models`); nil compiles the models in every process.
+    public var compiledModelCache: String?
     /// Timeouts, redirects and the User-Agent for URL inputs, and which sources and addresses
     /// they may reach; default `NetworkSettings()`, which fetches from public addresses only.
     public var network: NetworkSettings
@@ -56,7 +60,7 @@ public struct FocalConfiguration: Sendable {
         detectSaliency: Bool = true, detectionCacheEntries: Int = 512, memoryCacheBytes: Int = 64 << 20,
         diskCache: DiskCacheSettings? = nil, identifyByContent: Bool = true, workers: Int = NativeWorkPool.coreCount,
         maxJobs: Int? = nil, memoryBudget: Int = 256 << 20, inferenceThreads: Int? = nil,
-        network: NetworkSettings = NetworkSettings()
+        compiledModelCache: String? = InferenceSettings.defaultCacheFolder, network: NetworkSettings = NetworkSettings()
     ) {
         self.modelsPath = modelsPath
         self.limits = limits
@@ -72,6 +76,15 @@ public struct FocalConfiguration: Sendable {
         self.maxJobs = maxJobs ?? 16 * max(1, workers)
         self.memoryBudget = memoryBudget
         self.inferenceThreads = inferenceThreads
+        self.compiledModelCache = compiledModelCache
         self.network = network
+    }
+}
+
+extension FocalConfiguration {
+    /// How the built-in detectors run: `workers` inferences at once unless `inferenceThreads`
+    /// makes each wider, and `compiledModelCache`.
+    public var inference: InferenceSettings {
+        InferenceSettings.forWorkers(workers, threads: inferenceThreads, cacheFolder: compiledModelCache)
     }
 }

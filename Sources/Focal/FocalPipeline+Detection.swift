@@ -115,11 +115,12 @@ extension FocalPipeline {
         let faces = try ModelDirectory.locate(explicit: explicit, containing: FaceDetector.modelFile)
         var objects: ObjectDetector?
         if configuration.detectObjects {
-            let folder = try ModelDirectory.locate(explicit: explicit, containing: ObjectDetector.weightsFile)
-            objects = try ObjectDetector(models: folder, accuracy: accuracy, thresholds: configuration.objectThresholds)
+            let folder = try ModelDirectory.locate(explicit: explicit, containing: ObjectDetector.modelFile)
+            objects = try ObjectDetector(
+                models: folder, accuracy: accuracy, thresholds: configuration.objectThresholds, inference: configuration.inference)
         }
         let detectors = BuiltInDetectors(
-            faces: try FaceDetector(models: faces, accuracy: accuracy, threshold: configuration.faceThreshold),
+            faces: try FaceDetector(models: faces, accuracy: accuracy, threshold: configuration.faceThreshold, inference: configuration.inference),
             objects: objects, saliency: configuration.detectSaliency ? SaliencyDetector() : nil)
         return builtIn.withLock { cache in
             if let existing = cache[accuracy] { return existing }

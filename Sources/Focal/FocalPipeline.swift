@@ -64,7 +64,6 @@ public final class FocalPipeline: Sendable {
         admission = Admission(maxJobs: configuration.maxJobs, budget: configuration.memoryBudget)
         jobs = SharedJobs(gate: admission)
         loader = URLLoader(settings: configuration.network, maxBytes: configuration.limits.maxInputBytes)
-        if let threads = configuration.inferenceThreads { InferenceThreads.set(threads) }
     }
 
     /// What the pipeline has done so far, and what its caches hold now.

@@ -9,7 +9,7 @@ public struct DetectionError: FocalError, Hashable {
     public var message: String
     /// What went wrong, safe to show a remote user.
     public var publicMessage: String
-    /// The underlying library's words (OpenCV's exception text), for logs.
+    /// The underlying library's words (OpenVINO's or the shim's), for logs.
     public var cause: String?
 
     /// Creates an error.
@@ -36,5 +36,5 @@ public struct DetectionError: FocalError, Hashable {
 
     public var description: String { message.oneLine }
 
-    public var detail: String { description + (cause.map { " [opencv: \($0.oneLine)]" } ?? "") }
+    public var detail: String { description + (cause.map { " [detector: \($0.oneLine)]" } ?? "") }
 }

@@ -1,8 +1,8 @@
-internal import CFocalOpenCV
+internal import CFocalInference
 public import FocalCore
 internal import FocalRuntime
 
-/// Finds faces with YuNet (2023mar, MIT) through OpenCV DNN.
+/// Finds faces with YuNet (2023mar, MIT) through OpenVINO.
 public final class FaceDetector: SubjectDetecting {
     /// The model file's name in the model folder.
     public static let modelFile = "face_detection_yunet_2023mar.onnx"
@@ -11,29 +11,38 @@ public final class FaceDetector: SubjectDetecting {
     public let threshold: Double
     /// Speed/accuracy setting: the proxy size.
     public let accuracy: Accuracy
-    private let nets: NetPool
+    private let path: String
+    private let settings: InferenceSettings
 
     public var identifier: String { Self.identifier(accuracy: accuracy, threshold: threshold) }
 
     /// The identifier a detector with these settings has, without loading anything.
     public static func identifier(accuracy: Accuracy, threshold: Double) -> String {
-        "yunet-2023mar/\(accuracy.rawValue)/\(threshold)"
+        "yunet-2023mar-ov/\(accuracy.faceLongSide)/\(threshold)"
     }
 
-    /// Loads the model lazily from `models`.
+    /// Finds the model in `models`; it is compiled on first use (once per process).
     /// - Parameters:
     ///   - models: The model folder; see `ModelDirectory`.
     ///   - accuracy: `.fast` (default) or `.accurate`.
     ///   - threshold: Minimum score 0...1; default 0.6.
+    ///   - inference: Parallel inferences, threads and the compiled-model cache; default
+    ///     `InferenceSettings()`.
     /// - Throws: `DetectionError.modelMissing` when the file is not there.
-    public init(models: ModelDirectory, accuracy: Accuracy = .fast, threshold: Double = 0.6) throws(DetectionError) {
-        let path = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile).file(Self.modelFile)
+    public init(
+        models: ModelDirectory, accuracy: Accuracy = .fast, threshold: Double = 0.6, inference: InferenceSettings = InferenceSettings()
+    ) throws(DetectionError) {
+        path = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile).file(Self.modelFile)
         self.accuracy = accuracy
         self.threshold = threshold
-        nets = NetPool { () throws(DetectionError) -> LoadedNet in
-            let (net, text) = withErrorText { focal_cv_yunet_load(path, $0, $1) }
-            guard let net else { throw DetectionError(.modelsInvalid, "cannot load \(path)", cause: text) }
-            return LoadedNet(net)
+        settings = inference
+    }
+
+    /// The compiled model, shared by every face detector of the process with the same settings.
+    private func net() throws(DetectionError) -> CompiledNet {
+        let (path, settings) = (path, settings)
+        return try CompiledNet.shared(key: "yunet|" + path, settings: settings) { runtime, err, len in
+            focal_ov_yunet_compile(runtime, path, Int32(settings.parallel), Int32(settings.threadsPerInference), err, len)
         }
     }
 
@@ -48,15 +57,15 @@ public final class FaceDetector: SubjectDetecting {
     /// Finds faces in `image` on the calling thread; boxes in its pixels.
     public func detectNow(in image: PixelBuffer) throws(DetectionError) -> [Subject] {
         let capacity = 512
-        var boxes = [focal_cv_box](repeating: focal_cv_box(), count: capacity)
+        var boxes = [focal_ov_box](repeating: focal_ov_box(), count: capacity)
         let threshold = Float(self.threshold)
         let (width, height, stride) = try image.cGeometry()
-        let count = try nets.with { (net) throws(DetectionError) -> Int32 in
+        let count = try net().with { (session) throws(DetectionError) -> Int32 in
             let (count, text) = withErrorText { err, len in
                 image.bytes.withUnsafeBufferPointer { pixels in
                     boxes.withUnsafeMutableBufferPointer { out in
-                        focal_cv_yunet_detect(
-                            net, pixels.baseAddress, pixels.count, width, height, stride,
+                        focal_ov_yunet_detect(
+                            session, pixels.baseAddress, pixels.count, width, height, stride,
                             threshold, 0.3, out.baseAddress, Int32(capacity), err, len)
                     }
                 }
@@ -68,6 +77,6 @@ public final class FaceDetector: SubjectDetecting {
     }
 }
 
-extension focal_cv_box {
+extension focal_ov_box {
     var geometry: Box { Box(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
 }

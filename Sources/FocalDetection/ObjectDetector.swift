@@ -1,13 +1,16 @@
-internal import CFocalOpenCV
+internal import CFocalInference
 public import FocalCore
 internal import FocalRuntime
+import Foundation
 
-/// Finds cats, dogs and people with YOLOv4-tiny (Darknet, COCO) through OpenCV DNN.
+/// Finds cats, dogs and people with YOLOv4-tiny (Darknet, COCO) through OpenVINO.
 public final class ObjectDetector: SubjectDetecting {
-    /// The network description's file name in the model folder.
-    public static let configFile = "yolov4-tiny.cfg"
-    /// The weights' file name in the model folder.
-    public static let weightsFile = "yolov4-tiny.weights"
+    /// The model's file name in the model folder: the Darknet network converted to ONNX by
+    /// `focalscripts.darknet_onnx` at setup.
+    public static let modelFile = "yolov4-tiny.onnx"
+    /// The file that describes the model's output heads (anchors, `scale_x_y`, classes), written
+    /// by the converter beside it.
+    public static let headsFile = "yolov4-tiny.heads.json"
 
     /// COCO class ids (0-based) of the kinds this detector reports, and their group: people
     /// alone (0), cats and dogs together (1), scored as objectness × (p(cat) + p(dog)).
@@ -17,7 +20,10 @@ public final class ObjectDetector: SubjectDetecting {
     public let thresholds: [SubjectKind: Double]
     /// Speed/accuracy setting: the passes run.
     public let accuracy: Accuracy
-    private let nets: NetPool
+    private let modelPath: String
+    private let heads: [focal_ov_yolo_head]
+    private let classCount: Int32
+    private let settings: InferenceSettings
 
     /// The default thresholds: person 0.3, cat 0.25, dog 0.25 (a pet's score is its objectness
     /// times p(cat) + p(dog), so an animal the network cannot tell apart still counts).
@@ -29,7 +35,7 @@ public final class ObjectDetector: SubjectDetecting {
     public static func identifier(accuracy: Accuracy, thresholds: [SubjectKind: Double]) -> String {
         let t = classes.map { "\($0.kind.rawValue)=\(thresholds[$0.kind] ?? 1)" }.joined(separator: ",")
         let passes = Self.passes(accuracy).map { "\($0)" }.joined(separator: ";")
-        return "yolov4-tiny/\(inputSize(accuracy))/\(passes)/\(t)"
+        return "yolov4-tiny-ov/\(inputSize(accuracy))/\(passes)/\(t)"
     }
 
     /// The network input side: 288, stretched. Subjects that fill a larger input score low (the
@@ -41,23 +47,38 @@ public final class ObjectDetector: SubjectDetecting {
     /// `.accurate` adds a pass with a border, for animals that fill the frame.
     static func passes(_ accuracy: Accuracy) -> [Double] { accuracy == .fast ? [0] : [0, 0.125] }
 
-    /// Loads the model lazily from `models`.
+    /// Finds the model in `models`; it is compiled on first use (once per process).
     /// - Parameters:
     ///   - models: The model folder; see `ModelDirectory`.
     ///   - accuracy: `.fast` (default) or `.accurate`.
     ///   - thresholds: Minimum score per kind; default `defaultThresholds`.
-    /// - Throws: `DetectionError.modelMissing` when a file is not there.
+    ///   - inference: Parallel inferences, threads and the compiled-model cache; default
+    ///     `InferenceSettings()`.
+    /// - Throws: `DetectionError.modelMissing` when a file is not there, `.modelsInvalid` when the
+    ///   heads file is malformed.
     public init(
-        models: ModelDirectory, accuracy: Accuracy = .fast, thresholds: [SubjectKind: Double] = ObjectDetector.defaultThresholds
+        models: ModelDirectory, accuracy: Accuracy = .fast, thresholds: [SubjectKind: Double] = ObjectDetector.defaultThresholds,
+        inference: InferenceSettings = InferenceSettings()
     ) throws(DetectionError) {
-        let config = try ModelDirectory.locate(explicit: models.path, containing: Self.configFile).file(Self.configFile)
-        let weights = try ModelDirectory.locate(explicit: models.path, containing: Self.weightsFile).file(Self.weightsFile)
+        modelPath = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile).file(Self.modelFile)
+        let headsPath = try ModelDirectory.locate(explicit: models.path, containing: Self.headsFile).file(Self.headsFile)
+        let description = try YOLOHeads.read(headsPath)
+        heads = description.cHeads
+        classCount = Int32(description.classes)
         self.accuracy = accuracy
         self.thresholds = thresholds
-        nets = NetPool { () throws(DetectionError) -> LoadedNet in
-            let (net, text) = withErrorText { focal_cv_yolo_load(config, weights, $0, $1) }
-            guard let net else { throw DetectionError(.modelsInvalid, "cannot load \(weights)", cause: text) }
-            return LoadedNet(net)
+        settings = inference
+    }
+
+    /// The compiled model, shared by every object detector of the process with the same settings.
+    private func net() throws(DetectionError) -> CompiledNet {
+        let (path, heads, classes, settings) = (modelPath, heads, classCount, settings)
+        return try CompiledNet.shared(key: "yolo|" + path, settings: settings) { runtime, err, len in
+            heads.withUnsafeBufferPointer { heads in
+                focal_ov_yolo_compile(
+                    runtime, path, heads.baseAddress, Int32(heads.count), classes, Int32(settings.parallel),
+                    Int32(settings.threadsPerInference), err, len)
+            }
         }
     }
 
@@ -71,7 +92,7 @@ public final class ObjectDetector: SubjectDetecting {
     /// Finds cats, dogs and people in `image` on the calling thread; boxes in its pixels.
     public func detectNow(in image: PixelBuffer) throws(DetectionError) -> [Subject] {
         let capacity = 256
-        var boxes = [focal_cv_box](repeating: focal_cv_box(), count: capacity)
+        var boxes = [focal_ov_box](repeating: focal_ov_box(), count: capacity)
         let ids = Self.classes.map(\.id), groups = Self.classes.map(\.group)
         // A group keeps what reaches the lowest threshold of its kinds; each pet is then held to
         // the threshold of the kind it is named.
@@ -81,12 +102,12 @@ public final class ObjectDetector: SubjectDetecting {
         let pads = Self.passes(accuracy)
         let size = Int32(Self.inputSize(accuracy))
         let (width, height, stride) = try image.cGeometry()
-        let count = try nets.with { (net) throws(DetectionError) -> Int32 in
+        let count = try net().with { (session) throws(DetectionError) -> Int32 in
             let (count, text) = withErrorText { err, len in
                 image.bytes.withUnsafeBufferPointer { pixels in
                     boxes.withUnsafeMutableBufferPointer { out in
-                        focal_cv_yolo_detect(
-                            net, pixels.baseAddress, pixels.count, width, height, stride, size, pads, Int32(pads.count),
+                        focal_ov_yolo_detect(
+                            session, pixels.baseAddress, pixels.count, width, height, stride, size, pads, Int32(pads.count),
                             ids, groups, Int32(ids.count), groupThresholds, Int32(groupThresholds.count), 0.45,
                             out.baseAddress, Int32(capacity), err, len)
                     }

@@ -1,4 +1,4 @@
-internal import CFocalOpenCV
+internal import CFocalInference
 public import FocalCore
 internal import FocalRuntime
 
@@ -31,7 +31,7 @@ public struct SaliencyDetector: SubjectDetecting {
         let (status, text) = withErrorText { err, len in
             image.bytes.withUnsafeBufferPointer { pixels in
                 map.withUnsafeMutableBufferPointer { out in
-                    focal_cv_saliency(
+                    focal_saliency(
                         pixels.baseAddress, pixels.count, width, height, stride,
                         Int32(mw), Int32(mh), out.baseAddress, out.count, err, len)
                 }

@@ -54,12 +54,12 @@ struct DetectionOptions: ParsableArguments {
     /// address (a person fetching their own URLs) unless `--public-only` is given.
     /// - Parameters:
     ///   - inputs: How many inputs it will run: with more than one, they run side by side and
-    ///     each inference keeps to one thread.
+    ///     each inference keeps to one thread; one input's inferences use every core.
     ///   - configure: Changes to the configuration the command needs (a disk cache).
     func pipeline(inputs: Int, _ configure: (inout FocalConfiguration) -> Void = { _ in }) throws -> FocalPipeline {
         let extra: [any SubjectDetecting] = try subjects.map { [try SubjectFile(path: $0, maxSubjects: limits.maxSubjects)] } ?? []
         var configuration = FocalConfiguration(modelsPath: models, limits: limits, network: try network())
-        if inputs > 1 { configuration.inferenceThreads = 1 }
+        configuration.inferenceThreads = inputs > 1 ? 1 : configuration.workers
         configure(&configuration)
         return FocalPipeline(configuration: configuration, detectors: extra)
     }

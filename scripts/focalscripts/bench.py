@@ -1,14 +1,18 @@
 """`make bench`: Focal against libvips's own smart crop, measured side by side in one run.
 
 1. Per process: one crop of a 12 MP JPEG to 400x400, whole process (start-up and model loading
-   included), for a portrait and for a pet photo: `focal crop`, `focal crop --no-detect`,
-   `vipsthumbnail --smartcrop attention`, `vipsthumbnail` (centre). Each command runs in turn,
-   interleaved, so the machine's load falls on all alike; median wall time and peak memory.
+   included), for a portrait and for a pet photo: `focal crop` with the compiled models cached
+   (warm: the usual case after the first run) and without a cache (cold: both models compiled),
+   `focal crop --no-detect`, `vipsthumbnail --smartcrop attention`, `vipsthumbnail` (centre).
+   Each command runs in turn, interleaved, so the machine's load falls on all alike; median wall
+   time and peak memory.
 2. In one process on all cores, over a mixed set of real photos enlarged to 12 MP (portraits and
    groups, pets, scenes with neither): crops per second and peak resident memory for Focal cold
    with detection, Focal with detection off, and libvips's thumbnail with crop=attention (a small
    C harness on the same libvips, Benchmarks/vips-attention). Rounds interleaved; medians.
-3. Focal's caches: memory hits by content and by cache name, disk hits after a restart.
+3. Detection alone, per stage, on one thread: milliseconds per image for faces, objects and the
+   salient region over the mixed set.
+4. Focal's caches: memory hits by content and by cache name, disk hits after a restart.
 
 Options: --runs N (per-process runs, default BENCH_RUNS or 9), --rounds N (throughput rounds,
 default BENCH_ROUNDS or 3), --quick (2 runs, 1 round: a smoke run; `make bench BENCH_FLAGS=--quick`).
@@ -61,9 +65,9 @@ def mixed_set():
     return folder, used
 
 
-def run_one(cmd):
+def run_one(cmd, env=None):
     """(wall seconds, peak MiB) of one command."""
-    r = measure.run(cmd, stdout=subprocess.DEVNULL)
+    r = measure.run(cmd, stdout=subprocess.DEVNULL, env=env)
     if r["exit"] != 0:
         sys.exit(f"bench: {' '.join(cmd)} failed (exit {r['exit']}, signal {r['signal']})")
     return r["seconds"], r["peak_mb"]
@@ -73,28 +77,34 @@ def per_process(photos):
     out = os.path.join(WORK, "out")
     os.makedirs(out, exist_ok=True)
     vipsthumbnail = shutil.which("vipsthumbnail")
+    # The compiled models: a folder of the benchmark's own, filled by the warm-up run; "off" for
+    # a process that compiles both models itself.
+    warm = dict(os.environ, FOCAL_MODEL_CACHE=os.path.join(WORK, "compiled-models"))
+    cold = dict(os.environ, FOCAL_MODEL_CACHE="off")
     for label, image in photos:
+        environments = {"focal crop --size 400x400 (cold: no model cache)": cold}
         commands = {
             "focal crop --size 400x400": [FOCAL, "crop", image, "--size", "400x400", "-o", f"{out}/focal.jpg"],
+            "focal crop --size 400x400 (cold: no model cache)": [FOCAL, "crop", image, "--size", "400x400", "-o", f"{out}/focal-cold.jpg"],
             "focal crop --size 400x400 --no-detect": [FOCAL, "crop", image, "--size", "400x400", "--no-detect", "-o", f"{out}/centre.jpg"],
             "vipsthumbnail --smartcrop attention": [vipsthumbnail, image, "--size", "400x400", "--smartcrop", "attention", "-o", f"{out}/attention.jpg"],
             "vipsthumbnail (centre)": [vipsthumbnail, image, "--size", "400x400", "--smartcrop", "centre", "-o", f"{out}/vcentre.jpg"],
         }
         times = {k: [] for k in commands}
         rss = {k: 0.0 for k in commands}
-        for cmd in commands.values():  # warm-up: page cache, model files
-            run_one(cmd)
+        for name, cmd in commands.items():  # warm-up: page cache, model files, the model cache
+            run_one(cmd, environments.get(name, warm))
         for _ in range(RUNS):
             for name, cmd in commands.items():
-                t, m = run_one(cmd)
+                t, m = run_one(cmd, environments.get(name, warm))
                 times[name].append(t)
                 rss[name] = max(rss[name], m)
         base = statistics.median(times["vipsthumbnail --smartcrop attention"])
         print(f"Per process: one crop of a 12 MP JPEG ({label}) to 400x400, median of {RUNS} interleaved runs")
-        print(f"  {'command':40} {'median ms':>10} {'vs attention':>13} {'peak MB':>8}")
+        print(f"  {'command':50} {'median ms':>10} {'vs attention':>13} {'peak MB':>8}")
         for name in commands:
             m = statistics.median(times[name])
-            print(f"  {name:40} {m * 1000:10.1f} {m / base:12.2f}x {rss[name]:8.1f}")
+            print(f"  {name:50} {m * 1000:10.1f} {m / base:12.2f}x {rss[name]:8.1f}")
         print()
         sys.stdout.flush()
 
@@ -147,6 +157,19 @@ def throughput(folder, used):
     sys.stdout.flush()
 
 
+def stages(folder):
+    env = dict(os.environ, FOCAL_MODELS=paths.MODELS, FOCAL_MODEL_CACHE=os.path.join(WORK, "compiled-models"))
+    rounds = []
+    for _ in range(ROUNDS):
+        line = subprocess.run([BENCH, folder, "stages"], capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
+        rounds.append(json.loads(line))
+    print(f"Detection alone, one thread, ms per image over the {rounds[0]['images']} photos (median of {ROUNDS} rounds):")
+    for stage, what in (("faces", "YuNet, 512 px proxy"), ("objects", "YOLOv4-tiny, 288 px"), ("saliency", "spectral residual, 256 px")):
+        print(f"  {stage:10} {what:28} {statistics.median(r[stage + '_ms'] for r in rounds):8.1f} ms")
+    print()
+    sys.stdout.flush()
+
+
 def cached(folder):
     env = dict(os.environ, FOCAL_MODELS=paths.MODELS)
     line = subprocess.run([BENCH, folder, "cached"], capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
@@ -174,6 +197,7 @@ def main():
     pet = os.path.join(folder, next(n for n, k in used if k == "pet"))
     per_process([("portrait", portrait), ("pet", pet)])
     throughput(folder, used)
+    stages(folder)
     cached(folder)
 
 

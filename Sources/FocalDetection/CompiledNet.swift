@@ -1,0 +1,97 @@
+internal import CFocalInference
+import FocalCore
+import Foundation
+internal import FocalRuntime
+import Synchronization
+
+/// One OpenVINO runtime per cache folder, shared by every net of the process.
+final class InferenceRuntime: @unchecked Sendable {
+    let pointer: OpaquePointer
+    /// Why the cache folder is not used, when it is not.
+    let cacheProblem: String?
+
+    private init(pointer: OpaquePointer, cacheProblem: String?) {
+        self.pointer = pointer
+        self.cacheProblem = cacheProblem
+    }
+    deinit { focal_ov_runtime_free(pointer) }
+
+    /// The OpenVINO build this process runs.
+    static var version: String { String(cString: focal_ov_version()) }
+
+    private static let runtimes = Mutex<[String: InferenceRuntime]>([:])
+
+    /// The runtime for `cacheFolder` (nil: none), created on first use.
+    static func shared(cacheFolder: String?) throws(DetectionError) -> InferenceRuntime {
+        let key = cacheFolder ?? ""
+        if let runtime = runtimes.withLock({ $0[key] }) { return runtime }
+        let prepared = cacheFolder.map { CompiledModelCache.prepare($0, runtimeVersion: version) }
+        let (pointer, text) = withErrorText { focal_ov_runtime_create(prepared?.path, $0, $1) }
+        guard let pointer else { throw DetectionError(.modelsInvalid, "cannot start OpenVINO", cause: text) }
+        let runtime = InferenceRuntime(pointer: pointer, cacheProblem: prepared?.problem)
+        return runtimes.withLock { table in
+            if let existing = table[key] { return existing }
+            table[key] = runtime
+            return runtime
+        }
+    }
+}
+
+/// A model compiled for the CPU, with a pool of inference requests: one per concurrent caller.
+final class CompiledNet: @unchecked Sendable {
+    private let pointer: OpaquePointer
+    private let runtime: InferenceRuntime
+    private let idle = Mutex<[Session]>([])
+
+    /// One inference request with its scratch buffers; freed with it.
+    private final class Session: @unchecked Sendable {
+        let pointer: OpaquePointer
+        init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        deinit { focal_ov_session_free(pointer) }
+    }
+
+    private init(pointer: OpaquePointer, runtime: InferenceRuntime) {
+        self.pointer = pointer
+        self.runtime = runtime
+    }
+    deinit {
+        idle.withLock { $0.removeAll() }
+        focal_ov_net_free(pointer)
+    }
+
+    /// Nets compiled so far, by model file, kind and settings: a model is compiled once per
+    /// process, whichever detectors use it.
+    private static let compiled = Mutex<[String: CompiledNet]>([:])
+
+    /// The net for `key`, compiled by `compile` on first use (under a lock: a second caller waits
+    /// for the first compile rather than compiling again).
+    static func shared(
+        key: String, settings: InferenceSettings,
+        compile: (OpaquePointer, UnsafeMutablePointer<CChar>, Int) -> OpaquePointer?
+    ) throws(DetectionError) -> CompiledNet {
+        let runtime = try InferenceRuntime.shared(cacheFolder: settings.cacheFolder)
+        let fullKey = "\(key)|\(settings.parallel)x\(settings.threadsPerInference)|\(settings.cacheFolder ?? "")"
+        return try compiled.withLock { (table) throws(DetectionError) -> CompiledNet in
+            if let net = table[fullKey] { return net }
+            let (pointer, text) = withErrorText { compile(runtime.pointer, $0, $1) }
+            guard let pointer else { throw DetectionError(.modelsInvalid, "cannot compile \(key)", cause: text) }
+            let net = CompiledNet(pointer: pointer, runtime: runtime)
+            table[fullKey] = net
+            return net
+        }
+    }
+
+    /// Runs `body` with an inference request nobody else is using.
+    func with<T>(_ body: (OpaquePointer) throws(DetectionError) -> T) throws(DetectionError) -> T {
+        let session: Session
+        if let reused = idle.withLock({ $0.popLast() }) {
+            session = reused
+        } else {
+            let (created, text) = withErrorText { focal_ov_session_create(pointer, $0, $1) }
+            guard let created else { throw DetectionError(.detectionFailed, "cannot create an inference request", cause: text) }
+            session = Session(created)
+        }
+        defer { idle.withLock { $0.append(session) } }
+        return try body(session.pointer)
+    }
+}
