@@ -175,63 +175,86 @@ static void to_u8(const float *restrict v, size_t n, int ties_up, unsigned char 
 }
 
 /// Resamples `src` (its width x `src_h`) to `dst_u8` or `dst_f32`, `dst_w` x `dst_h` with
-/// `dst_stride` samples per row. Each output row is a weighted sum of source rows, then of its
-/// samples (the fast order). 8-bit ties round as OpenCV's do: up for bilinear and for halving
-/// both sides (its fast 2x2 path), to even for other area averaging (cvRound). Grey is made bit
-/// for bit as OpenCV makes it, as the saliency map is sensitive to its thumbnail: across each
-/// source row first; whole-number shrinking with integer sums times 1/area (resizeAreaFast);
-/// bilinear with 11-bit weights and its SIMD rounding (VResizeLinearVec_32s8u), exact for
-/// widths that are a multiple of 16. Returns 0, or FOCAL_OPS_ENOMEM with `err`.
+/// `dst_stride` samples per row: each output row is a weighted sum of source rows, then of its
+/// samples. 8-bit ties round as OpenCV's do: up for bilinear and for halving both sides (its
+/// fast 2x2 path), to even for other area averaging (cvRound). Returns 0, or FOCAL_OPS_ENOMEM.
 static int resample_plane(const plane *src, int src_h, int dst_w, int dst_h, unsigned char *dst_u8, float *dst_f32,
                           size_t dst_stride, char *err, size_t errlen) {
-    const int cn = src->channels, across_first = src->grey;
+    const int cn = src->channels;
     const int ties_up = (dst_w >= src->width && dst_h >= src_h) || (src->width == 2 * dst_w && src_h == 2 * dst_h);
-    const size_t n = (size_t)dst_w * (size_t)cn;
+    const size_t n = (size_t)dst_w * (size_t)cn, row_floats = (size_t)src->width * (size_t)cn + n;
     axis ax = {0}, ay = {0};
-    float *row = NULL;  // a source row, two output rows, a row of integer sums
-    const size_t row_floats = (size_t)src->width * (size_t)cn + 2 * n;
+    float *row = NULL;  // a source row, an output row, a row of integer sums
     if (axis_init(&ax, src->width, dst_w) != 0 || axis_init(&ay, src_h, dst_h) != 0 ||
         (row = calloc(sizeof(float) * row_floats + sizeof(short) * (size_t)src->width * (size_t)cn, 1)) == NULL) {
         axis_free(&ax);
         axis_free(&ay);
         return fail(err, errlen, FOCAL_OPS_ENOMEM, "out of memory");
     }
-    float *line = row + (size_t)src->width * (size_t)cn, *sum = line + n;
-    float final_scale = 0;
-    const int fixed = across_first && dst_w >= src->width && dst_h >= src_h;
-    if (fixed) {
-        final_scale = 0.25f;
-        quantize(&ax, dst_w, 2048), quantize(&ay, dst_h, 2048);
-    } else if (across_first && dst_w < src->width && dst_h <= src_h && whole(ax.scale) && whole(ay.scale)) {
-        final_scale = 1.0f / (float)(lround(ax.scale) * lround(ay.scale));
-        quantize(&ax, dst_w, ax.scale), quantize(&ay, dst_h, ay.scale);
-    }
+    float *sum = row + (size_t)src->width * (size_t)cn;
     for (int dy = 0; dy < dst_h; ++dy) {
         const float *wy = ay.weight + (size_t)dy * (size_t)ay.taps;
         for (int k = 0, first = 1; k < ay.taps; ++k) {
             if (wy[k] == 0) continue;
-            if (across_first) {
-                add_rows(row, src, ay.start[dy] + k, 1, 1.0f, 1, NULL);
-                horizontal(row, &ax, dst_w, cn, line);
-                for (size_t i = 0; i < n; ++i) {
-                    const float t = fixed ? (float)(((int)line[i] >> 4) * (int)wy[k] >> 16) : wy[k] * line[i];
-                    sum[i] = first ? t : sum[i] + t;
-                }
-            } else {
-                int rows = 1;  // 8-bit rows of one weight (the whole ones of area averaging), <= 65535 / 255
-                while (src->u8 != NULL && k + rows < ay.taps && wy[k + rows] == wy[k] && rows < 257) ++rows;
-                add_rows(row, src, ay.start[dy] + k, rows, wy[k], first, (unsigned short *)(row + row_floats));
-                k += rows - 1;
-            }
-            first = 0;
+            int rows = 1;  // 8-bit rows of one weight (the whole ones of area averaging), <= 65535 / 255
+            while (src->u8 != NULL && k + rows < ay.taps && wy[k + rows] == wy[k] && rows < 257) ++rows;
+            add_rows(row, src, ay.start[dy] + k, rows, wy[k], first, (unsigned short *)(row + row_floats));
+            k += rows - 1, first = 0;
         }
-        if (!across_first) horizontal(row, &ax, dst_w, cn, sum);
-        if (final_scale != 0)
-            for (size_t i = 0; i < n; ++i) sum[i] *= final_scale;
+        horizontal(row, &ax, dst_w, cn, sum);
         if (dst_f32 != NULL)
             memcpy(dst_f32 + (size_t)dy * dst_stride, sum, sizeof(float) * n);
         else
             to_u8(sum, n, ties_up, dst_u8 + (size_t)dy * dst_stride);
+    }
+    axis_free(&ax);
+    axis_free(&ay);
+    free(row);
+    return 0;
+}
+
+/// The saliency thumbnail: `rgb` in grey, resized to `w` x `h` bit for bit as OpenCV 4.6 does
+/// (the map is sensitive to it): across each source row first, then down; area averaging when
+/// `w` < `width` (integer sums times 1/area for whole-number ratios), else bilinear with 11-bit
+/// weights and its SIMD rounding (VResizeLinearVec_32s8u, which covers rows of 16n samples),
+/// leaving the vertical weights unclamped at the edges as it does. Returns 0 or -1 (no memory).
+static int grey_thumbnail(const unsigned char *rgb, int width, int height, int stride, unsigned char *thumb, int w,
+                          int h) {
+    const int area = w < width, ties_up = !area || (width == 2 * w && height == 2 * h);
+    axis ax = {0}, ay = {0};
+    float *row = NULL;  // a source row, a resampled row, their sum
+    if (axis_init(&ax, width, w) != 0 || axis_init(&ay, height, h) != 0 ||
+        (row = calloc((size_t)width + 2 * (size_t)w, sizeof(float))) == NULL) {
+        axis_free(&ax);
+        axis_free(&ay);
+        return -1;
+    }
+    float *line = row + width, *sum = line + w, final_scale = 1;
+    if (!area) {
+        quantize(&ax, w, 2048), final_scale = 0.25f;
+    } else if (whole(ax.scale) && whole(ay.scale)) {
+        quantize(&ax, w, ax.scale), quantize(&ay, h, ay.scale);
+        final_scale = 1.0f / (float)(lround(ax.scale) * lround(ay.scale));
+    }
+    const plane grey = {rgb, NULL, (size_t)stride, width, 1, 1};
+    for (int dy = 0; dy < h; ++dy) {
+        const float fy = (float)((dy + 0.5) * ay.scale - 0.5), f = fy - floorf(fy);
+        for (int k = 0, first = 1; k < (area ? ay.taps : 2); ++k) {
+            // Area: the table. Bilinear: row floor(fy) and the next, clamped, unclamped weights.
+            const int sy = area ? ay.start[dy] + k : (int)floorf(fy) + k, last = height - 1;
+            const float b = area ? ay.weight[(size_t)dy * (size_t)ay.taps + (size_t)k]
+                                 : rintf((k ? f : 1.0f - f) * 2048);
+            if (b == 0) continue;
+            add_rows(row, &grey, sy < 0 ? 0 : (sy > last ? last : sy), 1, 1.0f, 1, NULL);
+            horizontal(row, &ax, w, 1, line);
+            for (int i = 0; i < w; ++i) {
+                const float t = area ? b * line[i] : (float)(((int)line[i] >> 4) * (int)b >> 16);
+                sum[i] = first ? t : sum[i] + t;
+            }
+            first = 0;
+        }
+        for (int i = 0; i < w; ++i) sum[i] *= final_scale;
+        to_u8(sum, (size_t)w, ties_up, thumb + (size_t)dy * (size_t)w);
     }
     axis_free(&ax);
     axis_free(&ay);
@@ -461,10 +484,9 @@ int focal_saliency(const unsigned char *rgb, size_t length, int width, int heigh
     unsigned char *thumb = (unsigned char *)(map + n);
 
     // The grey thumbnail, 64 px wide, in 8 bits (area when shrinking, bilinear otherwise), then /255.
-    const plane grey = {rgb, NULL, (size_t)stride, width, 1, 1};
-    if (resample_plane(&grey, height, w, h, thumb, NULL, (size_t)w, err, errlen) != 0) {
+    if (grey_thumbnail(rgb, width, height, stride, thumb, w, h) != 0) {
         free(block);
-        return FOCAL_OPS_ENOMEM;
+        return fail(err, errlen, FOCAL_OPS_ENOMEM, "out of memory");
     }
     double sum = 0, squares = 0;
     for (size_t i = 0; i < n; ++i) {

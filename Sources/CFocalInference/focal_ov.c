@@ -428,9 +428,11 @@ int focal_ov_yunet_detect(focal_ov_session *session, const unsigned char *rgb, s
         set_error(err, errlen, "score threshold and NMS IoU must be between 0 and 1");
         return FOCAL_OV_EINVAL;
     }
-    // The network wants sizes that are multiples of 32: pad the bottom and right with black so
-    // that detections stay in the caller's pixel frame.
-    const int padded_w = (width + 31) / 32 * 32, padded_h = (height + 31) / 32 * 32;
+    // The network wants sizes that are multiples of 32; they are padded (black, at the bottom and
+    // right, so that detections stay in the caller's pixel frame) to multiples of 128 instead:
+    // OpenVINO prepares each new input shape once (tens of ms), and a 512 px proxy then has one of
+    // four shapes per orientation whatever the photo's aspect.
+    const int padded_w = (width + 127) / 128 * 128, padded_h = (height + 127) / 128 * 128;
     if ((long long)padded_w * padded_h > kMaxPixels) {
         set_error(err, errlen, "a %dx%d image is too large for face detection", width, height);
         return FOCAL_OV_EINVAL;

@@ -13,15 +13,8 @@ public enum CropStrategy: String, Hashable, Sendable, Codable, CaseIterable {
     /// Built around a focus point or region a person chose.
     case manual
 
-    /// The strategy for a subject kind.
-    init(_ kind: SubjectKind) {
-        switch kind {
-        case .face, .head: self = .faces
-        case .cat, .dog: self = .pets
-        case .person: self = .people
-        case .saliency: self = .saliency
-        }
-    }
+    /// The strategy for a subject kind (`SubjectKind.traits`).
+    init(_ kind: SubjectKind) { self = kind.traits.strategy }
 }
 
 /// The planner's answer: where to crop and why.

@@ -13,16 +13,6 @@ public enum SubjectKind: String, Hashable, Sendable, Codable, CodingKeyRepresent
     /// A head the face detector missed, inferred from the top of a person's box that holds no
     /// face (a profile, the back of a head). It ranks with faces, below them in weight.
     case head
-
-    /// The planner's priority group: lower goes first.
-    public var priority: Int {
-        switch self {
-        case .face, .head: 0
-        case .cat, .dog: 1
-        case .person: 2
-        case .saliency: 3
-        }
-    }
 }
 
 /// One subject in the pixels of the oriented image, origin top left.

@@ -26,6 +26,8 @@ struct WebAssets: Sendable {
         for name in names where !name.hasPrefix(".") {
             guard var data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
             if name == "focal-img.js" { data = Self.withCropOptions(data) }
+            if name == "overlay.js" { data = Self.replacing(Self.kindsMarker, with: Self.kindsJSON, in: data) }
+            if name == "app.css" { data = Self.replacing(Self.kindColoursMarker, with: Self.kindColours, in: data) }
             let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
             files[name] = Asset(data: data, type: Self.type(of: name), tag: "\"\(digest)\"")
         }
@@ -40,6 +42,28 @@ struct WebAssets: Sendable {
     static func withCropOptions(_ script: Data) -> Data {
         let text = String(decoding: script, as: UTF8.self)
         return Data(text.replacingOccurrences(of: cropOptionsMarker, with: CropOption.elementJSON).utf8)
+    }
+
+    /// The marker in `overlay.js` that the kind table replaces.
+    static let kindsMarker = "/*focal:kinds*/{}"
+    /// The marker in `app.css` that the kinds' colour variables replace.
+    static let kindColoursMarker = "/*focal:kind-colours*/"
+
+    /// `{"face":{"label":"Face","colour":"#22c55e"},...}`: each kind's label and colour.
+    static var kindsJSON: String {
+        let entries = SubjectKind.allCases.map { kind in
+            "\"\(kind.rawValue)\":{\"label\":\"\(kind.traits.label)\",\"colour\":\"\(kind.traits.colour)\"}"
+        }
+        return "{" + entries.joined(separator: ",") + "}"
+    }
+
+    /// `--kind-face: #22c55e;` and so on, one line per kind.
+    static var kindColours: String {
+        SubjectKind.allCases.map { "--kind-\($0.rawValue): \($0.traits.colour);" }.joined(separator: "\n  ")
+    }
+
+    static func replacing(_ marker: String, with text: String, in data: Data) -> Data {
+        Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: marker, with: text).utf8)
     }
 
     static func type(of name: String) -> String {

@@ -9,16 +9,10 @@ struct DebugOverlay {
     let analysis: Analysis
     let plan: CropPlan?
 
-    /// The colour each kind is drawn in.
+    /// The colour each kind is drawn in (`SubjectKind.traits`, as on the page).
     static func color(_ kind: SubjectKind) -> RGB {
-        switch kind {
-        case .face: RGB(60, 230, 90)
-        case .cat: RGB(255, 150, 30)
-        case .dog: RGB(240, 70, 200)
-        case .person: RGB(70, 160, 255)
-        case .saliency: RGB(255, 230, 40)
-        case .head: RGB(170, 255, 200)
-        }
+        let rgb = kind.traits.rgb
+        return RGB(rgb.red, rgb.green, rgb.blue)
     }
 
     func png(longSide: Int) throws -> Data {

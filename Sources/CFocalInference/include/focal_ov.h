@@ -75,7 +75,7 @@ focal_ov_session *focal_ov_session_create(focal_ov_net *net, char *err, size_t e
 void focal_ov_session_free(focal_ov_session *session);
 
 /// Finds faces in an 8-bit interleaved RGB buffer (`stride` bytes per row). The buffer is used at
-/// its own size, padded with black at the bottom and right to a multiple of 32, so callers choose
+/// its own size, padded with black at the bottom and right to a multiple of 128, so callers choose
 /// the detection resolution by the size they pass. Writes at most `capacity` boxes with score >=
 /// `score_threshold` after NMS at `nms_iou`, best first. Returns the number written, or a negative
 /// code with `err` filled.

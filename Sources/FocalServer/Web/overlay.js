@@ -2,13 +2,9 @@
 // their confidence, the padded region a frame's crop was built around, and the crop itself.
 // Boxes are placed in percent of the image, so the drawing follows the picture's size.
 
-export const KINDS = {
-  face: { label: 'Face', colour: 'var(--kind-face)' },
-  cat: { label: 'Cat', colour: 'var(--kind-cat)' },
-  dog: { label: 'Dog', colour: 'var(--kind-dog)' },
-  person: { label: 'Person', colour: 'var(--kind-person)' },
-  saliency: { label: 'Salient', colour: 'var(--kind-saliency)' },
-};
+// Each kind's label and colour: `focal serve` writes its table (SubjectKind.traits) in place of
+// the marker, so the page, the planner and the debug overlays agree.
+export const KINDS = /*focal:kinds*/{};
 
 const percent = (value, whole) => `${((value / whole) * 100).toFixed(3)}%`;
 
