@@ -112,7 +112,8 @@ let package = Package(
         .testTarget(
             name: "FocalImagingTests", dependencies: ["FocalImaging", "FocalRuntime", "FocalTools", "FocalTestSupport"],
             swiftSettings: testing),
-        .testTarget(name: "FocalDetectionTests", dependencies: ["Focal", "FocalTestSupport"], swiftSettings: testing),
+        .testTarget(
+            name: "FocalDetectionTests", dependencies: ["Focal", "FocalTestSupport"], exclude: ["Reference"], swiftSettings: testing),
         .testTarget(name: "FocalToolsTests", dependencies: ["FocalTools", "FocalImaging", "FocalTestSupport"], swiftSettings: testing),
         .testTarget(
             name: "FocalServerTests",
