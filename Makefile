@@ -189,19 +189,22 @@ fuzz-mutate: corpus build
 bench-lock: deps corpus
 	scripts/lockbench.sh
 
-# The manual page, focal.1 in .build-man/, made by swift-argument-parser's generate-manual plugin
-# (offline: it builds its tool from the checked-out package) from the release build's own
+# The manual page, focal.1 in .build-man/, made by swift-argument-parser's generate-manual tool
+# (offline: built from the checked-out package) from the release build's own
 # description of its commands (--experimental-dump-help), so it cannot drift from `focal --help`.
 # One page for all subcommands; dated by the last commit, so that a rebuild gives the same page.
 # A blank line in a command's discussion becomes .Pp (mdoc warns on empty lines).
 MAN_OUT := .build-man
-MAN_PLUGIN_OUT := .build/plugins/GenerateManual/outputs/focal
 MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
+# swift-argument-parser's generate-manual tool, run directly: its `swift package plugin` front
+# rebuilds .build/release with a build description of its own (without LINK), leaving a focal
+# that cannot find OpenVINO, and SwiftPM then believes that binary is up to date.
 man: release
-	rm -f $(MAN_PLUGIN_OUT)/focal.1
-	LD_LIBRARY_PATH=$(OPENVINO_LIB) $(SWIFT) package plugin generate-manual $(if $(MAN_DATE),--date $(MAN_DATE))
-	@mkdir -p $(MAN_OUT)
-	sed 's/^$$/.Pp/' $(MAN_PLUGIN_OUT)/focal.1 > $(MAN_OUT)/focal.1
+	$(SWIFT) build -c release $(LINK) --product generate-manual
+	@mkdir -p $(MAN_OUT)/raw
+	rm -f $(MAN_OUT)/raw/focal.1
+	.build/release/generate-manual .build/release/focal $(if $(MAN_DATE),--date $(MAN_DATE)) --output-directory $(MAN_OUT)/raw
+	sed 's/^$$/.Pp/' $(MAN_OUT)/raw/focal.1 > $(MAN_OUT)/focal.1
 
 # `make install PREFIX=/opt/focal DESTDIR=/tmp/stage` (PREFIX defaults to /usr/local):
 #   bin/focal, and beside it Focal_FocalServer.resources/ (the web page's files: the server finds
