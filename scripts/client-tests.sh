@@ -26,7 +26,7 @@ if [ "$server" = focal ]; then
     if ! help=$("$bin" serve --help 2>&1) || ! grep -q -- --root <<<"$help"; then
         die "$bin has no \`serve\` command yet (\`$bin serve --help\` does not offer --root): no server to test"
     fi
-    [ -f models/face_detection_yunet_2023mar.onnx ] || scripts/setup.sh models
+    [ -f models/yunet-2023mar-512x384.onnx ] || scripts/setup.sh models
 fi
 command -v vipsheader >/dev/null && command -v vips >/dev/null || scripts/setup.sh deps
 [ -f Fixtures/grace_hopper.jpg ] && [ -f Fixtures/astronaut.png ] && [ -f Fixtures/chelsea.png ] \

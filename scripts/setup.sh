@@ -136,14 +136,29 @@ models() {
         634a1132eb33f8091d60f2c346ababe8b905ae08387037aed883953b7329af84
     # The detectors run on OpenVINO, which reads ONNX: the Darknet network is converted by the
     # project's own converter (checked by behaviour: Tests/FocalDetectionTests/ConvertedModelTests
-    # compares its detections with the Darknet reference's). Redone when the inputs or the
-    # converter change.
-    local onnx=$MODELS/yolov4-tiny.onnx stamp=$MODELS/yolov4-tiny.onnx.inputs
-    local inputs
-    inputs=$(cat "$MODELS/yolov4-tiny.cfg" "$MODELS/yolov4-tiny.weights" scripts/focalscripts/darknet_onnx.py | sha256sum | cut -c1-64)
-    if [ ! -f "$onnx" ] || [ ! -f "$MODELS/yolov4-tiny.heads.json" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$inputs" ]; then
-        python3 -m focalscripts.darknet_onnx "$MODELS/yolov4-tiny.cfg" "$MODELS/yolov4-tiny.weights" "$onnx" \
+    # compares its detections with the Darknet reference's). Then each network gets a fixed 8-bit
+    # RGB input per size the detectors use (focalscripts.onnx_input), so that OpenVINO loads a
+    # file, or its compiled blob, with nothing to prepare. Redone when the inputs or the scripts
+    # change.
+    local inputs stamp=$MODELS/models.inputs
+    inputs=$(cat "$MODELS/yolov4-tiny.cfg" "$MODELS/yolov4-tiny.weights" "$MODELS/face_detection_yunet_2023mar.onnx" \
+        scripts/focalscripts/darknet_onnx.py scripts/focalscripts/onnx_input.py scripts/focalscripts/onnx_proto.py \
+        | sha256sum | cut -c1-64)
+    local wanted=("$MODELS/yolov4-tiny-288.onnx" "$MODELS/yolov4-tiny.heads.json")
+    local sizes=(512x384 512x512 384x512 1280x960 1280x1280 960x1280) size f missing=0
+    for size in "${sizes[@]}"; do wanted+=("$MODELS/yunet-2023mar-$size.onnx"); done
+    for f in "${wanted[@]}"; do [ -f "$f" ] || missing=1; done
+    if [ $missing = 1 ] || [ "$(cat "$stamp" 2>/dev/null)" != "$inputs" ]; then
+        local yolo=$MODELS/yolov4-tiny.onnx
+        python3 -m focalscripts.darknet_onnx "$MODELS/yolov4-tiny.cfg" "$MODELS/yolov4-tiny.weights" "$yolo" \
             || die "could not convert YOLOv4-tiny to ONNX"
+        python3 -m focalscripts.onnx_input "$yolo" "$MODELS/yolov4-tiny-288.onnx" --size 288x288 --divide 255 \
+            || die "could not give YOLOv4-tiny its 8-bit input"
+        rm -f "$yolo" "$MODELS/yolov4-tiny.onnx.inputs"
+        for size in "${sizes[@]}"; do
+            python3 -m focalscripts.onnx_input "$MODELS/face_detection_yunet_2023mar.onnx" \
+                "$MODELS/yunet-2023mar-$size.onnx" --size "$size" --bgr || die "could not give YuNet its 8-bit input"
+        done
         echo "$inputs" > "$stamp"
     fi
     say "models ready in $MODELS/"

@@ -1,6 +1,6 @@
 // focal_ov.c: the C side of focal_ov.h. Compiles YuNet and YOLO ONNX models with OpenVINO's C
-// API (8-bit RGB input, the element and layout conversion compiled into the model), runs them on
-// caller buffers and decodes their raw outputs into boxes. Nothing here keeps global state.
+// API (files with a fixed 8-bit RGB input, their conversion to what the network wants inside the
+// graph), runs them on caller buffers and decodes their raw outputs into boxes. Nothing here keeps global state.
 #include "focal_ov.h"
 
 #include "focal_ops.h"
@@ -25,6 +25,7 @@ struct focal_ov_runtime {
 struct focal_ov_net {
     enum net_kind kind;
     ov_compiled_model_t *compiled;
+    int width, height; /* the fixed input size */
     int head_count, classes;
     focal_ov_yolo_head heads[4];
 };
@@ -46,8 +47,7 @@ struct focal_ov_session {
 static const int kYunetStrides[3] = {8, 16, 32};
 static const char *const kYunetOutputs[9] = {"cls_8", "cls_16", "cls_32", "obj_8", "obj_16",
                                              "obj_32", "bbox_8", "bbox_16", "bbox_32"};
-enum { kGrey = 114,
-       kMaxPixels = 1 << 26 };
+enum { kGrey = 114 };
 
 static void set_error(char *err, size_t errlen, const char *format, ...) {
     if (err == NULL || errlen == 0) return;
@@ -115,40 +115,15 @@ void focal_ov_runtime_free(focal_ov_runtime *runtime) {
     free(runtime);
 }
 
-/// Reads `path`, makes its one input [1,3,?,?] take 8-bit NHWC RGB (converted, scaled by
-/// `1/scale`, channels reversed when `bgr`), and compiles it.
-static int compile(focal_ov_runtime *runtime, const char *path, float scale, int bgr, int streams, int threads,
-                   ov_compiled_model_t **compiled, char *err, size_t errlen) {
+/// Compiles the model file at `path` (or imports its compiled blob from the runtime's cache
+/// folder) and reads its input size: the input must be 8-bit [1, H, W, 3], fixed (the files
+/// focalscripts.onnx_input writes).
+static int compile(focal_ov_runtime *runtime, const char *path, int streams, int threads, focal_ov_net *net,
+                   char *err, size_t errlen) {
     int result = 0;
-    ov_model_t *model = NULL, *built = NULL;
-    ov_partial_shape_t shape = {0};
-    ov_preprocess_prepostprocessor_t *ppp = NULL;
-    ov_preprocess_input_info_t *input = NULL;
-    ov_preprocess_input_tensor_info_t *tensor = NULL;
-    ov_preprocess_preprocess_steps_t *steps = NULL;
-    ov_preprocess_input_model_info_t *model_info = NULL;
-    ov_layout_t *nhwc = NULL, *nchw = NULL;
-
-    OV_CHECK(ov_core_read_model(runtime->core, path, NULL, &model), "cannot read the model");
-    const ov_dimension_t dims[4] = {{1, 1}, {3, 3}, {-1, -1}, {-1, -1}};
-    OV_CHECK(ov_partial_shape_create(4, dims, &shape), "cannot make the input shape");
-    OV_CHECK(ov_model_reshape_single_input(model, shape), "the model does not take images of any size");
-
-    OV_CHECK(ov_preprocess_prepostprocessor_create(model, &ppp), "cannot prepare the model's input");
-    OV_CHECK(ov_preprocess_prepostprocessor_get_input_info_by_index(ppp, 0, &input), "the model has no input");
-    OV_CHECK(ov_preprocess_input_info_get_tensor_info(input, &tensor), "cannot describe the input");
-    OV_CHECK(ov_preprocess_input_tensor_info_set_element_type(tensor, U8), "cannot make the input 8-bit");
-    OV_CHECK(ov_layout_create("NHWC", &nhwc), "cannot make a layout");
-    OV_CHECK(ov_layout_create("NCHW", &nchw), "cannot make a layout");
-    OV_CHECK(ov_preprocess_input_tensor_info_set_layout(tensor, nhwc), "cannot set the input layout");
-    OV_CHECK(ov_preprocess_input_info_get_preprocess_steps(input, &steps), "cannot add input steps");
-    OV_CHECK(ov_preprocess_preprocess_steps_convert_element_type(steps, F32), "cannot convert the input");
-    if (bgr) OV_CHECK(ov_preprocess_preprocess_steps_reverse_channels(steps), "cannot reverse channels");
-    if (scale != 1.0f) OV_CHECK(ov_preprocess_preprocess_steps_scale(steps, scale), "cannot scale the input");
-    OV_CHECK(ov_preprocess_input_info_get_model_info(input, &model_info), "cannot describe the model input");
-    OV_CHECK(ov_preprocess_input_model_info_set_layout(model_info, nchw), "cannot set the model layout");
-    OV_CHECK(ov_preprocess_prepostprocessor_build(ppp, &built), "cannot build the input steps");
-
+    ov_output_const_port_t *port = NULL;
+    ov_shape_t shape = {0};
+    ov_element_type_e type;
     char streams_text[16], threads_text[16];
     snprintf(streams_text, sizeof streams_text, "%d", streams);
     snprintf(threads_text, sizeof threads_text, "%d", streams * threads);
@@ -161,19 +136,24 @@ static int compile(focal_ov_runtime *runtime, const char *path, float scale, int
         {ov_property_key_cache_dir, runtime->cache_dir},
     };
     const size_t count = runtime->cache_dir ? 6 : 5;
-    OV_CHECK(ov_core_compile_model_props(runtime->core, built, "CPU", count, properties, compiled),
+    OV_CHECK(ov_core_compile_model_from_file_props(runtime->core, path, "CPU", count, properties, &net->compiled),
              "cannot compile the model");
+    OV_CHECK(ov_compiled_model_input(net->compiled, &port), "the model has no single input");
+    OV_CHECK(ov_port_get_element_type(port, &type), "cannot read the input's type");
+    OV_CHECK(ov_const_port_get_shape(port, &shape), "cannot read the input's shape");
+    if (type != U8 || shape.rank != 4 || shape.dims[0] != 1 || shape.dims[3] != 3 || shape.dims[1] < 32 ||
+        shape.dims[1] > 8192 || shape.dims[2] < 32 || shape.dims[2] > 8192 || shape.dims[1] % 32 ||
+        shape.dims[2] % 32) {
+        set_error(err, errlen, "%s: the input is not 8-bit [1, H, W, 3] with H and W multiples of 32 (up to 8192)",
+                  path);
+        result = FOCAL_OV_EMODEL;
+        goto done;
+    }
+    net->height = (int)shape.dims[1];
+    net->width = (int)shape.dims[2];
 done:
-    if (model_info) ov_preprocess_input_model_info_free(model_info);
-    if (steps) ov_preprocess_preprocess_steps_free(steps);
-    if (tensor) ov_preprocess_input_tensor_info_free(tensor);
-    if (input) ov_preprocess_input_info_free(input);
-    if (ppp) ov_preprocess_prepostprocessor_free(ppp);
-    if (nhwc) ov_layout_free(nhwc);
-    if (nchw) ov_layout_free(nchw);
-    if (shape.dims) ov_partial_shape_free(&shape);
-    if (built) ov_model_free(built);
-    if (model) ov_model_free(model);
+    if (shape.dims) ov_shape_free(&shape);
+    if (port) ov_output_const_port_free(port);
     return result;
 }
 
@@ -199,8 +179,8 @@ focal_ov_net *focal_ov_yunet_compile(focal_ov_runtime *runtime, const char *onnx
         return NULL;
     }
     net->kind = KIND_YUNET;
-    if (compile(runtime, onnx_path, 1.0f, 1, streams, threads_per_stream, &net->compiled, err, errlen) != 0) {
-        free(net);
+    if (compile(runtime, onnx_path, streams, threads_per_stream, net, err, errlen) != 0) {
+        focal_ov_net_free(net);
         return NULL;
     }
     return net;
@@ -237,8 +217,13 @@ focal_ov_net *focal_ov_yolo_compile(focal_ov_runtime *runtime, const char *onnx_
     net->head_count = head_count;
     net->classes = classes;
     memcpy(net->heads, heads, sizeof *heads * (size_t)head_count);
-    if (compile(runtime, onnx_path, 255.0f, 0, streams, threads_per_stream, &net->compiled, err, errlen) != 0) {
-        free(net);
+    if (compile(runtime, onnx_path, streams, threads_per_stream, net, err, errlen) != 0) {
+        focal_ov_net_free(net);
+        return NULL;
+    }
+    if (net->width != net->height) {
+        set_error(err, errlen, "%s: the input is %dx%d, not square", onnx_path, net->width, net->height);
+        focal_ov_net_free(net);
         return NULL;
     }
     return net;
@@ -428,13 +413,11 @@ int focal_ov_yunet_detect(focal_ov_session *session, const unsigned char *rgb, s
         set_error(err, errlen, "score threshold and NMS IoU must be between 0 and 1");
         return FOCAL_OV_EINVAL;
     }
-    // The network wants sizes that are multiples of 32; they are padded (black, at the bottom and
-    // right, so that detections stay in the caller's pixel frame) to multiples of 128 instead:
-    // OpenVINO prepares each new input shape once (tens of ms), and a 512 px proxy then has one of
-    // four shapes per orientation whatever the photo's aspect.
-    const int padded_w = (width + 127) / 128 * 128, padded_h = (height + 127) / 128 * 128;
-    if ((long long)padded_w * padded_h > kMaxPixels) {
-        set_error(err, errlen, "a %dx%d image is too large for face detection", width, height);
+    // The image is placed at the top left of the net's fixed input, padded with black at the
+    // bottom and right, so that detections stay in the caller's pixel frame.
+    const int padded_w = session->net->width, padded_h = session->net->height;
+    if (width > padded_w || height > padded_h) {
+        set_error(err, errlen, "a %dx%d image does not fit this net's %dx%d input", width, height, padded_w, padded_h);
         return FOCAL_OV_EINVAL;
     }
     if ((result = reserve_input(session, padded_w, padded_h, err, errlen)) != 0) return result;
@@ -578,7 +561,7 @@ int focal_ov_yolo_detect(focal_ov_session *session, const unsigned char *rgb, si
     if (result == 0) result = check_image(rgb, length, width, height, stride, err, errlen);
     if (result != 0) return result;
     const focal_ov_net *net = session->net;
-    int valid = input_size >= 32 && input_size <= 2048 && input_size % 32 == 0 && pads != NULL && pad_count >= 1 &&
+    int valid = input_size == net->width && pads != NULL && pad_count >= 1 &&
                 pad_count <= 4 && class_count >= 0 && class_count <= net->classes && group_count >= 1 &&
                 group_count <= 64 && group_thresholds != NULL && (class_count == 0 || (classes && groups)) &&
                 nms_iou >= 0 && nms_iou <= 1;
@@ -587,7 +570,8 @@ int focal_ov_yolo_detect(focal_ov_session *session, const unsigned char *rgb, si
         valid = classes[k] >= 0 && classes[k] < net->classes && groups[k] >= 0 && groups[k] < group_count;
     for (int g = 0; valid && g < group_count; ++g) valid = group_thresholds[g] >= 0 && group_thresholds[g] <= 1;
     if (!valid) {
-        set_error(err, errlen, "YOLO arguments out of range (input size, passes, classes, groups or thresholds)");
+        set_error(err, errlen, "YOLO arguments out of range (input size %d for a %d net, passes, classes, groups or thresholds)",
+                  input_size, net->width);
         return FOCAL_OV_EINVAL;
     }
     if (class_count == 0) return 0;

@@ -36,6 +36,10 @@ extension FocalPipeline {
         var entry = key.flatMap { detectionCache.entry(for: $0) } ?? DetectionCache.Entry(found: [:])
         let detectors = try builtInDetectors(accuracy)
         let image = copy.image
+        // Models compile (or load from the compiled-model cache) while the image decodes: a
+        // no-op once they are loaded, most of a one-photo process's start-up until then.
+        if entry.found[.faces] == nil { detectors.faces.prepare(imageSize: image.size) }
+        if entry.found[.objects] == nil { detectors.objects?.prepare() }
         let request = DetectionRequest(name: image.name, imageSize: image.size, wantsEverything: everything, executor: pool) {
             side, enlarge in try await copy.pixels(longSide: side, enlarge: enlarge)
         }

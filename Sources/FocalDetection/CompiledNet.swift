@@ -21,16 +21,16 @@ final class InferenceRuntime: @unchecked Sendable {
 
     private static let runtimes = Mutex<[String: InferenceRuntime]>([:])
 
-    /// The runtime for `cacheFolder` (nil: none), created on first use.
+    /// The runtime for `cacheFolder` (nil: none), created on first use (under the table's lock:
+    /// creating one takes about a millisecond).
     static func shared(cacheFolder: String?) throws(DetectionError) -> InferenceRuntime {
         let key = cacheFolder ?? ""
-        if let runtime = runtimes.withLock({ $0[key] }) { return runtime }
-        let prepared = cacheFolder.map { CompiledModelCache.prepare($0, runtimeVersion: version) }
-        let (pointer, text) = withErrorText { focal_ov_runtime_create(prepared?.path, $0, $1) }
-        guard let pointer else { throw DetectionError(.modelsInvalid, "cannot start OpenVINO", cause: text) }
-        let runtime = InferenceRuntime(pointer: pointer, cacheProblem: prepared?.problem)
-        return runtimes.withLock { table in
-            if let existing = table[key] { return existing }
+        return try runtimes.withLock { (table) throws(DetectionError) -> InferenceRuntime in
+            if let runtime = table[key] { return runtime }
+            let prepared = cacheFolder.map { CompiledModelCache.prepare($0, runtimeVersion: version) }
+            let (pointer, text) = withErrorText { focal_ov_runtime_create(prepared?.path, $0, $1) }
+            guard let pointer else { throw DetectionError(.modelsInvalid, "cannot start OpenVINO", cause: text) }
+            let runtime = InferenceRuntime(pointer: pointer, cacheProblem: prepared?.problem)
             table[key] = runtime
             return runtime
         }
@@ -59,26 +59,58 @@ final class CompiledNet: @unchecked Sendable {
         focal_ov_net_free(pointer)
     }
 
+    /// One model's place in the table: its lock is held while it compiles, so that a second
+    /// caller waits for the first compile rather than compiling again, while other models compile
+    /// side by side.
+    private final class Slot: Sendable {
+        let net = Mutex<CompiledNet?>(nil)
+    }
+
+    /// A net's key in the tables: its model and kind (`key`) and the settings it is compiled with.
+    private static func fullKey(_ key: String, _ settings: InferenceSettings) -> String {
+        "\(key)|\(settings.parallel)x\(settings.threadsPerInference)|\(settings.cacheFolder ?? "")"
+    }
+
     /// Nets compiled so far, by model file, kind and settings: a model is compiled once per
     /// process, whichever detectors use it.
-    private static let compiled = Mutex<[String: CompiledNet]>([:])
+    private static let slots = Mutex<[String: Slot]>([:])
 
-    /// The net for `key`, compiled by `compile` on first use (under a lock: a second caller waits
-    /// for the first compile rather than compiling again).
+    /// The net for `key`, compiled by `compile` on first use. A failed compile is not
+    /// remembered: the next caller tries again.
     static func shared(
         key: String, settings: InferenceSettings,
         compile: (OpaquePointer, UnsafeMutablePointer<CChar>, Int) -> OpaquePointer?
     ) throws(DetectionError) -> CompiledNet {
         let runtime = try InferenceRuntime.shared(cacheFolder: settings.cacheFolder)
-        let fullKey = "\(key)|\(settings.parallel)x\(settings.threadsPerInference)|\(settings.cacheFolder ?? "")"
-        return try compiled.withLock { (table) throws(DetectionError) -> CompiledNet in
-            if let net = table[fullKey] { return net }
+        let fullKey = Self.fullKey(key, settings)
+        let slot = slots.withLock { table in
+            if let slot = table[fullKey] { return slot }
+            let slot = Slot()
+            table[fullKey] = slot
+            return slot
+        }
+        return try slot.net.withLock { (net) throws(DetectionError) -> CompiledNet in
+            if let net { return net }
             let (pointer, text) = withErrorText { compile(runtime.pointer, $0, $1) }
             guard let pointer else { throw DetectionError(.modelsInvalid, "cannot compile \(key)", cause: text) }
-            let net = CompiledNet(pointer: pointer, runtime: runtime)
-            table[fullKey] = net
-            return net
+            let compiled = CompiledNet(pointer: pointer, runtime: runtime)
+            net = compiled
+            return compiled
         }
+    }
+
+    /// Keys of the nets a background load was started for.
+    private static let started = Mutex<Set<String>>([])
+
+    /// Runs `load` (which compiles or loads the net of `key` with `settings`) on a thread of its
+    /// own, the first time only; errors are dropped: the detector that needs the net meets them
+    /// again and reports them.
+    static func prepareInBackground(
+        key: String, settings: InferenceSettings, _ load: @escaping @Sendable () throws(DetectionError) -> Void
+    ) {
+        let fullKey = Self.fullKey(key, settings)
+        guard started.withLock({ $0.insert(fullKey).inserted }) else { return }
+        Thread.detachNewThread { try? load() }
     }
 
     /// Runs `body` with an inference request nobody else is using.

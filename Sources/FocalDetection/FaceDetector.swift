@@ -3,48 +3,91 @@ public import FocalCore
 internal import FocalRuntime
 
 /// Finds faces with YuNet (2023mar, MIT) through OpenVINO.
+///
+/// The network runs at a fixed input size chosen by the proxy's shape: landscape (long side by
+/// three quarters of it), square, or portrait, at the accuracy's long side. Each size is its own
+/// model file (`modelFile(width:height:)`), written at setup by `focalscripts.onnx_input`, so that
+/// OpenVINO loads it (or its compiled blob) with nothing to prepare, and is compiled on first use.
 public final class FaceDetector: SubjectDetecting {
-    /// The model file's name in the model folder.
-    public static let modelFile = "face_detection_yunet_2023mar.onnx"
+    /// The name of the model file for a `width` x `height` input.
+    public static func modelFile(width: Int, height: Int) -> String { "yunet-2023mar-\(width)x\(height).onnx" }
+
+    /// The model file that marks a model folder: the landscape input of `.fast`.
+    public static let modelFile = modelFile(width: 512, height: 384)
+
+    /// The input sizes `accuracy` uses: landscape, square, portrait.
+    public static func inputSizes(_ accuracy: Accuracy) -> [PixelSize] {
+        let long = accuracy.faceLongSide, short = (long * 3 / 4 + 31) / 32 * 32
+        return [PixelSize(width: long, height: short), PixelSize(width: long, height: long), PixelSize(width: short, height: long)]
+    }
+
+    /// Every model file the detector may load, for all accuracies.
+    public static var modelFiles: [String] {
+        Accuracy.allCases.flatMap(inputSizes).map { modelFile(width: $0.width, height: $0.height) }
+    }
+
+    /// The smallest input of `accuracy` that holds a proxy of `size`, or nil when none does.
+    package static func inputSize(for size: PixelSize, _ accuracy: Accuracy) -> PixelSize? {
+        inputSizes(accuracy).filter { size.width <= $0.width && size.height <= $0.height }.min { $0.area < $1.area }
+    }
 
     /// Detections below this score are dropped.
     public let threshold: Double
     /// Speed/accuracy setting: the proxy size.
     public let accuracy: Accuracy
-    private let path: String
+    private let folder: ModelDirectory
     private let settings: InferenceSettings
 
     public var identifier: String { Self.identifier(accuracy: accuracy, threshold: threshold) }
 
     /// The identifier a detector with these settings has, without loading anything.
     public static func identifier(accuracy: Accuracy, threshold: Double) -> String {
-        "yunet-2023mar-ov/\(accuracy.faceLongSide)/\(threshold)"
+        "yunet-2023mar-ov/\(accuracy.faceLongSide)x3:4,1:1,3:4/\(threshold)"
     }
 
-    /// Finds the model in `models`; it is compiled on first use (once per process).
+    /// Finds the model files in `models`; each is compiled on first use (once per process).
     /// - Parameters:
     ///   - models: The model folder; see `ModelDirectory`.
     ///   - accuracy: `.fast` (default) or `.accurate`.
     ///   - threshold: Minimum score 0...1; default 0.6.
     ///   - inference: Parallel inferences, threads and the compiled-model cache; default
     ///     `InferenceSettings()`.
-    /// - Throws: `DetectionError.modelMissing` when the file is not there.
+    /// - Throws: `DetectionError.modelMissing` when a file of `accuracy` is not there.
     public init(
         models: ModelDirectory, accuracy: Accuracy = .fast, threshold: Double = 0.6, inference: InferenceSettings = InferenceSettings()
     ) throws(DetectionError) {
-        path = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile).file(Self.modelFile)
+        folder = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile)
+        for size in Self.inputSizes(accuracy) {
+            _ = try ModelDirectory.locate(explicit: folder.path, containing: Self.modelFile(width: size.width, height: size.height))
+        }
         self.accuracy = accuracy
         self.threshold = threshold
         settings = inference
     }
 
-    /// The compiled model, shared by every face detector of the process with the same settings.
-    private func net() throws(DetectionError) -> CompiledNet {
-        let (path, settings) = (path, settings)
-        return try CompiledNet.shared(key: "yunet|" + path, settings: settings) { runtime, err, len in
+    /// The compiled model for `input`, shared by every face detector of the process with the same
+    /// settings.
+    private func net(_ input: PixelSize) throws(DetectionError) -> CompiledNet {
+        let path = folder.file(Self.modelFile(width: input.width, height: input.height))
+        let settings = settings
+        return try CompiledNet.shared(key: netKey(input), settings: settings) { runtime, err, len in
             focal_ov_yunet_compile(runtime, path, Int32(settings.parallel), Int32(settings.threadsPerInference), err, len)
         }
     }
+
+    /// Starts compiling (or loading) the model an image of `imageSize` will use, on a thread of
+    /// its own, so that it is ready when the image is decoded; does nothing once it is.
+    public func prepare(imageSize: PixelSize) {
+        let side = accuracy.faceLongSide, scale = Double(side) / Double(max(imageSize.width, imageSize.height, 1))
+        let proxy = PixelSize(
+            width: Int(rounding: Double(imageSize.width) * scale, within: 1...side),
+            height: Int(rounding: Double(imageSize.height) * scale, within: 1...side))
+        guard let input = Self.inputSize(for: proxy, accuracy) else { return }
+        CompiledNet.prepareInBackground(key: netKey(input), settings: settings) { () throws(DetectionError) in _ = try self.net(input) }
+    }
+
+    /// The compiled-net table's key for the model of `input`.
+    private func netKey(_ input: PixelSize) -> String { "yunet|" + folder.file(Self.modelFile(width: input.width, height: input.height)) }
 
     /// Finds faces; small images are scaled up to the proxy size, since YuNet misses faces under
     /// about 20 px.
@@ -60,7 +103,10 @@ public final class FaceDetector: SubjectDetecting {
         var boxes = [focal_ov_box](repeating: focal_ov_box(), count: capacity)
         let threshold = Float(self.threshold)
         let (width, height, stride) = try image.cGeometry()
-        let count = try net().with { (session) throws(DetectionError) -> Int32 in
+        guard let input = Self.inputSize(for: PixelSize(width: image.width, height: image.height), accuracy) else {
+            throw DetectionError(.detectionFailed, "face detection failed", cause: "a \(image.width)x\(image.height) image is larger than the face detector's input")
+        }
+        let count = try net(input).with { (session) throws(DetectionError) -> Int32 in
             let (count, text) = withErrorText { err, len in
                 image.bytes.withUnsafeBufferPointer { pixels in
                     boxes.withUnsafeMutableBufferPointer { out in

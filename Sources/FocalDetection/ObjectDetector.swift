@@ -6,8 +6,9 @@ import Foundation
 /// Finds cats, dogs and people with YOLOv4-tiny (Darknet, COCO) through OpenVINO.
 public final class ObjectDetector: SubjectDetecting {
     /// The model's file name in the model folder: the Darknet network converted to ONNX by
-    /// `focalscripts.darknet_onnx` at setup.
-    public static let modelFile = "yolov4-tiny.onnx"
+    /// `focalscripts.darknet_onnx` at setup and given a fixed 8-bit input of `inputSize` by
+    /// `focalscripts.onnx_input`.
+    public static let modelFile = "yolov4-tiny-288.onnx"
     /// The file that describes the model's output heads (anchors, `scale_x_y`, classes), written
     /// by the converter beside it.
     public static let headsFile = "yolov4-tiny.heads.json"
@@ -80,6 +81,12 @@ public final class ObjectDetector: SubjectDetecting {
                     Int32(settings.threadsPerInference), err, len)
             }
         }
+    }
+
+    /// Starts compiling (or loading) the model on a thread of its own, so that it is ready when
+    /// an image is decoded; does nothing once it is.
+    public func prepare() {
+        CompiledNet.prepareInBackground(key: "yolo|" + modelPath, settings: settings) { () throws(DetectionError) in _ = try self.net() }
     }
 
     /// Finds cats, dogs and people.

@@ -1,9 +1,14 @@
-import Dispatch
 public import FocalCore
+import Foundation
 import Synchronization
 
 /// Runs blocking native work (decode, detect, encode) on a bounded set of threads of its own,
 /// never on Swift's cooperative pool, and refuses work beyond a queue limit.
+///
+/// The threads are the pool's own (a thread per running drain of the queue), not libdispatch's
+/// worker threads: those are as many as the machine has cores, shared by every queue of the
+/// process, so a job that blocks there (a model compiling under a lock, a slow file) would stall
+/// every other pool's work too.
 public final class NativeWorkPool: BlockingExecutor {
     /// Why work was refused: too much is already waiting. Code `server.overloaded`.
     public struct Overloaded: FocalError, Hashable {
@@ -34,7 +39,6 @@ public final class NativeWorkPool: BlockingExecutor {
     /// The most jobs that may wait; more are refused with `Overloaded`.
     public let queueLimit: Int
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "focal.native", attributes: .concurrent)
 
     /// A pool shared by everything in the process, as wide as the machine has cores.
     public static let shared = NativeWorkPool()
@@ -84,7 +88,7 @@ public final class NativeWorkPool: BlockingExecutor {
                 }
                 switch start {
                 case nil: ticket.finish(.failure(Overloaded(waiting: queueLimit)))
-                case true?: queue.async { self.drain(first: job) }
+                case true?: Thread.detachNewThread { self.drain(first: job) }
                 case false?: break
                 }
             }

@@ -65,13 +65,40 @@ import Testing
         #expect(error?.message.contains("make models") == true)
     }
 
-    @Test("a file that is not a model is refused with OpenCV's reason")
+    @Test("a file that is not a model is refused with OpenVINO's reason")
     func invalidModel() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("focal-bad-models-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data("not onnx".utf8).write(to: URL(fileURLWithPath: folder + "/" + FaceDetector.modelFile))
+        for file in FaceDetector.modelFiles {
+            try Data("not onnx".utf8).write(to: URL(fileURLWithPath: folder + "/" + file))
+        }
         let detector = try FaceDetector(models: ModelDirectory(path: folder))
-        await #expect(throws: DetectionError.self) { try await detector.detect(request(for: "astronaut.png")) }
+        let error = await #expect(throws: DetectionError.self) { try await detector.detect(request(for: "astronaut.png")) }
+        #expect(error?.code == .modelsInvalid)
+        #expect(error?.message.contains("yunet-2023mar-512x512.onnx") == true)
+    }
+
+    @Test("each input size has its file: a missing one is named", arguments: FaceDetector.modelFiles.prefix(3))
+    func missingSize(file: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("focal-some-models-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for other in FaceDetector.modelFiles where other != file {
+            try FileManager.default.copyItem(atPath: models.file(other), toPath: folder + "/" + other)
+        }
+        let error = #expect(throws: DetectionError.self) { try FaceDetector(models: ModelDirectory(path: folder)) }
+        #expect(error?.code == .modelsMissing)
+        #expect(error?.message.contains(file) == true)
+    }
+
+    @Test("the input size holds the proxy: landscape, square and portrait, at both accuracies")
+    func inputSizes() {
+        #expect(FaceDetector.inputSize(for: PixelSize(width: 512, height: 288), .fast) == PixelSize(width: 512, height: 384))
+        #expect(FaceDetector.inputSize(for: PixelSize(width: 512, height: 384), .fast) == PixelSize(width: 512, height: 384))
+        #expect(FaceDetector.inputSize(for: PixelSize(width: 512, height: 385), .fast) == PixelSize(width: 512, height: 512))
+        #expect(FaceDetector.inputSize(for: PixelSize(width: 341, height: 512), .fast) == PixelSize(width: 384, height: 512))
+        #expect(FaceDetector.inputSize(for: PixelSize(width: 1280, height: 720), .accurate) == PixelSize(width: 1280, height: 960))
+        #expect(FaceDetector.inputSize(for: PixelSize(width: 513, height: 100), .fast) == nil)
     }
 }

@@ -27,8 +27,7 @@ What it converts, read from the .cfg rather than assumed (anything else is refus
   [upsample]       Resize by stride, nearest
   [yolo]           marks its input as an output; new_coords=1 (Scaled-YOLOv4) is refused
 
-The ONNX protobuf is written by hand (a varint and length-delimited encoder for the few messages
-needed), the weights as little-endian float32 raw_data; no numpy, no onnx package.
+The ONNX protobuf is written by hand (focalscripts.onnx_proto), the weights as little-endian float32 raw_data; no numpy, no onnx package.
 """
 import argparse
 import json
@@ -40,6 +39,7 @@ import time
 from array import array
 
 from .cli import prog
+from .onnx_proto import FLOAT, INT64, bytes_field, int_field, node, string_field, tensor, value_info
 
 # Batch normalisation's epsilon. Darknet's normalize_cpu adds .000001f; OpenCV's importer
 # (modules/dnn/src/darknet/darknet_io.cpp, setLayersParams::setBatchNorm) sets its BatchNorm
@@ -49,9 +49,6 @@ LEAKY_SLOPE = 0.1  # Darknet's leaky activation; OpenCV's ReLU negative_slope 0.
 IR_VERSION = 8
 OPSET = 13
 
-# ONNX enumerations (onnx.proto): TensorProto.DataType and AttributeProto.AttributeType.
-FLOAT, INT64 = 1, 7
-ATTRIBUTE_FLOAT, ATTRIBUTE_INT, ATTRIBUTE_STRING, ATTRIBUTE_INTS = 1, 2, 3, 7
 
 # The options each section may carry; any other is refused, since it may change the output.
 # [net] and [yolo] are mostly training settings, so there only the listed refusals apply.
@@ -232,57 +229,6 @@ def fold_batch_norm(weights, beta, gamma, mean, variance, filters):
 
 # --- ONNX, as protobuf bytes ----------------------------------------------------------------------
 
-def _varint(value):
-    value &= (1 << 64) - 1  # a negative int64 is its two's complement, ten bytes
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def _int_field(field, value):
-    return _varint(field << 3) + _varint(value)
-
-
-def _bytes_field(field, payload):
-    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
-
-
-def _string_field(field, text):
-    return _bytes_field(field, text.encode())
-
-
-def _float_field(field, value):
-    return _varint(field << 3 | 5) + struct.pack("<f", value)
-
-
-def _tensor(name, dims, data_type, raw):
-    """TensorProto: dims 1, data_type 2, name 8, raw_data 9."""
-    return b"".join([*(_int_field(1, d) for d in dims), _int_field(2, data_type), _string_field(8, name), _bytes_field(9, raw)])
-
-
-def _attribute(name, value):
-    """AttributeProto: name 1, type 20, f 2, i 3, s 4, ints 8."""
-    if isinstance(value, float):
-        body = _float_field(2, value) + _int_field(20, ATTRIBUTE_FLOAT)
-    elif isinstance(value, int):
-        body = _int_field(3, value) + _int_field(20, ATTRIBUTE_INT)
-    elif isinstance(value, str):
-        body = _string_field(4, value) + _int_field(20, ATTRIBUTE_STRING)
-    else:
-        body = b"".join(_int_field(8, v) for v in value) + _int_field(20, ATTRIBUTE_INTS)
-    return _string_field(1, name) + body
-
-
-def _value_info(name, dims):
-    """ValueInfoProto of a float tensor; a dimension is a number or a symbolic name."""
-    shape = b"".join(_bytes_field(1, _int_field(1, d) if isinstance(d, int) else _string_field(2, d)) for d in dims)
-    tensor_type = _int_field(1, FLOAT) + _bytes_field(2, shape)
-    return _string_field(1, name) + _bytes_field(2, _bytes_field(1, tensor_type))
-
-
 class Graph:
     """The nodes and initializers of the ONNX graph being built, as encoded messages."""
 
@@ -301,26 +247,24 @@ class Graph:
             self.parameters += len(data)
         else:
             raw = struct.pack(f"<{len(values)}q", *values)
-        self.initializers.append(_tensor(name, dims, data_type, raw))
+        self.initializers.append(tensor(name, dims, data_type, raw))
         return name
 
     def node(self, op, inputs, output, **attributes):
         """Adds a node named after its one output; returns the output's name."""
-        self.nodes.append(b"".join([*(_string_field(1, i) for i in inputs), _string_field(2, output),
-                                    _string_field(3, output), _string_field(4, op),
-                                    *(_bytes_field(5, _attribute(k, v)) for k, v in attributes.items())]))
+        self.nodes.append(node(op, inputs, output, **attributes))
         return output
 
     def model(self, inputs, outputs, doc):
         """The ModelProto bytes: ir_version 1, opset_import 8, producer 2 and 3, graph 7, doc 6.
         `inputs` and `outputs` are (name, dims) pairs."""
-        graph = b"".join([*(_bytes_field(1, n) for n in self.nodes), _string_field(2, "darknet"),
-                          *(_bytes_field(5, t) for t in self.initializers),
-                          *(_bytes_field(11, _value_info(*i)) for i in inputs),
-                          *(_bytes_field(12, _value_info(*o)) for o in outputs)])
-        return b"".join([_int_field(1, IR_VERSION), _bytes_field(8, _int_field(2, OPSET)),
-                         _string_field(2, "focalscripts.darknet_onnx"), _string_field(3, "1"),
-                         _string_field(6, doc), _bytes_field(7, graph)])
+        graph = b"".join([*(bytes_field(1, n) for n in self.nodes), string_field(2, "darknet"),
+                          *(bytes_field(5, t) for t in self.initializers),
+                          *(bytes_field(11, value_info(*i)) for i in inputs),
+                          *(bytes_field(12, value_info(*o)) for o in outputs)])
+        return b"".join([int_field(1, IR_VERSION), bytes_field(8, int_field(2, OPSET)),
+                         string_field(2, "focalscripts.darknet_onnx"), string_field(3, "1"),
+                         string_field(6, doc), bytes_field(7, graph)])
 
 
 # --- The conversion -------------------------------------------------------------------------------

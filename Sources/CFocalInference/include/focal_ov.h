@@ -52,15 +52,17 @@ focal_ov_runtime *focal_ov_runtime_create(const char *cache_dir, char *err, size
 /// Frees a runtime; NULL is ignored. Nets compiled by it keep what they need.
 void focal_ov_runtime_free(focal_ov_runtime *runtime);
 
-/// Compiles YuNet (2023mar ONNX) for inputs of any size: 8-bit RGB in, the network's BGR 0-255
-/// made by the compiled preprocessing. `streams` inference streams of `threads_per_stream` threads
-/// each (both >= 1; threads unpinned, fp32 precision).
+/// Compiles YuNet (2023mar) from an ONNX file with a fixed 8-bit input [1, H, W, 3] of RGB rows
+/// (H and W multiples of 32; focalscripts.onnx_input writes such files, the BGR conversion inside),
+/// or imports it from the runtime's cache folder. `streams` inference streams of
+/// `threads_per_stream` threads each (both >= 1; threads unpinned, fp32 precision).
 focal_ov_net *focal_ov_yunet_compile(focal_ov_runtime *runtime, const char *onnx_path, int streams,
                                      int threads_per_stream, char *err, size_t errlen);
 
-/// Compiles a YOLO ONNX model made by focalscripts.darknet_onnx (input `image` [1,3,H,W] RGB 0-1,
-/// one raw output `yolo_<i>` [1, anchors*(5+classes), gh, gw] per head). `heads` (1...4) describe
-/// the outputs in order; `classes` is the number of classes (1...1000).
+/// Compiles a YOLO ONNX model made by focalscripts.darknet_onnx and given a fixed square 8-bit
+/// input by focalscripts.onnx_input (one raw output `yolo_<i>` [1, anchors*(5+classes), gh, gw]
+/// per head). `heads` (1...4) describe the outputs in order; `classes` is the number of classes
+/// (1...1000).
 focal_ov_net *focal_ov_yolo_compile(focal_ov_runtime *runtime, const char *onnx_path, const focal_ov_yolo_head *heads,
                                     int head_count, int classes, int streams, int threads_per_stream, char *err,
                                     size_t errlen);
@@ -75,16 +77,16 @@ focal_ov_session *focal_ov_session_create(focal_ov_net *net, char *err, size_t e
 void focal_ov_session_free(focal_ov_session *session);
 
 /// Finds faces in an 8-bit interleaved RGB buffer (`stride` bytes per row). The buffer is used at
-/// its own size, padded with black at the bottom and right to a multiple of 128, so callers choose
-/// the detection resolution by the size they pass. Writes at most `capacity` boxes with score >=
+/// its own size, padded with black at the bottom and right to the net's input size (it must fit),
+/// so callers choose the detection resolution by the size they pass. Writes at most `capacity` boxes with score >=
 /// `score_threshold` after NMS at `nms_iou`, best first. Returns the number written, or a negative
 /// code with `err` filled.
 int focal_ov_yunet_detect(focal_ov_session *session, const unsigned char *rgb, size_t length, int width, int height,
                           int stride, float score_threshold, float nms_iou, focal_ov_box *out, int capacity,
                           char *err, size_t errlen);
 
-/// Finds COCO objects in an 8-bit interleaved RGB buffer with a YOLO net at a square input of
-/// `input_size` (a multiple of 32, 32...2048; the image is stretched to it, as Darknet does). One
+/// Finds COCO objects in an 8-bit interleaved RGB buffer with a YOLO net at its square input of
+/// `input_size` (the net's; the image is stretched to it, as Darknet does). One
 /// pass per entry of `pads` (1...4): the image inside a grey (114) border of that fraction of its
 /// size on every side (0 for none); boxes of all passes are merged by NMS.
 /// Classes are combined in groups: `classes[k]` (a class id) belongs to group `groups[k]`; a
