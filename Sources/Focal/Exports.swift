@@ -17,6 +17,7 @@
 @_exported public import class FocalDetection.ObjectDetector
 @_exported public import struct FocalDetection.SaliencyDetector
 @_exported public import struct FocalDetection.SubjectFile
+@_exported public import enum FocalDetection.BackgroundModelLoads
 
 @_exported public import class FocalRuntime.NativeWorkPool
 @_exported public import struct FocalRuntime.Deadline

@@ -1,5 +1,6 @@
 internal import CFocalInference
 import FocalCore
+import Dispatch
 import Foundation
 internal import FocalRuntime
 import Synchronization
@@ -110,8 +111,18 @@ final class CompiledNet: @unchecked Sendable {
     ) {
         let fullKey = Self.fullKey(key, settings)
         guard started.withLock({ $0.insert(fullKey).inserted }) else { return }
-        Thread.detachNewThread { try? load() }
+        loads.enter()
+        Thread.detachNewThread {
+            defer { loads.leave() }
+            try? load()
+        }
     }
+
+    /// Background loads still running.
+    private static let loads = DispatchGroup()
+
+    /// Blocks until every background load has finished.
+    static func waitForBackgroundLoads() { loads.wait() }
 
     /// Runs `body` with an inference request nobody else is using.
     func with<T>(_ body: (OpaquePointer) throws(DetectionError) -> T) throws(DetectionError) -> T {
