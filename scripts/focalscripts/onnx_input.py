@@ -13,14 +13,13 @@ import the compiled blob without reading the ONNX at all; a fixed size means no 
 on the first inference. One file per input size the detector uses.
 """
 import argparse
-import os
+import struct
 import sys
 import time
 
 from .cli import prog
-from .onnx_proto import (FLOAT, LENGTH, UINT8, ProtoError, bytes_field, fields, node, string_field, string_of,
-                         tensor, value_info)
-import struct
+from .darknet_onnx import write_atomically
+from .onnx_proto import FLOAT, LENGTH, UINT8, ProtoError, bytes_field, fields, node, string_of, tensor, value_info
 
 INPUT = "rgb8"
 # ModelProto.graph, GraphProto.node/initializer/input/output/value_info.
@@ -108,19 +107,6 @@ def rewrite(model, width, height, bgr=False, divide=1.0):
     if graphs != 1:
         raise InputError(f"expected one graph in the model, found {graphs}")
     return b"".join(out)
-
-
-def write_atomically(path, data):
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(temporary, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
 
 
 def size(text):
