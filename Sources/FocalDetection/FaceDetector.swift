@@ -78,10 +78,7 @@ public final class FaceDetector: SubjectDetecting {
     /// Starts compiling (or loading) the model an image of `imageSize` will use, on a thread of
     /// its own, so that it is ready when the image is decoded; does nothing once it is.
     public func prepare(imageSize: PixelSize) {
-        let side = accuracy.faceLongSide, scale = Double(side) / Double(max(imageSize.width, imageSize.height, 1))
-        let proxy = PixelSize(
-            width: Int(rounding: Double(imageSize.width) * scale, within: 1...side),
-            height: Int(rounding: Double(imageSize.height) * scale, within: 1...side))
+        let proxy = imageSize.fitting(longSide: accuracy.faceLongSide, enlarge: true)
         guard let input = Self.inputSize(for: proxy, accuracy) else { return }
         CompiledNet.prepareInBackground(key: netKey(input), settings: settings) { () throws(DetectionError) in _ = try self.net(input) }
     }
