@@ -45,7 +45,8 @@ let package = Package(
         .target(name: "CFocalVips", dependencies: ["CVips"]),
         // OpenVINO's C API (from its PyPI wheel, unpacked by `scripts/setup.sh deps`, which writes
         // the openvino.pc the Makefile puts on PKG_CONFIG_PATH), used only by a C shim with an
-        // opaque header: the two detectors, the resampling, NMS and the saliency map.
+        // opaque header: the two detectors, the resampling, NMS and the saliency map. Headers
+        // only: the shim opens the library with dlopen when a model is first needed.
         .systemLibrary(name: "COpenVINO", pkgConfig: "openvino"),
         .target(name: "CFocalInference", dependencies: ["COpenVINO"]),
 

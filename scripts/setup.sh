@@ -31,9 +31,10 @@ deps() {
 # OpenVINO, the inference runtime, from its pinned PyPI wheel (Apache-2.0): only the C API's
 # headers and the six libraries a C program needs (the runtime, its C API, the CPU plugin, the ONNX
 # and IR readers, TBB) are unpacked, into .cache/openvino/VERSION/ (.cache/openvino/current links
-# to it), and found through an openvino.pc this writes in .cache/pkgconfig. The libraries
+# to it), and found through an openvino.pc this writes in .cache/pkgconfig (headers only: Focal
+# opens libopenvino_c with dlopen when it first needs a model, so nothing links it). The libraries
 # carry RPATH $ORIGIN, so they find each other; Focal's binaries find them through the rpath the
-# Makefile's LINK gives (SwiftPM drops an rpath a .pc file asks for).
+# Makefile's LINK gives (SwiftPM drops an rpath a .pc file asks for), which dlopen searches too.
 OPENVINO_VERSION=2026.4.1
 OPENVINO_WHEEL=openvino-2026.4.1-22982-cp311-cp311-manylinux_2_28_x86_64.whl
 OPENVINO_SHA256=2d22b1da03f7caf74df30e9f6417d0ab2f637e4a38e08e1dcd294d2c37407aaf
@@ -87,7 +88,7 @@ PY
 Name: OpenVINO (the C API, from the openvino $OPENVINO_VERSION wheel)
 Description: OpenVINO runtime with its C API and CPU plugin
 Version: $OPENVINO_VERSION
-Libs: -L$OPENVINO_ROOT/lib -lopenvino_c
+Libs:
 Cflags: -I$OPENVINO_ROOT/include
 PC
     mv "$dir/openvino.pc.part" "$dir/openvino.pc"

@@ -43,18 +43,21 @@ got=$(focal --version)
 [ "$got" = "$version" ] || die "focal --version printed '$got', expected '$version'"
 say "--version: $got"
 
-# OpenVINO's libraries: the installed ones, not the checkout's.
-runtime=$(realpath -m "$(ldd "$prefix/bin/focal" | awk '/libopenvino_c/ {print $3}')")
-[ "$runtime" = "$(realpath -m "$prefix/lib/focal/libopenvino_c.so.2641")" ] \
-    || die "the installed focal loads OpenVINO from '$runtime', not $prefix/lib/focal"
-say "OpenVINO from $prefix/lib/focal"
-
 json=$(focal crop "$checkout/Fixtures/grace_hopper.jpg" --aspect 1:1 -o out --json) \
     || die "the installed focal could not crop from $PWD: $json"
 [ -f out/grace_hopper.jpg ] || die "no out/grace_hopper.jpg after the crop"
 grep -q '"strategy":"faces"' <<<"$json" || grep -q '"strategy": "faces"' <<<"$json" \
     || die "the crop found no face (were the installed models used?): $json"
 say "crop from $PWD with the installed models: $json"
+
+# OpenVINO's libraries: the installed ones, not the checkout's. focal opens them with dlopen on
+# the first detecting crop (through its RUNPATH), so ask the loader which file it initialised.
+runtime=$(LD_DEBUG=libs focal crop "$checkout/Fixtures/grace_hopper.jpg" --aspect 1:1 -o out-ov 2>&1 \
+    | awk '/calling init: .*libopenvino_c\.so/ {found = $NF} END {print found}')
+[ -n "$runtime" ] || die "the installed focal did not open libopenvino_c for a detecting crop"
+[ "$(realpath -m "$runtime")" = "$(realpath -m "$prefix/lib/focal/libopenvino_c.so.2641")" ] \
+    || die "the installed focal loads OpenVINO from '$runtime', not $prefix/lib/focal"
+say "OpenVINO from $prefix/lib/focal"
 
 bash -c "source '$prefix/share/bash-completion/completions/focal' && complete -p focal" >/dev/null \
     || die "the bash completion does not register itself for focal"

@@ -5,9 +5,10 @@
 
 #include "focal_ops.h"
 
-#include <openvino/c/openvino.h>
+#include "ov_library.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,16 +75,27 @@ static int ov_failure(char *err, size_t errlen, const char *what, ov_status_e st
         }                                                      \
     } while (0)
 
-const char *focal_ov_version(void) {
-    static char text[96];
+static char version_text[96] = "unavailable";
+static pthread_once_t version_once = PTHREAD_ONCE_INIT;
+
+static void read_version(void) {
     ov_version_t version;
-    if (ov_get_openvino_version(&version) != OK) return "unknown";
-    snprintf(text, sizeof text, "%s", version.buildNumber ? version.buildNumber : "unknown");
+    if (focal_ov_library_open(NULL, 0) != 0) return;
+    if (ov_get_openvino_version(&version) != OK) {
+        snprintf(version_text, sizeof version_text, "unknown");
+        return;
+    }
+    snprintf(version_text, sizeof version_text, "%s", version.buildNumber ? version.buildNumber : "unknown");
     ov_version_free(&version);
-    return text;
+}
+
+const char *focal_ov_version(void) {
+    pthread_once(&version_once, read_version);
+    return version_text;
 }
 
 focal_ov_runtime *focal_ov_runtime_create(const char *cache_dir, char *err, size_t errlen) {
+    if (focal_ov_library_open(err, errlen) != 0) return NULL;
     focal_ov_runtime *runtime = calloc(1, sizeof *runtime);
     if (runtime == NULL) {
         set_error(err, errlen, "out of memory");
@@ -95,6 +107,11 @@ focal_ov_runtime *focal_ov_runtime_create(const char *cache_dir, char *err, size
         free(runtime);
         return NULL;
     }
+    // Loads the CPU plugin now (its 60 MB library takes tens of milliseconds to link), so that a
+    // runtime created ahead of the image has it ready for the first compile. A plugin that fails
+    // to load is reported by that compile.
+    ov_core_version_list_t versions = {0};
+    if (ov_core_get_versions_by_device_name(runtime->core, "CPU", &versions) == OK) ov_core_versions_free(&versions);
     if (cache_dir != NULL && *cache_dir != '\0') {
         const size_t size = strlen(cache_dir) + 1;
         runtime->cache_dir = malloc(size);

@@ -113,6 +113,23 @@ extension FocalPipeline {
     }
 
     /// The built-in detectors for `accuracy`, made once (models load on first use).
+    /// Readies what the process's first detecting job needs before its image is read: on a
+    /// thread of its own, libvips starts, then OpenVINO (its libraries and CPU plugin) is queued
+    /// on the background model loader. In that order: both are mostly dynamic linking, which
+    /// takes one lock per process, and the decode needs libvips first. The models themselves are
+    /// queued once the image's shape is known (`subjects(of:...)`).
+    func prepareDetection(_ accuracy: Accuracy) {
+        guard !Self.prepared.exchange(true, ordering: .relaxed) else { return }
+        let detectors = try? builtInDetectors(accuracy)
+        Thread.detachNewThread {
+            try? Vips.start()
+            detectors?.faces.prepareRuntime()
+        }
+    }
+
+    /// Whether a job of this process has started libvips and OpenVINO ahead of its image.
+    private static let prepared = Atomic(false)
+
     func builtInDetectors(_ accuracy: Accuracy) throws -> BuiltInDetectors {
         if let detectors = builtIn.withLock({ $0[accuracy] }) { return detectors }
         let explicit = configuration.modelsPath

@@ -176,6 +176,7 @@ public final class FocalPipeline: Sendable {
         _ input: ImageInput, identity known: ImageIdentity?, rule: TargetRule, options: FocalOptions, detectors: String
     ) async throws -> CropResult {
         var options = options
+        if options.crop.needsDetection { prepareDetection(options.accuracy) }
         let (location, identity) = try await fetched(input, identity: known)
         if known == nil, let identity, let target = rule.fixed {
             // Identified only now (a URL): its saved crop, then the cache.

@@ -35,9 +35,22 @@ final class WorkingCopy: Sendable {
     /// Whether the base has been decoded (or is being decoded).
     var hasDecoded: Bool { base.withLock { $0 != nil } }
 
-    /// An RGB copy whose long side is `longSide` (enlarged only when `enlarge`).
+    /// The detectors' copies made so far, by size: faces and objects ask for the same proxy.
+    private let copies = Mutex<[PixelSize: Task<PixelBuffer, any Error>]>([:])
+
+    /// An RGB copy whose long side is `longSide` (enlarged only when `enlarge`), made once per size.
     func pixels(longSide: Int, enlarge: Bool) async throws -> PixelBuffer {
         let wanted = image.size.fitting(longSide: longSide, enlarge: enlarge)
+        let task = copies.withLock { copies in
+            if let task = copies[wanted] { return task }
+            let task = Task { try await self.makePixels(wanted, longSide: longSide) }
+            copies[wanted] = task
+            return task
+        }
+        return try await task.value
+    }
+
+    private func makePixels(_ wanted: PixelSize, longSide: Int) async throws -> PixelBuffer {
         let (image, pool) = (self.image, self.pool)
         if max(wanted.width, wanted.height) > max(baseSize.width, baseSize.height) && wanted.area <= image.size.area {
             onDecode()

@@ -36,6 +36,14 @@ final class InferenceRuntime: @unchecked Sendable {
             return runtime
         }
     }
+
+    /// Queues the creation of the runtime for `cacheFolder` (OpenVINO's libraries and CPU plugin
+    /// loaded) on the background loader, ahead of any model.
+    static func prepareInBackground(cacheFolder: String?) {
+        BackgroundModelLoads.start("runtime|" + (cacheFolder ?? ""), priority: .runtime) {
+            _ = try? shared(cacheFolder: cacheFolder)
+        }
+    }
 }
 
 /// A model compiled for the CPU, with a pool of inference requests: one per concurrent caller.
@@ -100,29 +108,17 @@ final class CompiledNet: @unchecked Sendable {
         }
     }
 
-    /// Keys of the nets a background load was started for.
-    private static let started = Mutex<Set<String>>([])
-
-    /// Runs `load` (which compiles or loads the net of `key` with `settings`) on a thread of its
-    /// own, the first time only; errors are dropped: the detector that needs the net meets them
+    /// Queues `load` (which compiles or loads the net of `key` with `settings`) on the background
+    /// loader, the first time only; errors are dropped: the detector that needs the net meets them
     /// again and reports them.
     static func prepareInBackground(
-        key: String, settings: InferenceSettings, _ load: @escaping @Sendable () throws(DetectionError) -> Void
+        key: String, settings: InferenceSettings, priority: BackgroundModelLoads.Priority,
+        _ load: @escaping @Sendable () throws(DetectionError) -> Void
     ) {
-        let fullKey = Self.fullKey(key, settings)
-        guard started.withLock({ $0.insert(fullKey).inserted }) else { return }
-        loads.enter()
-        Thread.detachNewThread {
-            defer { loads.leave() }
+        BackgroundModelLoads.start(Self.fullKey(key, settings), priority: priority) {
             try? load()
         }
     }
-
-    /// Background loads still running.
-    private static let loads = DispatchGroup()
-
-    /// Blocks until every background load has finished.
-    static func waitForBackgroundLoads() { loads.wait() }
 
     /// Runs `body` with an inference request nobody else is using.
     func with<T>(_ body: (OpaquePointer) throws(DetectionError) -> T) throws(DetectionError) -> T {

@@ -83,10 +83,11 @@ public final class ObjectDetector: SubjectDetecting {
         }
     }
 
-    /// Starts compiling (or loading) the model on a thread of its own, so that it is ready when
-    /// an image is decoded; does nothing once it is.
+    /// Queues compiling (or loading) the model on the background loader (`BackgroundModelLoads`,
+    /// after the runtime and the face model), so that it is ready when an image is decoded; does
+    /// nothing once it is.
     public func prepare() {
-        CompiledNet.prepareInBackground(key: "yolo|" + modelPath, settings: settings) { () throws(DetectionError) in _ = try self.net() }
+        CompiledNet.prepareInBackground(key: "yolo|" + modelPath, settings: settings, priority: .objects) { () throws(DetectionError) in _ = try self.net() }
     }
 
     /// Finds cats, dogs and people.

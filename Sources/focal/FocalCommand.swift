@@ -1,5 +1,6 @@
 import ArgumentParser
 import Focal
+import Foundation
 
 @main
 struct FocalCommand: AsyncParsableCommand {
@@ -9,9 +10,11 @@ struct FocalCommand: AsyncParsableCommand {
         version: FocalVersion.string,
         subcommands: [CropCommand.self, DetectCommand.self, EvalCommand.self, SheetCommand.self, ServeCommand.self, OptionsCommand.self])
 
-    /// ArgumentParser's own entry point, but for one step: before exiting, successful or not, it
-    /// waits for models still loading in the background (a crop that fails while they load would
-    /// otherwise exit under OpenVINO's feet and crash).
+    /// ArgumentParser's own entry point, but for how the process ends: with `_exit`, after
+    /// flushing standard output and error, so that no exit handler runs. Models may still be
+    /// loading on the background loader (a speculative object model after a portrait's crop, or a
+    /// crop that failed early); exit handlers would destroy OpenVINO under them and crash, and
+    /// waiting for them would add their load to the command's time.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -21,9 +24,21 @@ struct FocalCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            BackgroundModelLoads.wait()
-            exit(withError: error)
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                // As ArgumentParser prints it: help and version to standard output, errors to standard error.
+                fflush(nil)
+                FileHandle(fileDescriptor: code.isSuccess ? STDOUT_FILENO : STDERR_FILENO).write(Data((message + "\n").utf8))
+            }
+            end(code.rawValue)
         }
-        BackgroundModelLoads.wait()
+        end(0)
+    }
+
+    /// Flushes the C streams (`print` writes through stdout) and ends the process at once.
+    private static func end(_ code: Int32) -> Never {
+        fflush(nil)
+        _exit(code)
     }
 }

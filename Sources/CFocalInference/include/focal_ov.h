@@ -42,11 +42,14 @@ enum {
     FOCAL_OV_EMODEL = -4,   /* the model's outputs are not what the decoder expects */
 };
 
-/// The OpenVINO version, e.g. "2026.4.1-22982-..." (a static string).
+/// The OpenVINO version, e.g. "2026.4.1-22982-..." (a static string; "unavailable" when the
+/// library cannot be loaded). OpenVINO is not linked: the first call of this or
+/// focal_ov_runtime_create opens libopenvino_c with dlopen.
 const char *focal_ov_version(void);
 
-/// Creates a runtime. `cache_dir` (may be NULL: no cache) is a folder the caller has created for
-/// compiled blobs; OpenVINO recompiles and rewrites a blob it cannot import.
+/// Creates a runtime and loads its CPU plugin. `cache_dir` (may be NULL: no cache) is a folder the
+/// caller has created for compiled blobs; OpenVINO recompiles and rewrites a blob it cannot
+/// import. NULL with the reason in `err` when OpenVINO cannot be loaded or started.
 focal_ov_runtime *focal_ov_runtime_create(const char *cache_dir, char *err, size_t errlen);
 
 /// Frees a runtime; NULL is ignored. Nets compiled by it keep what they need.
