@@ -102,6 +102,7 @@ class Proxy:
     def __init__(self, focal):
         self.focal = focal
         self.delays = {}  # text in the path → seconds
+        self.pages = {}  # /__test/NAME → HTML written by a test (cleared with clear())
         self.log = []
         self.lock = threading.Lock()
         proxy = self
@@ -134,6 +135,7 @@ class Proxy:
         with self.lock:
             self.log.clear()
             self.delays.clear()
+            self.pages.clear()
 
     def requests(self, text=""):
         with self.lock:
@@ -203,6 +205,9 @@ class Proxy:
 
     def page(self, path):
         name = path.split("?")[0][len("/__test/"):]
+        if name in self.pages:
+            return 200, [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], \
+                self.pages[name].encode()
         file = (PAGES / name).resolve()
         if PAGES not in file.parents or not file.is_file():
             return 404, [("Content-Type", "text/plain")], b"no such test page"
@@ -286,19 +291,39 @@ def console_errors(driver, allow=()):
     return [e for e in entries if e["level"] == "SEVERE" and not any(text in e["message"] for text in allow)]
 
 
-def frame_size(width, height, dpr, step=16):
-    """The size <focal-img> requests for a box, computed here independently of the page:
-    an exact simple ratio (terms up to 32, within half a CSS pixel) scaled to cover the box,
-    its longer side moving in steps of about `step`; otherwise each side rounded up to the step."""
+def simple_ratio(width, height):
+    """The ratio p:q (lowest terms, each up to 32) closest to width:height among those within half
+    a CSS pixel of the box, smaller terms first on a tie; None when none is that close."""
+    import math
+    best, best_error = None, math.inf
+    for q in range(1, 33):
+        for p in range(1, 33):
+            if math.gcd(p, q) != 1:
+                continue
+            if abs(p * height / q - width) > 0.5 or abs(q * width / p - height) > 0.5:
+                continue
+            error = abs(p * height - q * width) / (q * height)
+            if error < best_error - 1e-12 or (abs(error - best_error) <= 1e-12 and p + q < sum(best)):
+                best, best_error = (p, q), error
+    return best
+
+
+def frame_size(width, height, dpr, step=16, limit=None):
+    """The size <focal-img> requests for a box, computed here independently of the page: the
+    closest simple ratio (terms up to 32, within half a CSS pixel) scaled to cover the box, its
+    longer side moving in steps of about `step`, at most `limit` (w, h) when given; otherwise each
+    side rounded up to the step. `dpr` is the pixel ratio after the element's max-dpr cap."""
     import math
     tw, th = width * dpr - 1e-6, height * dpr - 1e-6
-    for q in range(1, 33):
-        p = math.floor(q * width / height + 0.5)  # as JavaScript's Math.round
-        if 1 <= p <= 32 and abs(p * height / q - width) <= 0.5 and abs(q * width / p - height) <= 0.5:
-            d = math.gcd(p, q)
-            p, q = p // d, q // d
-            unit = math.ceil(step / max(p, q))
-            k = unit * math.ceil(max(tw / p, th / q) / unit)
-            k = max(1, min(k, 4096 // max(p, q)))
-            return k * p, k * q
+    ratio = simple_ratio(width, height)
+    if ratio:
+        p, q = ratio
+        unit = math.ceil(step / max(p, q))
+        k = unit * math.ceil(max(tw / p, th / q) / unit)
+        k = min(k, 4096 // max(p, q))
+        if limit:
+            k = min(k, math.floor(min(limit[0] / p, limit[1] / q)))
+        k = max(1, k)
+        return k * p, k * q
+    assert not limit, "only simple ratios here"
     return step * math.ceil(tw / step), step * math.ceil(th / step)

@@ -58,8 +58,10 @@ class ElementTests(unittest.TestCase):
     def test_size_follows_box_times_pixel_ratio(self):
         boxes = {"square": (160, 160), "banner": (320, 180), "card": (208, 260), "story": (153, 272),
                  "free": (301, 177), "tiny": (37, 23)}
+        # A photo of 1000×872: no request here needs more pixels than it has (the element caps
+        # requests at what the source holds once it knows, which depends on answers' order).
         for id, (w, h) in boxes.items():
-            self.make(id, {"alt": id}, f"width:{w}px;height:{h}px")
+            self.make(id, {"alt": id, "src": "hubble_deep_field.jpg"}, f"width:{w}px;height:{h}px")
         for id, (w, h) in boxes.items():
             detail = self.wait_loaded(id)
             expected = frame_size(w, h, self.dpr)
@@ -301,6 +303,247 @@ class ElementTests(unittest.TestCase):
             self.assertEqual((detail["width"], detail["height"]), frame_size(w, h, self.dpr))
             self.assertEqual(self.inspect(id)["box"], [w, h], f"{id}: the image did not change the box")
 
+    def test_an_exact_simple_ratio_is_kept(self):
+        """184×176 is exactly 23:22: requested as such, not as the first ratio within half a pixel (22:21)."""
+        self.assertEqual(self.driver.execute_script("const s = frameSize(184, 176, 1); return [s.width, s.height]"),
+                         [184, 176])
+        self.assertEqual(harness.simple_ratio(184, 176), (23, 22))
+        self.make("odd", {}, "width:184px;height:176px")
+        detail = self.wait_loaded("odd")
+        self.assertEqual((detail["width"], detail["height"]), frame_size(184, 176, self.dpr))
+        self.assertEqual(detail["width"] * 22, detail["height"] * 23)
+
+    def test_never_more_pixels_than_the_source_crop_holds(self):
+        """astronaut.png is 512×512: once a plan said so, larger boxes get at most its crop region."""
+        self.make("first", {}, "width:600px;height:600px")
+        detail = self.wait_loaded("first")
+        self.assertEqual((detail["width"], detail["height"]), frame_size(600, 600, self.dpr))  # not known yet
+        self.assertEqual(detail["plan"]["image"], [512, 512])
+        self.make("square", {}, "width:620px;height:620px")
+        self.make("wide", {}, "width:800px;height:450px")
+        self.make("small", {}, "width:160px;height:90px")
+        square = self.wait_loaded("square")
+        self.assertEqual((square["width"], square["height"]), (512, 512))
+        wide = self.wait_loaded("wide")
+        self.assertEqual((wide["width"], wide["height"]), (512, 288), "16:9 inside 512×512, the box's ratio kept")
+        small = self.wait_loaded("small")
+        self.assertEqual((small["width"], small["height"]), frame_size(160, 90, self.dpr), "below the limit: unchanged")
+
+    def test_a_new_src_clears_to_the_placeholder_at_once(self):
+        self.make("el", {"placeholder": "/favicon.svg", "alt": "An astronaut"}, "width:200px;height:200px")
+        self.wait_loaded("el")
+        self.assertEqual(self.inspect("el")["layers"], 1)
+        self.env.proxy.delays["camera.png"] = 2
+        self.driver.execute_script("const el = document.getElementById('el');"
+                                   "el.setAttribute('src', 'camera.png'); el.setAttribute('alt', 'A camera')")
+        time.sleep(0.3)  # far less than the new crop takes
+        info = self.inspect("el")
+        self.assertEqual(info["layers"], 0, "the astronaut is not shown under the camera's alt")
+        self.assertTrue(info["placeholderVisible"])
+        self.assertEqual(info["state"], "loading")
+        detail = self.wait_loaded("el", count=2)
+        self.assertTrue(detail["url"].endswith("/camera.png"))
+
+    def test_fallback_is_the_error_image(self):
+        self.make("missing", {"src": "no-such-photo.png", "placeholder": "/favicon.svg",
+                              "fallback": "/__test/fallback.svg"}, "width:120px;height:120px")
+        wait(self.driver, lambda d: self.events("missing", "focal-error"), 10)
+        info = wait(self.driver, lambda d: self.inspect("missing")["fallbackVisible"] and self.inspect("missing"), 5,
+                    "the fallback shows")
+        self.assertEqual(info["state"], "error")
+        # While loading, the placeholder and not the fallback.
+        self.env.proxy.delays["/smart/"] = 1.5
+        self.make("slow", {"placeholder": "/favicon.svg", "fallback": "/__test/fallback.svg"}, "width:120px;height:120px")
+        wait(self.driver, lambda d: self.inspect("slow")["placeholderVisible"], 5)
+        self.assertFalse(self.inspect("slow")["fallbackVisible"])
+        self.wait_loaded("slow")
+        self.assertFalse(self.inspect("slow")["fallbackVisible"])
+
+    def test_path_tricks_in_src_are_refused(self):
+        tricks = ["../secret.png", "photos/../../secret.png", "./astronaut.png", "a/./secret.png",
+                  "photos\\..\\secret.png", "photos//secret.png", "secret\n.png"]
+        self.driver.get_log("browser")
+        for i, src in enumerate(tricks):
+            self.make(f"t{i}", {"src": src}, "width:100px;height:100px")
+        for i, src in enumerate(tricks):
+            error = wait(self.driver, lambda d: self.events(f"t{i}", "focal-error"), 5, repr(src))[0]["detail"]
+            self.assertEqual((error["status"], error["code"]), (0, "src.refused"), src)
+        time.sleep(0.5)
+        self.assertEqual([r["path"] for r in self.env.proxy.requests("/unsafe/")], [], "nothing was requested")
+        warnings = [e["message"] for e in self.driver.get_log("browser") if e["level"] == "WARNING"]
+        self.assertEqual(sum("refused" in w for w in warnings), len(tricks), warnings)
+        # Encoded rather than refused: dots inside a name, %2e, spaces, ? and #.
+        self.make("fine", {"src": "astronaut.png", "focus": "250,180"}, "width:100px;height:100px")
+        self.wait_loaded("fine")
+        self.make("odd", {"src": "%2e%2e/x?.png#y"}, "width:100px;height:100px")
+        error = wait(self.driver, lambda d: self.events("odd", "focal-error"), 10)[0]["detail"]
+        self.assertEqual(error["status"], 404)
+        self.assertTrue(self.env.proxy.requests("/%252e%252e/x%3F.png%23y"), "encoded, so the parser kept it")
+
+    def test_a_refusal_by_the_server_warns_with_its_message(self):
+        self.driver.get_log("browser")
+        self.make("missing", {"src": "no-such-photo.png"}, "width:100px;height:100px")
+        error = wait(self.driver, lambda d: self.events("missing", "focal-error"), 10)[0]["detail"]
+        self.assertEqual(error["status"], 404)
+        self.assertTrue(error["message"])
+        warnings = wait(self.driver, lambda d: [e["message"] for e in d.get_log("browser") if e["level"] == "WARNING"], 5)
+        self.assertTrue(any(error["message"] in w and "no-such-photo.png" in w for w in warnings), warnings)
+
+    def test_lazy_until_near_the_viewport_unless_eager(self):
+        self.driver.execute_script("""
+            const spacer = document.createElement('div'); spacer.style.cssText = 'height:6000px;width:100%';
+            document.getElementById('stage').append(spacer);""")
+        self.make("far", {"src": "camera.png"}, "width:200px;height:100px")
+        self.make("eager", {"src": "chelsea.png", "loading": "eager"}, "width:200px;height:100px")
+        self.wait_loaded("eager")
+        time.sleep(1)
+        self.assertEqual(self.env.proxy.requests("camera.png"), [], "6000 px below the fold: not yet")
+        self.assertEqual(self.inspect("far")["state"], "empty")
+        # Within the margin (1250 px) but not yet in view: loaded ahead of the scroll.
+        top = self.driver.execute_script("return document.getElementById('far').getBoundingClientRect().top + scrollY")
+        self.driver.execute_script("window.scrollTo(0, arguments[0])", top - 900 - 1000)
+        self.wait_loaded("far")
+        self.assertGreater(self.driver.execute_script(
+            "return document.getElementById('far').getBoundingClientRect().top"), 900)
+
+    def test_fetchpriority_and_the_accept_header(self):
+        self.make("hero", {"fetchpriority": "high"}, "width:200px;height:100px")
+        self.make("plain", {"src": "camera.png"}, "width:200px;height:100px")
+        self.wait_loaded("hero")
+        self.wait_loaded("plain")
+        fetches = self.driver.execute_script("return window.fetches")
+        hero = [f for f in fetches if "astronaut.png" in f["url"]][0]
+        plain = [f for f in fetches if "camera.png" in f["url"]][0]
+        self.assertEqual((hero["priority"], plain["priority"]), ("high", "auto"))
+        # Headless Chromium decodes both: the request says so, on the wire.
+        accept = self.env.proxy.requests("camera.png")[0]["headers"]["accept"]
+        self.assertTrue(accept.startswith("image/avif,image/webp,"), accept)
+        self.assertEqual(self.env.proxy.requests("camera.png")[0]["method"], "GET", "no preflight")
+        self.assertEqual([r for r in self.env.proxy.log if r["method"] == "OPTIONS"], [])
+
+    def test_srcset_helpers(self):
+        sources = self.driver.execute_script(
+            "return focalSources({src: 'team/a b.jpg', aspect: '16:9', server: 'https://img.example/', widths: [1000, 320]})")
+        self.assertEqual([(s["width"], s["height"]) for s in sources], [(320, 180), (1008, 567)])
+        self.assertEqual(sources[0]["url"], "https://img.example/unsafe/320x180/smart/team/a%20b.jpg")
+        srcset = self.driver.execute_script(
+            "return focalSrcset({src: 'a.jpg', aspect: 1.5, widths: [300], options: {zoom: 0.5, detect: 'off'}})")
+        self.assertEqual(srcset, "/unsafe/300x200/filters:zoom(0.5)/a.jpg 300w")
+        self.assertIn("refused", self.driver.execute_script(
+            "try { focalSrcset({src: '../a.jpg', aspect: 1}) } catch (e) { return e.message }"))
+        markup = self.driver.execute_script(
+            "return focalImgMarkup({src: 'a.jpg', aspect: '4:5', alt: 'A \"quoted\" <alt>', widths: [400, 800]})")
+        self.assertEqual(markup, '<focal-img src="a.jpg" aspect="4:5" loading="lazy"><img src="/unsafe/800x1000/smart/a.jpg" '
+                         'srcset="/unsafe/400x500/smart/a.jpg 400w, /unsafe/800x1000/smart/a.jpg 800w" sizes="100vw" '
+                         'width="800" height="1000" loading="lazy" decoding="async" alt="A &#34;quoted&#34; &#60;alt&#62;"></focal-img>')
+
+    # --- no layout shift, and the <img> markup ---
+
+    CLS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+        {css}
+        <script>
+          window.cls = 0; window.loads = 0;
+          new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.cls += e.value; })
+            .observe({type: 'layout-shift', buffered: true});
+          document.addEventListener('focal-load', () => window.loads++);
+        </script></head>
+        <body style="margin:0;font:16px sans-serif;width:600px">
+        <h1>A page</h1>
+        {body}
+        <p id="after" style="height:400px;background:#eee">Text below the images, as tall as an article's first paragraphs.</p>
+        <script>setTimeout(() => import('/focal-img.js'), DELAY);</script>
+        </body></html>"""
+
+    def cls_of(self, body, css=True, images=1, delay=800):
+        self.env.proxy.pages["cls.html"] = (self.CLS_PAGE.replace("{css}", '<link rel="stylesheet" href="/focal-img.css">' if css else "")
+                                            .replace("{body}", body).replace("DELAY", str(delay)))
+        self.driver.get(self.env.origin + "/__test/cls.html")
+        wait_js(self.driver, f"return window.loads >= {images}", message="the late module loaded the crops")
+        time.sleep(0.5)
+        return self.driver.execute_script("return window.cls")
+
+    def test_the_stylesheet_reserves_the_box_before_the_module_runs(self):
+        body = """<focal-img src="astronaut.png" aspect="16:9" alt="An astronaut"></focal-img>
+                  <focal-img src="camera.png" style="width:300px;aspect-ratio:4/5" alt="A camera"></focal-img>"""
+        with_css = self.cls_of(body, css=True, images=2)
+        self.assertEqual(self.driver.execute_script("return document.getElementById('after').getBoundingClientRect().top")
+                         > 600 * 9 / 16 + 300 * 5 / 4, True)
+        self.driver.save_screenshot(str(self.env.screenshots / f"element-cls-css-{self.dpr:g}x.png"))
+        without = self.cls_of(body, css=False, images=2)
+        self.assertEqual(with_css, 0, "focal-img.css: nothing moved")
+        self.assertGreater(without, 0.05, "without it the boxes appear when the module runs, and the text jumps")
+
+    def markup(self, settings):
+        return self.driver.execute_script("return focalImgMarkup(arguments[0])", settings)
+
+    def enhance_page(self, markup, module=True, delay=300, width=500):
+        self.env.proxy.clear()
+        script = (f"<script>setTimeout(() => import('/focal-img.js'), {delay});</script>" if module else "")
+        self.env.proxy.pages["enhance.html"] = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+            <link rel="icon" href="data:,"><link rel="stylesheet" href="/focal-img.css">
+            <script>window.events = []; window.imgLoads = 0;
+              document.addEventListener('focal-load', (e) => window.events.push(e.detail));
+              document.addEventListener('load', (e) => {{ if (e.target.matches?.('focal-img img')) window.imgLoads++; }}, true);
+            </script></head>
+            <body style="margin:0"><div id="box" style="width:{width}px">{markup}</div>
+            <p id="after">Below.</p>
+            <script>window.before = document.querySelector('focal-img img');</script>
+            {script}</body></html>"""
+        self.driver.get(self.env.origin + "/__test/enhance.html")
+        return markup
+
+    def test_the_img_markup_works_without_javascript(self):
+        markup = self.markup({"src": "astronaut.png", "aspect": "16:9", "alt": "An astronaut", "sizes": "500px",
+                              "loading": "eager"})
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.enhance_page(markup, module=False)
+            img = wait(self.driver, lambda d: (lambda i: i if i.get_property("complete") and i.get_property("naturalWidth") else None)(
+                d.find_element("css selector", "focal-img img")), 20, "the <img> loaded")
+            self.assertEqual(self.driver.execute_script("return typeof window.before"), "undefined", "no script ran")
+            current = img.get_property("currentSrc")
+            self.assertRegex(current, r"/unsafe/\d+x\d+/smart/astronaut\.png$")
+            w = int(current.split("/unsafe/")[1].split("x")[0])
+            self.assertGreaterEqual(w, 500 * self.dpr, "the srcset candidate covering the box")
+            self.assertEqual(img.rect["width"], 500)
+            self.assertAlmostEqual(img.rect["height"], 500 * 9 / 16, delta=1)
+            self.assertEqual(img.accessible_name, "An astronaut")
+            self.assertFalse([r for r in self.env.proxy.log if r["path"].endswith("/focal-img.js")])
+            self.driver.save_screenshot(str(self.env.screenshots / f"element-nojs-{self.dpr:g}x.png"))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+    def test_the_module_upgrades_the_same_img_to_the_exact_crop(self):
+        self.enhance_page(self.markup({"src": "astronaut.png", "aspect": "16:9", "alt": "An astronaut", "sizes": "500px",
+                                       "loading": "eager"}))
+        detail = wait_js(self.driver, "return window.events[0]", message="focal-load from the enhanced <img>")
+        exact = frame_size(500, 500 * 9 / 16, self.dpr)
+        self.assertEqual((detail["width"], detail["height"]), exact)
+        state = self.driver.execute_script("""const img = document.querySelector('focal-img img');
+            return {same: img === window.before, src: img.currentSrc, srcset: img.getAttribute('srcset'),
+                    natural: [img.naturalWidth, img.naturalHeight], loads: window.imgLoads,
+                    box: [img.getBoundingClientRect().width, img.getBoundingClientRect().height],
+                    visible: getComputedStyle(img).visibility}""")
+        self.assertTrue(state["same"], "the <img> node is kept")
+        self.assertTrue(state["src"].endswith(f"/unsafe/{exact[0]}x{exact[1]}/smart/astronaut.png"), state["src"])
+        self.assertEqual(state["srcset"], state["src"], "one candidate: the exact crop")
+        self.assertEqual(state["natural"], list(exact))
+        self.assertEqual(state["box"], [500, 281.25])
+        self.assertEqual(state["visible"], "visible")
+        self.assertGreaterEqual(state["loads"], 2, "the page's own load listener saw both images")
+        # The browser's own request for the crop, with the browser's own Accept header.
+        crop = self.env.proxy.requests(f"/{exact[0]}x{exact[1]}/smart/astronaut.png")
+        self.assertTrue(crop and "image/avif" in crop[0]["headers"]["accept"])
+        # A new layout: cropped again, same node.
+        self.driver.execute_script("document.getElementById('box').style.width = '300px'")
+        detail = wait_js(self.driver, "return window.events[1]", message="re-cropped")
+        smaller = frame_size(300, 300 * 9 / 16, self.dpr)
+        self.assertEqual((detail["width"], detail["height"]), smaller)
+        self.assertTrue(self.driver.execute_script(
+            "return document.querySelector('focal-img img') === window.before && window.before.currentSrc"
+        ).endswith(f"/{smaller[0]}x{smaller[1]}/smart/astronaut.png"))
+        self.driver.save_screenshot(str(self.env.screenshots / f"element-enhanced-{self.dpr:g}x.png"))
+
     def test_no_console_errors(self):
         self.make("el", {"alt": "x"}, "width:200px;height:100px")
         self.wait_loaded("el")
@@ -312,13 +555,30 @@ class ElementTestsAtPixelRatio2(ElementTests):
     dpr = 2.0
 
 
+class ElementTestsAtPixelRatio3(ElementTests):
+    """A 3x screen: requests stop at max-dpr (default 2)."""
+    dpr = 3.0
+
+    def test_max_dpr_caps_the_pixel_ratio(self):
+        self.make("default", {}, "width:100px;height:100px")
+        self.make("three", {"max-dpr": "3"}, "width:100px;height:100px")
+        self.make("one", {"max-dpr": "1"}, "width:100px;height:100px")
+        for id, dpr in {"default": 2, "three": 3, "one": 1}.items():
+            detail = self.wait_loaded(id)
+            self.assertEqual((detail["width"], detail["height"]), frame_size(100, 100, dpr), id)
+
+
 def load_tests(loader, tests, pattern):
     """All of ElementTests; at pixel ratio 2, the tests where the ratio matters."""
     suite = unittest.TestSuite()
     suite.addTests(loader.loadTestsFromTestCase(ElementTests))
     wanted = set(loader.getTestCaseNames(ElementTestsAtPixelRatio2))   # honours -k
     for name in ("test_size_follows_box_times_pixel_ratio", "test_aspect_attribute_sets_the_height",
-                 "test_a_newer_request_aborts_the_slow_older_one"):
+                 "test_a_newer_request_aborts_the_slow_older_one", "test_the_img_markup_works_without_javascript",
+                 "test_the_module_upgrades_the_same_img_to_the_exact_crop"):
         if name in wanted:
             suite.addTest(ElementTestsAtPixelRatio2(name))
+    wanted = set(loader.getTestCaseNames(ElementTestsAtPixelRatio3))
+    if "test_max_dpr_caps_the_pixel_ratio" in wanted:
+        suite.addTest(ElementTestsAtPixelRatio3("test_max_dpr_caps_the_pixel_ratio"))
     return suite

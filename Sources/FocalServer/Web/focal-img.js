@@ -9,8 +9,13 @@
 // one starts, and a response that arrives after a newer request started is never shown. Every
 // attribute is described in the README ("The <focal-img> element").
 //
-// Module exports: the element class, `frameSize` (the size the element requests for a box) and
-// `batchSigner` (a signing function for a `/v1/sign`-style endpoint).
+// With an `<img>` child (markup that works without JavaScript, written by `focalImgMarkup`), the
+// element enhances that image instead: it stays visible, and once the exact crop for the box has
+// loaded, the `<img>` is pointed at it.
+//
+// Module exports: the element class, `frameSize` (the size the element requests for a box),
+// `batchSigner` (a signing function for a `/v1/sign`-style endpoint), and `focalSrcset` and
+// `focalImgMarkup` (the no-JavaScript markup, for static sites and server-side rendering).
 
 /** Default rounding step, in device pixels. */
 const DEFAULT_STEP = 16;
@@ -20,6 +25,18 @@ const MAX_SIDE = 4096;
 const FADE_MS = 240;
 /** Page-wide memory for elements that have a cache-name. */
 const MEMORY_BYTES = 48 << 20;
+/** Default for `max-dpr`: screens denser than this get an image the browser scales up a little. */
+const DEFAULT_MAX_DPR = 2;
+/** How far outside the viewport a lazy element starts loading (as Chromium's lazy images do). */
+const LAZY_MARGIN = '1250px';
+/**
+ * Whether the element asks for `format(auto)` when it has no `format` attribute, letting the
+ * server pick AVIF, WebP or JPEG from the `Accept` header. Only for a server that knows
+ * `format(auto)`: an older one refuses the filter.
+ */
+const AUTO_FORMAT = false;
+/** The widths `focalSrcset` and `focalImgMarkup` offer by default, in pixels. */
+const DEFAULT_WIDTHS = [320, 480, 640, 800, 1024, 1280, 1600, 1920];
 
 /**
  * The crop options, from the server's option table: each one's attribute and URL filter (null for
@@ -30,7 +47,8 @@ const CROP_OPTIONS = /*focal:crop-options*/[];
 
 /** Attributes that change which crop is requested. */
 const REQUEST_ATTRIBUTES = [
-  'src', 'server', 'step', 'signer', 'cache-name', 'revalidate', ...CROP_OPTIONS.map((option) => option.attribute),
+  'src', 'server', 'step', 'max-dpr', 'signer', 'cache-name', 'revalidate', 'loading',
+  ...CROP_OPTIONS.map((option) => option.attribute),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -39,12 +57,19 @@ const REQUEST_ATTRIBUTES = [
 /**
  * The size, in device pixels, that an element of `width` × `height` CSS pixels requests.
  *
- * When the box is a simple ratio (16:9, 4:5, 1:1 ... within half a CSS pixel) the result has
- * exactly that ratio, so that a crop saved for that aspect applies, and its longer side moves
- * in steps of about `step`. Otherwise each side is rounded up to a multiple of `step`.
- * Nothing is larger than MAX_SIDE on a side.
+ * When the box is a simple ratio (16:9, 4:5, 23:22 ... terms up to 32, within half a CSS pixel)
+ * the result has exactly that ratio, so that a crop saved for that aspect applies, and its longer
+ * side moves in steps of about `step`. Otherwise each side is rounded up to a multiple of `step`.
+ * Nothing is larger than MAX_SIDE on a side, nor than `limit` when given.
+ * @param {number} width  the box's width in CSS pixels
+ * @param {number} height  the box's height in CSS pixels
+ * @param {number} [dpr=1]  device pixels per CSS pixel (the element caps it at `max-dpr`)
+ * @param {number} [step=16]  rounding step in device pixels
+ * @param {{width: number, height: number}} [limit]  the most the source holds for this box's
+ *   shape (its crop region in source pixels): the result keeps the box's ratio within it
+ * @returns {{width: number, height: number} | null}  null for an empty box
  */
-export function frameSize(width, height, dpr = 1, step = DEFAULT_STEP) {
+export function frameSize(width, height, dpr = 1, step = DEFAULT_STEP, limit = null) {
   if (!(width > 0 && height > 0)) return null;
   step = Math.max(1, Math.round(step) || DEFAULT_STEP);
   const tw = width * dpr - 1e-6, th = height * dpr - 1e-6;   // 320.0000001 is 320
@@ -53,26 +78,46 @@ export function frameSize(width, height, dpr = 1, step = DEFAULT_STEP) {
     const [p, q] = ratio, long = Math.max(p, q);
     const unit = Math.ceil(step / long);                       // k moves in steps of `unit`
     let k = unit * Math.ceil(Math.max(tw / p, th / q) / unit);
-    k = Math.max(1, Math.min(k, Math.floor(MAX_SIDE / long)));
+    k = Math.min(k, Math.floor(MAX_SIDE / long));
+    if (limit) k = Math.min(k, Math.floor(Math.min(limit.width / p, limit.height / q)));
+    k = Math.max(1, k);
     return { width: k * p, height: k * q };
   }
   let w = step * Math.ceil(tw / step), h = step * Math.ceil(th / step);
-  const over = Math.max(w, h) / MAX_SIDE;
-  if (over > 1) { w = Math.max(1, Math.floor(w / over)); h = Math.max(1, Math.floor(h / over)); }
+  const over = Math.max(w / MAX_SIDE, h / MAX_SIDE, limit ? w / limit.width : 0, limit ? h / limit.height : 0);
+  if (over > 1) {
+    // Scaled down to fit, with the box's own shape rather than the rounded one.
+    const scale = Math.min(MAX_SIDE / tw, MAX_SIDE / th, limit ? limit.width / tw : Infinity, limit ? limit.height / th : Infinity);
+    w = Math.max(1, Math.floor(tw * scale + 1e-6)); h = Math.max(1, Math.floor(th * scale + 1e-6));
+  }
   return { width: w, height: h };
 }
 
-/** `[p, q]` with small terms when width:height is that ratio within half a CSS pixel. */
+/**
+ * `[p, q]` in lowest terms (each up to 32) closest to width:height among those within half a
+ * CSS pixel of the box, so the exact ratio when it is simple (184×176 is 23:22, not 22:21); the
+ * smaller terms win a tie. Null when no such ratio is that close.
+ */
 function simpleRatio(width, height) {
+  let best = null, bestError = Infinity;
   for (let q = 1; q <= 32; q++) {
-    const p = Math.round((q * width) / height);
-    if (p < 1 || p > 32) continue;
-    if (Math.abs((p * height) / q - width) <= 0.5 && Math.abs((q * width) / p - height) <= 0.5) {
-      const d = gcd(p, q);
-      return [p / d, q / d];
+    for (let p = 1; p <= 32; p++) {
+      if (gcd(p, q) !== 1) continue;
+      if (Math.abs((p * height) / q - width) > 0.5 || Math.abs((q * width) / p - height) > 0.5) continue;
+      const error = Math.abs(p * height - q * width) / (q * height);   // |p/q - width/height|
+      if (error < bestError - 1e-12 || (Math.abs(error - bestError) <= 1e-12 && p + q < best[0] + best[1])) {
+        best = [p, q]; bestError = error;
+      }
     }
   }
-  return null;
+  return best;
+}
+
+/** The largest `width` × `height` of the ratio `aspect` that fits in `limit`. */
+function fitRatio(aspect, limit) {
+  return limit.width / limit.height > aspect
+    ? { width: limit.height * aspect, height: limit.height }
+    : { width: limit.width, height: limit.width / aspect };
 }
 
 function gcd(a, b) { while (b) [a, b] = [b, a % b]; return a; }
@@ -88,6 +133,21 @@ function parseAspect(text) {
 // ---------------------------------------------------------------------------------------------
 // URLs and signing
 
+/**
+ * Why `src` cannot be requested, or null when it can. A path whose segments the URL parser would
+ * rewrite (`.`, `..`, backslashes, empty segments, control characters) is refused, so that the
+ * URL requested (and signed) is always the one built.
+ */
+function sourceProblem(src) {
+  if (/^https?:\/\//i.test(src)) return /[\u0000-\u001f\u007f]/.test(src) ? 'control characters in the URL' : null;
+  if (/[\u0000-\u001f\u007f]/.test(src)) return 'control characters in the path';
+  if (src.includes('\\')) return 'a backslash in the path';
+  const parts = src.replace(/^\/+/, '').split('/');
+  if (parts.some((part) => part === '.' || part === '..')) return 'a "." or ".." segment in the path';
+  if (parts.some((part, index) => part === '' && index < parts.length - 1) || parts.at(-1) === '') return 'an empty segment in the path';
+  return null;
+}
+
 /** The image part of a URL: a path under the server's root, `id:<sha256>`, or an http(s) URL. */
 function encodeSource(src) {
   if (/^https?:\/\//i.test(src)) return encodeURIComponent(src);
@@ -99,6 +159,7 @@ function cropPath(src, size, options) {
   const filters = [];
   for (const { attribute, filter } of CROP_OPTIONS) {
     if (filter && options[attribute]) filters.push(`${filter}(${options[attribute]})`);
+    else if (filter === 'format' && AUTO_FORMAT) filters.push('format(auto)');
   }
   return `${size.width}x${size.height}/` + (options.detect ? 'smart/' : '') +
     (filters.length ? `filters:${filters.join(':')}/` : '') + encodeSource(src);
@@ -149,6 +210,88 @@ export function batchSigner(endpoint, init = {}) {
 const signers = new Map();   // signer URL → batchSigner
 
 // ---------------------------------------------------------------------------------------------
+// Markup that works without JavaScript
+
+/** `{width, height}` for `width` at `aspect`: a multiple of p:q when the aspect is "p:q". */
+function sizeAt(width, aspect) {
+  const terms = String(aspect).split(/[:/x]/).map(Number);
+  if (terms.length === 2 && terms.every((t) => Number.isInteger(t) && t > 0)) {
+    const d = gcd(terms[0], terms[1]), p = terms[0] / d, q = terms[1] / d;
+    const k = Math.max(1, Math.round(width / p));
+    return { width: k * p, height: k * q };
+  }
+  const ratio = parseAspect(String(aspect));
+  if (!ratio) throw new TypeError(`focal-img: aspect "${aspect}" is not a ratio such as 16:9 or 1.5`);
+  return { width: Math.round(width), height: Math.max(1, Math.round(width / ratio)) };
+}
+
+/** The crop options of `options` (attribute names), as cropPath takes them. */
+function optionsFrom(options = {}) {
+  const out = {};
+  for (const { attribute } of CROP_OPTIONS) out[attribute] = options[attribute] == null ? null : String(options[attribute]);
+  out.detect = !['off', 'false', '0', 'no'].includes(String(options.detect ?? 'on').toLowerCase());
+  return out;
+}
+
+/**
+ * One crop URL per width, for static pages and server-side rendering.
+ * @param {object} settings
+ * @param {string} settings.src  the photo, as `<focal-img src>` takes it
+ * @param {string | number} settings.aspect  the box's shape: "16:9", "4/5" or 1.5
+ * @param {string} [settings.server='']  the Focal server's origin ('' for the page's own)
+ * @param {number[]} [settings.widths=[320, 480, 640, 800, 1024, 1280, 1600, 1920]]  widths in pixels
+ *   (rounded to a multiple of p for an aspect p:q, so that saved crops apply)
+ * @param {object} [settings.options={}]  crop options by attribute name, e.g. `{zoom: 0.6, format: 'webp'}`
+ * @param {(path: string) => string} [settings.url]  the URL of a path such as `320x180/smart/a.jpg`;
+ *   default `{server}/unsafe/{path}` (give your signer for a server without unsafe URLs)
+ * @returns {{width: number, height: number, url: string}[]}  narrowest first
+ */
+export function focalSources({ src, aspect, server = '', widths = DEFAULT_WIDTHS, options = {}, url } = {}) {
+  const problem = sourceProblem(String(src ?? ''));
+  if (!src || problem) throw new TypeError(`focal-img: src ${JSON.stringify(src)} refused: ${problem || 'empty'}`);
+  const base = String(server).replace(/\/+$/, ''), crop = optionsFrom(options);
+  const toURL = url || ((path) => `${base}/unsafe/${path}`);
+  const seen = new Set();
+  return [...widths].sort((a, b) => a - b).map((width) => sizeAt(width, aspect))
+    .filter((size) => !seen.has(size.width) && seen.add(size.width))
+    .map((size) => ({ ...size, url: toURL(cropPath(src, size, crop)) }));
+}
+
+/**
+ * A `srcset` value: each crop URL of `focalSources` with its width (`… 320w, … 640w`).
+ * @param {object} settings  as for `focalSources`
+ * @returns {string}
+ */
+export function focalSrcset(settings) {
+  return focalSources(settings).map((source) => `${source.url} ${source.width}w`).join(', ');
+}
+
+const escapeHTML = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * `<focal-img …><img src srcset sizes width height loading alt></focal-img>`: an image that shows
+ * with no JavaScript at all, which focal-img.js then enhances with the exact crop for its box.
+ * @param {object} settings  as for `focalSources`, and:
+ * @param {string} [settings.sizes='100vw']  the `<img sizes>`: the box's width in the layout
+ * @param {string} [settings.alt='']  the image's text alternative
+ * @param {'lazy' | 'eager'} [settings.loading='lazy']  `eager` for an image above the fold
+ * @param {'high' | 'low' | 'auto'} [settings.fetchpriority]  e.g. `high` for the page's main image
+ * @returns {string}  HTML
+ */
+export function focalImgMarkup({ sizes = '100vw', alt = '', loading = 'lazy', fetchpriority, ...settings } = {}) {
+  const sources = focalSources(settings);
+  // src (for browsers without srcset) and width/height (the shape, before the image loads).
+  const fallback = sources.find((source) => source.width >= 640) || sources.at(-1);
+  const host = { src: settings.src, server: settings.server || null, aspect: String(settings.aspect), loading,
+    fetchpriority: fetchpriority || null };
+  for (const [name, value] of Object.entries(settings.options || {})) if (value != null) host[name] = String(value);
+  const img = { src: fallback.url, srcset: sources.map((s) => `${s.url} ${s.width}w`).join(', '), sizes,
+    width: fallback.width, height: fallback.height, loading, fetchpriority: fetchpriority || null, decoding: 'async', alt };
+  const attributes = (map) => Object.entries(map).filter(([, v]) => v != null).map(([k, v]) => ` ${k}="${escapeHTML(v)}"`).join('');
+  return `<focal-img${attributes(host)}><img${attributes(img)}></focal-img>`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Fetching, with a page-wide memory for elements that have a cache-name
 
 /** What went wrong, as `focal-error` reports it: an HTTP status (0 without one), a code, a message. */
@@ -189,11 +332,32 @@ function forget(key) {
   if (old) { memory.delete(key); memoryBytes -= old.blob.size; }
 }
 
+// What this browser decodes, probed once per page with a 1×1 image of each type.
+const AVIF_PROBE = 'data:image/avif;base64,AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOptZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAAAAAAABAAAAImlsb2MAAAAAREAAAQABAAAAAAEOAAEAAAAAAAAAGAAAACNpaW5mAAAAAAABAAAAFWluZmUCAAAAAAEAAGF2MDEAAAAAamlwcnAAAABLaXBjbwAAABNjb2xybmNseAACAAIABoAAAAAMYXYxQ4EADAAAAAAUaXNwZQAAAAAAAAABAAAAAQAAABBwaXhpAAAAAAMICAgAAAAXaXBtYQAAAAAAAAABAAEEgYIDhAAAACBtZGF0EgAKCBgABggQEDQgMgobAAAAQACwE16A';
+const WEBP_PROBE = 'data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw==';
+let acceptHeader = null;
+
+async function decodes(uri) {
+  const img = new Image();
+  img.src = uri;
+  try { await img.decode(); return img.naturalWidth === 1; } catch { return false; }
+}
+
+/** The `Accept` header for crops: the image types this browser decodes, best first. */
+function imageAccept() {
+  acceptHeader ??= Promise.all([decodes(AVIF_PROBE), decodes(WEBP_PROBE)]).then(([avif, webp]) =>
+    [avif && 'image/avif', webp && 'image/webp', 'image/png', 'image/jpeg', 'image/*;q=0.8', '*/*;q=0.5']
+      .filter(Boolean).join(','));
+  return acceptHeader;
+}
+
 /** One request: the image bytes and what Focal says about them. */
-async function download(url, signal, revalidate) {
+async function download(url, signal, revalidate, priority) {
   let response;
   try {
-    response = await fetch(url, { signal, cache: revalidate ? 'no-cache' : 'default', credentials: 'omit' });
+    const headers = { Accept: await imageAccept() };
+    response = await fetch(url, { signal, headers, priority: priority || 'auto',
+      cache: revalidate ? 'no-cache' : 'default', credentials: 'omit' });
   } catch (error) {
     if (error.name === 'AbortError') throw error;
     throw new FocalError(0, 'network', 'the image server could not be reached');
@@ -212,14 +376,14 @@ async function download(url, signal, revalidate) {
  * flight for the same key is joined; the shared request is aborted only when every element
  * waiting for it has given up.
  */
-function load(url, { key, signal, revalidate }) {
-  if (!key) return download(url, signal, revalidate);
+function load(url, { key, signal, revalidate, priority }) {
+  if (!key) return download(url, signal, revalidate, priority);
   const hit = memory.get(key);
   if (hit) { memory.delete(key); memory.set(key, hit); return Promise.resolve(hit); }
   let entry = inflight.get(key);
   if (!entry) {
     const controller = new AbortController();
-    entry = { controller, users: 0, promise: download(url, controller.signal, revalidate) };
+    entry = { controller, users: 0, promise: download(url, controller.signal, revalidate, priority) };
     const mine = entry;
     entry.promise.then((result) => remember(key, result), () => {})
       .finally(() => { if (inflight.get(key) === mine) inflight.delete(key); });
@@ -242,8 +406,29 @@ function load(url, { key, signal, revalidate }) {
 // Watching boxes and the pixel ratio: one observer for every element (set up in the class)
 
 const elements = new Set();          // connected elements
-const owners = new WeakMap();        // observed frame → its element
-const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+const owners = new WeakMap();        // observed frame or host → its element
+// (Guarded so that the module also loads where there is no DOM, e.g. Node, for focalImgMarkup.)
+const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
+
+/** What is known of each source (by server|src), from plans: its size and its crop per shape. */
+const sources = new Map();
+
+function learn(identity, shape, plan) {
+  const [width, height] = Array.isArray(plan?.image) ? plan.image : [];
+  if (!(width > 0 && height > 0)) return;
+  let known = sources.get(identity);
+  if (!known) sources.set(identity, known = { image: null, crops: new Map() });
+  known.image = { width, height };
+  const crop = Array.isArray(plan.crop) ? plan.crop : [];
+  if (shape && crop[2] > 0 && crop[3] > 0) known.crops.set(shape, { width: crop[2], height: crop[3] });
+}
+
+/** The most the source holds for a box of this shape: its crop when seen, else the image's fit. */
+function limitFor(identity, shape, aspect) {
+  const known = sources.get(identity);
+  if (!known) return null;
+  return (shape && known.crops.get(shape)) || fitRatio(aspect, known.image);
+}
 
 // ---------------------------------------------------------------------------------------------
 // The element
@@ -253,17 +438,19 @@ const STYLE = `
           background: var(--focal-img-background, rgb(128 128 128 / 0.12)); }
   :host([hidden]) { display: none; }
   .frame { position: absolute; inset: 0; }
-  img { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover;
-        border-radius: inherit; display: block; }
+  .frame img { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover;
+               border-radius: inherit; display: block; }
   img.crop { transition: opacity var(--focal-img-fade, ${FADE_MS}ms) ease-out; }
-  img.placeholder:not([src]) { display: none; }
+  img.placeholder:not([src]), img.fallback:not([src]), img[hidden] { display: none; }
+  ::slotted(img) { display: block; position: relative; z-index: 1; width: 100%; height: 100%;
+                   object-fit: cover; border-radius: inherit; }
   @media (prefers-reduced-motion: reduce) { img.crop { transition: none; } }
 `;
 
-export class FocalImg extends HTMLElement {
-  static observedAttributes = [...REQUEST_ATTRIBUTES, 'alt', 'placeholder', 'aspect'];
+export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
+  static observedAttributes = [...REQUEST_ATTRIBUTES, 'alt', 'placeholder', 'fallback', 'aspect'];
 
-  #frame; #placeholder; #hostStyle; #internals;
+  #frame; #placeholder; #fallback; #slot; #hostStyle; #internals;
   #box = { width: 0, height: 0 };   // the frame's CSS size
   #wanted = null;                     // key of the request in flight or shown
   #seq = 0;                           // number of the newest request
@@ -274,14 +461,21 @@ export class FocalImg extends HTMLElement {
   #revalidate = false;                // the next request revalidates (after refresh())
   #state = 'empty';
   #sign = null;
+  #near = false;                      // within LAZY_MARGIN of the viewport once (or eager)
+  #img = null;                        // the light-DOM <img> being enhanced, if any
+  #imgFor = null;                     // the identity (server|src) that <img> shows
+  #children = null;                   // watches for that <img> coming and going
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
+    // Manual slots: only an <img> child is ever shown, never other children (text for old browsers).
+    const root = this.attachShadow({ mode: 'open', slotAssignment: 'manual' });
     root.innerHTML = `<style>${STYLE}</style><style class="host"></style>
-      <div class="frame" part="frame"><img class="placeholder" part="placeholder" alt=""></div>`;
+      <div class="frame" part="frame"><img class="placeholder" part="placeholder" alt=""><img class="fallback" part="fallback" alt="" hidden></div><slot></slot>`;
     this.#frame = root.querySelector('.frame');
     this.#placeholder = root.querySelector('.placeholder');
+    this.#fallback = root.querySelector('.fallback');
+    this.#slot = root.querySelector('slot');
     this.#hostStyle = root.querySelector('style.host');
     this.#internals = this.attachInternals?.();
   }
@@ -299,7 +493,7 @@ export class FocalImg extends HTMLElement {
   /** The size in pixels of the crop on screen. */
   get naturalWidth() { return this.#shown?.width ?? 0; }
   get naturalHeight() { return this.#shown?.height ?? 0; }
-  /** The plan of the crop on screen (parsed X-Focal-Plan), or null. */
+  /** The plan of the crop on screen (parsed X-Focal-Plan), or null (always null for an enhanced `<img>`). */
   get plan() { return this.#shown?.plan ?? null; }
 
   /**
@@ -324,7 +518,12 @@ export class FocalImg extends HTMLElement {
   connectedCallback() {
     elements.add(this);
     owners.set(this.#frame, this);
+    owners.set(this, this);
     FocalImg.#resizes.observe(this.#frame);
+    this.#watchNearness();
+    this.#children ??= new MutationObserver(() => this.#adopt());
+    this.#children.observe(this, { childList: true });
+    this.#adopt();
     this.#describe();
     this.#schedule();
   }
@@ -335,6 +534,8 @@ export class FocalImg extends HTMLElement {
       if (this.isConnected) return;
       elements.delete(this);
       FocalImg.#resizes.unobserve(this.#frame);
+      FocalImg.#nearness?.unobserve(this);
+      this.#children?.disconnect();
       this.#controller?.abort();
       this.#controller = null;
       this.#wanted = null;
@@ -349,15 +550,19 @@ export class FocalImg extends HTMLElement {
     if (old === value) return;
     if (name === 'alt') this.#describe();
     else if (name === 'placeholder') value ? this.#placeholder.setAttribute('src', value) : this.#placeholder.removeAttribute('src');
+    else if (name === 'fallback') value ? this.#fallback.setAttribute('src', value) : this.#fallback.removeAttribute('src');
     else if (name === 'aspect') {
       const ratio = parseAspect(value);
       this.#hostStyle.textContent = ratio ? `:host { aspect-ratio: ${ratio}; height: auto; }` : '';
-    } else this.#schedule(true);
+    } else {
+      if (name === 'loading' && this.isConnected) this.#watchNearness();
+      this.#schedule(true);
+    }
   }
 
   // --- internals ---
 
-  static #resizes = new ResizeObserver((entries) => {
+  static #resizes = typeof ResizeObserver === 'function' && new ResizeObserver((entries) => {
     for (const entry of entries) {
       const element = owners.get(entry.target);
       if (!element) continue;
@@ -365,6 +570,23 @@ export class FocalImg extends HTMLElement {
       element.#schedule();
     }
   });
+
+  /** Lazy elements: nothing is requested until the element comes within LAZY_MARGIN of the viewport. */
+  static #nearness = typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const element = owners.get(entry.target);
+      if (!element || !entry.isIntersecting) continue;
+      element.#near = true;
+      FocalImg.#nearness.unobserve(element);
+      element.#schedule();
+    }
+  }, { rootMargin: LAZY_MARGIN }) : null;
+
+  #watchNearness() {
+    if (this.#near) return;
+    if (this.getAttribute('loading') === 'eager' || !FocalImg.#nearness) { this.#near = true; FocalImg.#nearness?.unobserve(this); }
+    else FocalImg.#nearness.observe(this);
+  }
 
   /** A new devicePixelRatio (browser zoom, another screen): every element asks again. */
   static #ratioQuery = null;
@@ -374,7 +596,20 @@ export class FocalImg extends HTMLElement {
     FocalImg.#ratioQuery.addEventListener('change', FocalImg.#watchPixelRatio);
     for (const element of elements) element.#schedule();
   }
-  static { FocalImg.#watchPixelRatio(); }
+  static { if (globalThis.matchMedia) FocalImg.#watchPixelRatio(); }
+
+  /** Takes the first `<img>` child, if any, as the image to enhance (and lets go of a removed one). */
+  #adopt() {
+    const img = [...this.children].find((child) => child.localName === 'img') || null;
+    if (img === this.#img) return;
+    this.#img = img;
+    this.#imgFor = this.#identity();
+    this.#slot.assign(...(img ? [img] : []));
+    this.#clearLayers();
+    this.#shown = null;
+    this.#describe();
+    this.#schedule(true);
+  }
 
   /** Runs #update once after the current task's changes, however many there were. */
   #schedule(force = false) {
@@ -396,26 +631,57 @@ export class FocalImg extends HTMLElement {
     return options;
   }
 
+  /** Device pixels per CSS pixel for requests: devicePixelRatio, at most `max-dpr` (default 2). */
+  #pixelRatio() {
+    const most = Number(this.getAttribute('max-dpr'));
+    return Math.min(devicePixelRatio || 1, most > 0 ? most : DEFAULT_MAX_DPR);
+  }
+
+  /** Stops whatever is in flight and shows nothing (or the placeholder). */
+  #clear(state = 'empty') {
+    this.#controller?.abort();
+    this.#controller = null;
+    this.#wanted = null; this.#seq++;
+    this.#clearLayers(); this.#shown = null;
+    this.#setState(state);
+  }
+
   /** Requests the crop for the current box and settings, unless it is already wanted. */
   async #update() {
     if (!this.isConnected) return;
     const src = this.getAttribute('src');
-    if (!src) {
-      this.#controller?.abort();
-      this.#wanted = null; this.#seq++;
-      this.#clearLayers(); this.#shown = null;
-      this.#setState('empty');
+    const identity = this.#identity();
+    if (!src) return this.#clear();
+    // Another photo: the previous one goes at once rather than standing under the new alt.
+    if (this.#shown && this.#shown.identity !== identity) this.#clear();
+    if (this.#img && this.#imgFor !== identity) {
+      // Hidden rather than emptied, so that its box keeps its size.
+      this.#img.style.visibility = 'hidden';
+      this.#imgFor = identity;
+    }
+    const problem = sourceProblem(src);
+    if (problem) {
+      if (this.#wanted === `refused|${identity}`) return;
+      this.#clear('error');
+      this.#wanted = `refused|${identity}`;
+      this.#fail(new FocalError(0, 'src.refused', `src "${src}" refused: ${problem}`), identity);
       return;
     }
     // display: none, or a box without height: nothing to fit, nothing requested.
-    const size = frameSize(this.#box.width, this.#box.height, devicePixelRatio, Number(this.getAttribute('step')) || DEFAULT_STEP);
+    if (!this.#near) return;
+    const { width, height } = this.#box;
+    const ratio = width > 0 && height > 0 ? simpleRatio(width, height) : null;
+    const options = this.#options();
+    const shape = ratio ? `${ratio.join(':')}|${JSON.stringify(options)}` : null;
+    const size = frameSize(width, height, this.#pixelRatio(), Number(this.getAttribute('step')) || DEFAULT_STEP,
+      width > 0 && height > 0 ? limitFor(identity, shape, width / height) : null);
     if (!size) return;
-    const path = cropPath(src, size, this.#options());
-    const identity = this.#identity();
+    const path = cropPath(src, size, options);
     const name = this.getAttribute('cache-name');
     // The source itself is not part of a named key: the name says which image this is.
     const key = name ? this.#memoryPrefix(name) + path.slice(0, path.length - encodeSource(src).length) : null;
-    const wanted = `${identity}|${path}`;
+    const img = this.#img;
+    const wanted = `${identity}|${path}|${img ? 'img' : 'fetch'}`;
     if (wanted === this.#wanted) return;
     this.#wanted = wanted;
 
@@ -430,8 +696,15 @@ export class FocalImg extends HTMLElement {
     try {
       const url = await this.#url(path);
       if (seq !== this.#seq) return;
-      const result = await load(url, { key, signal: controller.signal, revalidate });
+      if (img) {
+        await this.#enhance(img, url, controller.signal, identity);
+        if (seq === this.#seq) this.#controller = null;
+        return;
+      }
+      const priority = this.getAttribute('fetchpriority');
+      const result = await load(url, { key, signal: controller.signal, revalidate, priority });
       if (seq !== this.#seq) return;
+      learn(identity, shape, result.plan);
       picture = await this.#decode(result.blob);
       // Only the newest request may show its image: anything older is dropped here.
       if (seq !== this.#seq) return;
@@ -448,6 +721,58 @@ export class FocalImg extends HTMLElement {
     }
   }
 
+  /**
+   * An enhanced `<img>`: its current image stays until the crop at `url` has loaded and decoded
+   * (the browser's own request, with its own Accept header and cache), then the `<img>` shows it.
+   */
+  async #enhance(img, url, signal, identity) {
+    // The markup's own image first: the exact crop never competes with it for the first paint.
+    if (!img.complete) {
+      await new Promise((resolve) => {
+        const done = () => { img.removeEventListener('load', done); img.removeEventListener('error', done); resolve(); };
+        img.addEventListener('load', done); img.addEventListener('error', done);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+    if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+    if (img.currentSrc === url && img.naturalWidth) return this.#enhanced(img, url, img, identity);   // already exact
+    const next = new Image();
+    next.decoding = 'async';
+    if (img.crossOrigin != null) next.crossOrigin = img.crossOrigin;
+    next.referrerPolicy = img.referrerPolicy;
+    const priority = this.getAttribute('fetchpriority');
+    if (priority) next.fetchPriority = priority;
+    const stop = () => { next.src = ''; };
+    signal.addEventListener('abort', stop, { once: true });
+    next.src = url;
+    try {
+      await next.decode();
+    } catch {
+      if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+      throw new FocalError(0, 'image', `the crop ${url} did not load`);
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+    if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+    // The exact crop is the only candidate from now on, at density 1 (a srcset left in place would
+    // win over src, and Chromium keeps the density of the candidate it last chose from it).
+    img.removeAttribute('sizes');
+    img.srcset = url;
+    img.src = url;
+    this.#enhanced(img, url, next, identity);
+  }
+
+  /** The enhanced `<img>` shows `url` (whose pixels `loaded` holds): said with `focal-load`. */
+  #enhanced(img, url, loaded, identity) {
+    img.style.visibility = '';
+    const width = loaded.naturalWidth, height = loaded.naturalHeight;
+    this.#shown = { identity, url, width, height, plan: null, strategy: null };
+    this.#setState('loaded');
+    this.dispatchEvent(new CustomEvent('focal-load', { bubbles: true, composed: true, detail: {
+      url, width, height, strategy: null, plan: null, subjects: [],
+    } }));
+  }
+
   /** The URL for a path: signed by `sign`, by the `signer` endpoint, or `unsafe/`. */
   async #url(path) {
     const server = this.#server();
@@ -459,7 +784,7 @@ export class FocalImg extends HTMLElement {
       url = await signers.get(endpoint)(path);
     } else url = `/unsafe/${path}`;
     if (typeof url !== 'string' || !url) throw new FocalError(0, 'sign', 'the signer gave no URL');
-    return /^https?:\/\//i.test(url) ? url : server + (url.startsWith('/') ? url : `/${url}`);
+    return new URL(/^https?:\/\//i.test(url) ? url : server + (url.startsWith('/') ? url : `/${url}`), document.baseURI).href;
   }
 
   /** An <img> holding the blob, decoded so that showing it does not flash. */
@@ -480,10 +805,11 @@ export class FocalImg extends HTMLElement {
     img.alt = '';
     img.setAttribute('part', 'image');
     img.setAttribute('aria-hidden', 'true');
-    const fade = this.getAttribute('fade') !== 'off' && !reducedMotion.matches;
+    const fade = this.getAttribute('fade') !== 'off' && !reducedMotion?.matches;
     if (fade) img.style.opacity = '0';
     this.#frame.append(img);
     this.#layers.push(img);
+    this.#fallback.hidden = true;
     const older = this.#layers.slice(0, -1);
     const dropOlder = () => {
       for (const layer of older) { layer.remove(); URL.revokeObjectURL(layer.src); }
@@ -506,11 +832,24 @@ export class FocalImg extends HTMLElement {
 
   /**
    * A failed request. The crop of the same image stays when there is one (a failed resize is
-   * not worth a blank box); otherwise the placeholder shows.
+   * not worth a blank box); otherwise the `fallback` image shows, or else the placeholder. A
+   * refusal by the server (4xx) or of `src` is also reported on the console.
    */
   #fail(error, identity) {
-    if (this.#shown?.identity !== identity) { this.#clearLayers(); this.#shown = null; }
-    this.#wanted = null;   // the next resize or refresh tries again
+    if (this.#shown?.identity !== identity) {
+      this.#clearLayers(); this.#shown = null;
+      if (this.#fallback.getAttribute('src')) {
+        this.#fallback.hidden = false;
+        // An enhanced <img> that shows nothing (its own image failed too) gives way to it.
+        if (this.#img && (this.#img.style.visibility === 'hidden' || (this.#img.complete && !this.#img.naturalWidth))) {
+          this.#img.style.visibility = 'hidden';
+        }
+      }
+    }
+    if (error.code === 'src.refused' || (error.status >= 400 && error.status < 500)) {
+      console.warn(`<focal-img src="${this.getAttribute('src')}">: ${error.message} (${error.code})`);
+    }
+    if (error.code !== 'src.refused') this.#wanted = null;   // the next resize or refresh tries again
     this.#setState('error');
     this.dispatchEvent(new CustomEvent('focal-error', { bubbles: true, composed: true, detail: {
       status: error.status, code: error.code, message: error.message,
@@ -520,6 +859,7 @@ export class FocalImg extends HTMLElement {
   #clearLayers() {
     for (const layer of this.#layers) { layer.remove(); URL.revokeObjectURL(layer.src); }
     this.#layers = [];
+    this.#fallback.hidden = true;
   }
 
   #setState(state) {
@@ -531,18 +871,21 @@ export class FocalImg extends HTMLElement {
     this.toggleAttribute('aria-busy', state === 'loading');
   }
 
-  /** `alt` becomes the accessible name of an image; `alt=""` marks it decorative. */
+  /**
+   * `alt` becomes the accessible name of an image; `alt=""` marks it decorative. An enhanced
+   * `<img>` speaks for itself (its own `alt`): the element then has no role of its own.
+   */
   #describe() {
-    const alt = this.getAttribute('alt');
-    const role = alt === '' ? 'presentation' : 'img';
+    const alt = this.#img ? null : this.getAttribute('alt');
+    const role = this.#img ? null : alt === '' ? 'presentation' : 'img';
     if (this.#internals && 'role' in this.#internals) {
       this.#internals.role = role;
       this.#internals.ariaLabel = alt || null;
     } else {
-      this.setAttribute('role', role);
+      role ? this.setAttribute('role', role) : this.removeAttribute('role');
       alt ? this.setAttribute('aria-label', alt) : this.removeAttribute('aria-label');
     }
   }
 }
 
-if (!customElements.get('focal-img')) customElements.define('focal-img', FocalImg);
+if (globalThis.customElements && !customElements.get('focal-img')) customElements.define('focal-img', FocalImg);
