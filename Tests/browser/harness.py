@@ -308,12 +308,13 @@ def simple_ratio(width, height):
     return best
 
 
-def frame_size(width, height, dpr, step=16, limit=None):
+def frame_size(width, height, dpr, step=16, limit=None, max_dpr=2):
     """The size <focal-img> requests for a box, computed here independently of the page: the
-    closest simple ratio (terms up to 32, within half a CSS pixel) scaled to cover the box, its
-    longer side moving in steps of about `step`, at most `limit` (w, h) when given; otherwise each
-    side rounded up to the step. `dpr` is the pixel ratio after the element's max-dpr cap."""
+    closest simple ratio (terms up to 32, within half a CSS pixel) scaled to cover the box at
+    min(dpr, max_dpr) (the element's max-dpr, default 2), its longer side moving in steps of about
+    `step`, at most `limit` (w, h) when given; otherwise each side rounded up to the step."""
     import math
+    dpr = min(dpr, max_dpr)
     tw, th = width * dpr - 1e-6, height * dpr - 1e-6
     ratio = simple_ratio(width, height)
     if ratio:

@@ -399,7 +399,7 @@ class ElementTests(unittest.TestCase):
         time.sleep(1)
         self.assertEqual(self.env.proxy.requests("camera.png"), [], "6000 px below the fold: not yet")
         self.assertEqual(self.inspect("far")["state"], "empty")
-        # Within the margin (1250 px) but not yet in view: loaded ahead of the scroll.
+        # Within the margin (2500 px) but not yet in view: loaded ahead of the scroll.
         top = self.driver.execute_script("return document.getElementById('far').getBoundingClientRect().top + scrollY")
         self.driver.execute_script("window.scrollTo(0, arguments[0])", top - 900 - 1000)
         self.wait_loaded("far")
@@ -565,7 +565,8 @@ class ElementTestsAtPixelRatio3(ElementTests):
         self.make("one", {"max-dpr": "1"}, "width:100px;height:100px")
         for id, dpr in {"default": 2, "three": 3, "one": 1}.items():
             detail = self.wait_loaded(id)
-            self.assertEqual((detail["width"], detail["height"]), frame_size(100, 100, dpr), id)
+            self.assertEqual((detail["width"], detail["height"]), frame_size(100, 100, dpr, max_dpr=dpr), id)
+        self.assertEqual(frame_size(100, 100, 3), (208, 208), "the harness caps at 2 by default, as the element does")
 
 
 def load_tests(loader, tests, pattern):
