@@ -17,7 +17,7 @@ LINK := -Xlinker -rpath -Xlinker \$$ORIGIN/../lib/focal -Xlinker -rpath -Xlinker
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench \
+.PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench bench-formats \
 	bench-serve client-tests cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
 	bench-lock bench-abuse bench-build lint readme-options man install uninstall test-install
 
@@ -110,6 +110,12 @@ bench-build: deps
 BENCH_FLAGS ?=
 bench: models fixtures bench-build
 	python3 -m focalscripts.bench $(BENCH_FLAGS)
+
+# Bytes, encode time and fidelity (SSIM) per megapixel of JPEG, WebP and AVIF at several settings,
+# side by side (libvips's own savers, as Focal calls them); BENCH_FORMATS_FLAGS=--photos 4 for a short run.
+BENCH_FORMATS_FLAGS ?=
+bench-formats: fixtures
+	python3 -m focalscripts.bench_formats $(BENCH_FORMATS_FLAGS)
 
 # `focal serve` against thumbor 7.8 (installed into .cache/thumbor-venv by scripts/thumbor-env.sh),
 # both on loopback, driven by wrk; BENCH_SERVE_FLAGS=--quick for a short run.

@@ -9,8 +9,13 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// Detection speed/accuracy; default `.fast`.
     public var accuracy: Accuracy
     /// Output encoding; default nil: the input's own when it is JPEG, PNG or WebP, else JPEG.
+    /// Ignored when `automaticFormat` is set.
     public var format: ImageFormat?
-    /// JPEG and WebP quality 1...100; default 85.
+    /// The automatic format (`format(auto)`): the best encoding among what the client accepts
+    /// (`AcceptedFormats.best(for:)`: AVIF, WebP, else JPEG; a PNG input never goes out as PNG).
+    /// Default nil: `format` decides. `focal serve` fills it in from the request's `Accept`.
+    public var automaticFormat: AcceptedFormats?
+    /// Quality 1...100 on JPEG's scale (WebP the same, AVIF 20 less); default 85.
     public var quality: Int
     /// What a failure returns; default `.error`.
     public var fallback: Fallback
@@ -45,8 +50,17 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         }
     }
 
-    /// The format to encode an input of `inputFormat` (as libvips names it) in.
-    func outputFormat(for inputFormat: String) -> ImageFormat {
-        format ?? ImageFormat(rawValue: inputFormat) ?? .jpeg
+    /// The format to encode an output of `size` from an input of `inputFormat` (as libvips names
+    /// it) in.
+    /// - Throws: `LimitExceeded` (`output.too_large`) when an explicit AVIF output has more than
+    ///   `ImageFormat.avifMaxPixels` (the automatic format picks WebP or JPEG instead).
+    func outputFormat(for inputFormat: String, size: PixelSize) throws(LimitExceeded) -> ImageFormat {
+        if let automaticFormat { return automaticFormat.best(for: size) }
+        let chosen = format ?? ImageFormat(rawValue: inputFormat).flatMap { $0 == .avif ? nil : $0 } ?? .jpeg
+        if chosen == .avif, !chosen.holds(size) {
+            throw LimitExceeded(
+                .outputTooLarge, limit: "avifMaxPixels", allowed: "\(ImageFormat.avifMaxPixels) pixels for AVIF", actual: "\(size)")
+        }
+        return chosen
     }
 }

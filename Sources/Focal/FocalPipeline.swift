@@ -197,7 +197,6 @@ public final class FocalPipeline: Sendable {
         if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
         options.crop = savedCropApplied(options, target: target, imageSize: image.size)
         try Task.checkCancellation()
-        let format = options.outputFormat(for: image.format)
         // Decoded once, at the larger of what the detectors and the output need (see WorkingCopy).
         let copy = workingCopy(of: image, accuracy: options.accuracy, outputLongSide: outputLongSide(image, target, options.crop))
         let subjects: [Subject]
@@ -211,6 +210,7 @@ public final class FocalPipeline: Sendable {
         try image.deadline.check(source: image.name)
         let plan = try Analysis(image: image, subjects: subjects).plan(target, options: options.crop)
         if case .aspect = target { try configuration.limits.check(output: plan.outputSize) }
+        let format = try options.outputFormat(for: image.format, size: plan.outputSize)
         let data = try await render(plan, of: copy, format: format, quality: options.quality, flip: options.flip)
         try Task.checkCancellation()
         let key = identity.map { ResultKey(identity: $0, target: rule.key, options: options, detectors: detectors) }
@@ -422,7 +422,7 @@ public final class FocalPipeline: Sendable {
         var crop = options.crop
         crop.detect = false
         let plan = try Analysis(image: image, subjects: []).plan(target, options: crop)
-        let format = options.outputFormat(for: image.format)
+        let format = try options.outputFormat(for: image.format, size: plan.outputSize)
         let data = try await render(image, plan: plan, format: format, quality: options.quality)
         counters.withLock { $0.fallbacks += 1 }
         return CropResult(data: data, format: format, plan: plan, detected: [], origin: .centerCropFallback(reason: "\(reason)"))
@@ -433,7 +433,7 @@ public final class FocalPipeline: Sendable {
         let image = try await open(.data(bytes, name: "placeholder"))
         let target = try rule.target(for: image.size)
         let plan = try Analysis(image: image, subjects: []).plan(target, options: CropOptions(detect: false))
-        let format = options.outputFormat(for: image.format)
+        let format = try options.outputFormat(for: image.format, size: plan.outputSize)
         let data = try await render(image, plan: plan, format: format, quality: options.quality)
         counters.withLock { $0.fallbacks += 1 }
         return CropResult(data: data, format: format, plan: plan, detected: [], origin: .placeholder(reason: "\(reason)"))

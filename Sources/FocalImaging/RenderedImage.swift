@@ -92,23 +92,17 @@ public final class RenderedImage: @unchecked Sendable {
 
     /// Encodes the image in sRGB with metadata stripped.
     /// - Parameters:
-    ///   - format: JPEG, PNG or WebP.
-    ///   - quality: 1...100 for JPEG and WebP; default 85.
+    ///   - format: JPEG, PNG, WebP or AVIF (at most `ImageFormat.avifMaxPixels`).
+    ///   - quality: 1...100 on JPEG's scale (`ImageFormat.encoderQuality`); default 85.
     /// - Throws: `ImagingError` (`output.encode_failed`, or `request.invalid` for a quality
     ///   outside 1...100).
     public func encode(_ format: ImageFormat, quality: Int = 85) throws(ImagingError) -> Data {
-        guard (1...100).contains(quality), let q = Int32(exactly: quality) else {
+        guard (1...100).contains(quality) else {
             throw ImagingError(.requestInvalid, "quality \(quality) must be between 1 and 100")
         }
         var memory: UnsafeMutableRawPointer? = nil
         var length = 0
-        let code: focal_vips_format =
-            switch format {
-            case .jpeg: FOCAL_VIPS_JPEG
-            case .png: FOCAL_VIPS_PNG
-            case .webp: FOCAL_VIPS_WEBP
-            }
-        let (status, text) = withErrorText { focal_vips_encode(handle, code, q, &memory, &length, $0, $1) }
+        let (status, text) = withErrorText { focal_vips_encode(handle, format.vipsCode, format.encoderQuality(quality), &memory, &length, $0, $1) }
         guard status == FOCAL_VIPS_OK, let memory else {
             throw ImagingError(.outputEncodeFailed, "the output could not be encoded as \(format.rawValue)", cause: text)
         }

@@ -288,15 +288,15 @@ public final class SourceImage: @unchecked Sendable {
     /// - Parameters:
     ///   - crop: The area, in oriented pixels.
     ///   - output: The output size.
-    ///   - format: JPEG, PNG or WebP.
-    ///   - quality: 1...100 for JPEG and WebP; default 85.
+    ///   - format: JPEG, PNG, WebP or AVIF (at most `ImageFormat.avifMaxPixels`).
+    ///   - quality: 1...100 on JPEG's scale (`ImageFormat.encoderQuality`); default 85.
     ///   - flip: Mirroring of the output; default none. A mirrored output is rendered into memory
     ///     first, then mirrored and encoded.
     /// - Throws: `LimitExceeded` when the output is over the limits or the deadline passes;
     ///   `ImagingError` (`input.corrupt`; `output.encode_failed` for an output larger than the
     ///   format holds; `request.invalid` for a quality outside 1...100) naming this image.
     public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85, flip: Flip = []) throws -> Data {
-        guard (1...100).contains(quality), let q = Int32(exactly: quality) else {
+        guard (1...100).contains(quality) else {
             throw ImagingError(.requestInvalid, "quality \(quality) must be between 1 and 100", source: name)
         }
         if !flip.isEmpty {
@@ -309,12 +309,6 @@ public final class SourceImage: @unchecked Sendable {
             }
         }
         let geometry = try renderGeometry(crop: crop, to: output)
-        let code: focal_vips_format =
-            switch format {
-            case .jpeg: FOCAL_VIPS_JPEG
-            case .png: FOCAL_VIPS_PNG
-            case .webp: FOCAL_VIPS_WEBP
-            }
         lock.lock()
         defer { lock.unlock() }
         var memory: UnsafeMutableRawPointer? = nil
@@ -322,7 +316,7 @@ public final class SourceImage: @unchecked Sendable {
         let (status, text) = withErrorText {
             focal_vips_render_encode(
                 handle, geometry.scaledWidth, geometry.scaledHeight, geometry.left, geometry.top, geometry.width, geometry.height,
-                code, q, deadline.millisecondsLeft, &memory, &length, $0, $1)
+                format.vipsCode, format.encoderQuality(quality), deadline.millisecondsLeft, &memory, &length, $0, $1)
         }
         guard status == FOCAL_VIPS_OK, let memory else {
             if status == FOCAL_VIPS_ERR_ENCODE {

@@ -161,11 +161,7 @@ public final class FocalService: Sendable {
         var imageRequest = try ImageRequest(url)
         let source = try resolver.resolve(url.image)
         let (input, known) = try await input(for: source)
-        var vary = false
-        if configuration.autoWebP, !imageRequest.formatChosen {
-            vary = true
-            if request.headers[.accept]?.contains("image/webp") == true { imageRequest.options.format = .webp }
-        }
+        let vary = negotiateFormat(&imageRequest, accept: request.headers[.accept])
         let (rule, options) = (imageRequest.rule, imageRequest.options)
         if url.meta {
             let (body, id) = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
@@ -182,6 +178,21 @@ public final class FocalService: Sendable {
         }
         if known == nil, let id = result.contentID { learn(id, for: source) }
         return imageResponse(result, id: known, request: request, vary: vary, smart: options.crop.needsDetection)
+    }
+
+    /// Fills in the automatic format from the request's `Accept` when the URL asks for it
+    /// (`format(auto)`) or names no format on a server with `--auto-format` (or `--auto-webp`).
+    /// - Returns: Whether the answer depends on `Accept` (then it carries `Vary: Accept`).
+    func negotiateFormat(_ imageRequest: inout ImageRequest, accept: String?) -> Bool {
+        let accepted = AcceptedFormats(acceptHeader: accept)
+        if imageRequest.options.automaticFormat != nil || (configuration.autoFormat && !imageRequest.formatChosen) {
+            imageRequest.options.format = nil
+            imageRequest.options.automaticFormat = accepted
+            return true
+        }
+        guard configuration.autoWebP, !imageRequest.formatChosen else { return false }
+        if accepted.contains(.webp) { imageRequest.options.format = .webp }
+        return true
     }
 
     /// Tells the catalog the identity a request found for a file under the root.

@@ -18,7 +18,7 @@ extension Accuracy: ExpressibleByArgument {
     }
 }
 extension ImageFormat: ExpressibleByArgument {
-    /// Reads `jpeg`, `jpg`, `png` or `webp`, as the `format` option of `CropOption.all` does.
+    /// Reads `jpeg`, `jpg`, `png`, `webp` or `avif`, as the `format` option of `CropOption.all` does.
     public init?(argument: String) {
         guard let format = CropOption.parsed("format", argument)?.format else { return nil }
         self = format

@@ -169,10 +169,17 @@ struct CropCommand: AsyncParsableCommand {
         do {
             let input = ImageInput.argument(argument)
             let path = destination.path(for: argument)
-            // A named output file decides the format by its extension; else --format, else the input's own.
+            // A named output file decides the format by its extension; else --format (`auto`: AVIF where
+            // it fits, else WebP), else the input's own.
             let named = destination.isFile ? path.flatMap { ImageFormat(fileExtension: ($0 as NSString).pathExtension) } : nil
             var options = given
-            options.format = named ?? given.format
+            if let named {
+                options.format = named
+                options.automaticFormat = nil
+            } else if options.automaticFormat != nil {
+                // `--format auto` here has no client to ask: the best of every format.
+                options.automaticFormat = [.avif, .webp]
+            }
             let crop = options.crop
             guard let path else {
                 // Nothing is written: plan only, so no pixels are rendered.

@@ -40,6 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(.memoryCache) var memoryCache: String?
     @Option(.maxAge) var maxAge: String?
     @Flag(.autoWebp) var autoWebp = false
+    @Flag(.autoFormat) var autoFormat = false
     @Option(.requestTimeout) var requestTimeout: String?
     @Option(.workers) var workers: String?
     @Option(.maxJobs) var maxJobs: String?

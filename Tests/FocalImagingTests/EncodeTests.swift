@@ -13,6 +13,7 @@ extension LibvipsLayer {
             case .jpeg: data.starts(with: [0xFF, 0xD8, 0xFF]) && data.suffix(2) == Data([0xFF, 0xD9])
             case .png: data.starts(with: ImageBytes.pngSignature)
             case .webp: data.starts(with: Array("RIFF".utf8)) && data.count > 12 && Array(data[8..<12]) == Array("WEBP".utf8)
+            case .avif: data.count > 12 && Array(data[4..<12]) == Array("ftypavif".utf8)
             }
         }
 
@@ -30,13 +31,14 @@ extension LibvipsLayer {
             for other in ImageFormat.allCases where other != format { #expect(!Self.magicMatches(data, other)) }
         }
 
-        /// The reopened format reads "jpeg", "png", "webp": the raw values of `ImageFormat`.
+        /// The reopened format reads "jpeg", "png", "webp": the raw values of `ImageFormat`; AVIF
+        /// reopens through libvips's HEIF loader.
         @Test(arguments: ImageFormat.allCases)
         func reopenedFormatIsTheOneWritten(format: ImageFormat) throws {
             let data = try RenderedImage(pixels: .make(width: 8, height: 8) { x, y in RGB(UInt8(x * 30), UInt8(y * 30), 99) })
                 .encode(format)
             let reopened = try SourceImage.open(data: data)
-            #expect(reopened.format == format.rawValue)
+            #expect(reopened.format == (format == .avif ? "heif" : format.rawValue))
         }
 
         /// PNG is lossless: pixels in, the same pixels out.
@@ -49,7 +51,7 @@ extension LibvipsLayer {
         }
 
         /// Lossy formats keep the picture: the same mean colour and layout as the input.
-        @Test(arguments: [ImageFormat.jpeg, .webp])
+        @Test(arguments: [ImageFormat.jpeg, .webp, .avif])
         func lossyRoundTripKeepsThePicture(format: ImageFormat) throws {
             let image = try SourceImage.open(path: Fixture.astronaut.path)
             let original = try image.proxy(longSide: 256)
@@ -61,13 +63,30 @@ extension LibvipsLayer {
             }
         }
 
-        @Test(arguments: [ImageFormat.jpeg, .webp])
+        @Test(arguments: [ImageFormat.jpeg, .webp, .avif])
         func higherQualityMeansMoreBytes(format: ImageFormat) throws {
             let image = try SourceImage.open(path: Fixture.chelsea.path)
             func size(_ quality: Int) throws -> Int { try image.decode(width: 451, height: 300).encode(format, quality: quality).count }
             let (low, middle, high) = (try size(10), try size(50), try size(95))
             #expect(low < middle, "\(low) < \(middle)")
             #expect(middle < high, "\(middle) < \(high)")
+        }
+
+        /// AVIF holds at most `avifMaxPixels` (its encoder's memory): one more row is refused
+        /// before anything is encoded, by both encoders; the largest allowed encodes.
+        @Test func avifOutputIsBoundedInPixels() throws {
+            let image = try SourceImage.open(path: Fixture.astronaut.path)
+            let side = Int(Double(ImageFormat.avifMaxPixels).squareRoot())
+            #expect(ImageFormat.avif.holds(PixelSize(width: side, height: side)))
+            #expect(!ImageFormat.avif.holds(PixelSize(width: side, height: side + 1)))
+            #expect(ImageFormat.webp.holds(PixelSize(width: side, height: side + 1)))
+            let over = PixelSize(width: side, height: side + 1)
+            let whole = PixelRect(x: 0, y: 0, width: 512, height: 512)
+            let error = focalError { try image.encode(crop: whole, to: over, format: .avif) }
+            #expect(error?.code == .outputEncodeFailed)
+            let data = try image.encode(crop: whole, to: PixelSize(width: side, height: side), format: .avif, quality: 30)
+            #expect(Self.magicMatches(data, .avif))
+            #expect(try SourceImage.open(data: data).size == PixelSize(width: side, height: side))
         }
 
         /// Quality outside 1...100 is refused with `request.invalid`, not clamped; the ends encode.

@@ -21,20 +21,24 @@ import Testing
                         "a smart crop may change when a crop is saved: browsers revalidate")
                 #expect(response.headers[.eTag]?.hasPrefix("\"") == true)
                 #expect(response.headers[HTTPField.Name("X-Focal-Strategy")!] == "faces")
-                #expect(response.headers[.vary] == nil, "no format negotiation without --auto-webp")
+                #expect(response.headers[.vary] == nil, "no format negotiation without format(auto), --auto-format or --auto-webp")
                 #expect(response.headers[HTTPField.Name("xkey")!] == "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5")
             }
         }
     }
 
     /// The content type follows the encoded bytes, whatever the URL's file name says.
-    @Test(arguments: [("jpeg", [UInt8]([0xFF, 0xD8, 0xFF])), ("png", [0x89, 0x50, 0x4E, 0x47]), ("webp", Array("RIFF".utf8))])
-    func formatFilterAndContentType(_ format: String, _ magic: [UInt8]) async throws {
+    @Test(arguments: [
+        ("jpeg", [UInt8]([0xFF, 0xD8, 0xFF]), 0), ("png", [0x89, 0x50, 0x4E, 0x47], 0), ("webp", Array("RIFF".utf8), 0),
+        ("avif", Array("ftypavif".utf8), 4),
+    ])
+    func formatFilterAndContentType(_ format: String, _ magic: [UInt8], _ at: Int) async throws {
         try await withServer { client in
             try await client.execute(uri: "/unsafe/120x80/filters:format(\(format))/grace_hopper.jpg", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/\(format)")
-                #expect(Array(response.data.prefix(magic.count)) == magic)
+                #expect(Array(response.data.dropFirst(at).prefix(magic.count)) == magic)
+                #expect(response.imageSize == PixelSize(width: 120, height: 80))
             }
         }
     }
@@ -99,6 +103,72 @@ import Testing
                 response in
                 #expect(response.headers[.contentType] == "image/png")
                 #expect(response.headers[.vary] == nil)
+            }
+        }
+    }
+
+    /// `format(auto)` answers the best format the request's `Accept` names (AVIF, WebP, else
+    /// JPEG; a PNG source is not sent as PNG), on any server, with `Vary: Accept`; requests that
+    /// accept the same formats share one result (one tag), whatever else their `Accept` says.
+    @Test func automaticFormatFollowsAccept() async throws {
+        let chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        let cases: [(accept: String?, type: String)] = [
+            (chrome, "image/avif"), ("image/webp,*/*", "image/webp"), ("image/avif;q=0, image/webp;q=0.5", "image/webp"),
+            ("IMAGE/AVIF", "image/avif"), ("*/*", "image/jpeg"), ("image/png,image/*", "image/jpeg"), (nil, "image/jpeg"),
+        ]
+        try await withServer { client in
+            var tags: [String: Set<String>] = [:]
+            for (accept, type) in cases {
+                let headers: HTTPFields = accept.map { [.accept: $0] } ?? [:]
+                try await client.execute(uri: "/unsafe/160x90/smart/filters:format(auto)/astronaut.png", method: .get, headers: headers) {
+                    response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == type, "Accept: \(accept ?? "none")")
+                    #expect(response.headers[.vary] == "Accept")
+                    #expect(response.imageSize == PixelSize(width: 160, height: 90))
+                    if let tag = response.headers[.eTag] { tags[type, default: []].insert(tag) }
+                }
+            }
+            #expect(tags["image/jpeg"]?.count == 1, "*/*, image/png and no Accept at all share the JPEG")
+            #expect(tags["image/webp"]?.count == 1, "two Accepts that take WebP only share the WebP")
+            #expect(tags["image/avif"]?.count == 2, "AVIF with WebP (WebP past 4 MP) and AVIF alone (JPEG past it)")
+            #expect(tags.values.reduce(Set<String>()) { $0.union($1) }.count == 4)
+        }
+    }
+
+    /// `--auto-format` gives URLs that name no format the automatic format; a named one wins.
+    @Test func autoFormatSettingNegotiatesUnnamedFormats() async throws {
+        try await withServer({ $0.autoFormat = true }) { client in
+            try await client.execute(uri: "/unsafe/100x100/grace_hopper.jpg", method: .get, headers: [.accept: "image/avif,image/webp"]) {
+                response in
+                #expect(response.headers[.contentType] == "image/avif")
+                #expect(response.headers[.vary] == "Accept")
+            }
+            try await client.execute(uri: "/unsafe/100x100/astronaut.png", method: .get, headers: [.accept: "text/html"]) { response in
+                #expect(response.headers[.contentType] == "image/jpeg", "a PNG source goes out as JPEG unless PNG is asked for")
+            }
+            try await client.execute(uri: "/unsafe/100x100/filters:format(png)/astronaut.png", method: .get, headers: [.accept: "image/avif"]) {
+                response in
+                #expect(response.headers[.contentType] == "image/png")
+                #expect(response.headers[.vary] == nil)
+            }
+        }
+    }
+
+    /// AVIF's encoder holds ~20 bytes a pixel: an AVIF output over 4 MP is a 422 naming the limit,
+    /// while the automatic format sends WebP for that size.
+    @Test func avifIsBoundedAndAutomaticFallsBackToWebP() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/2100x2100/filters:format(avif)/astronaut.png", method: .get) { response in
+                #expect(response.status == .unprocessableContent)
+                let body = String(decoding: response.data, as: UTF8.self)
+                #expect(body.contains("output.too_large"), "\(body)")
+                #expect(body.contains("AVIF"), "\(body)")
+            }
+            try await client.execute(uri: "/unsafe/2100x2100/filters:format(auto)/astronaut.png", method: .get, headers: [.accept: "image/avif,image/webp"]) {
+                response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/webp")
             }
         }
     }

@@ -1,4 +1,4 @@
-"""The cluster under test: PostgreSQL, three `focal serve` replicas (--auto-webp) sharing it, and
+"""The cluster under test: PostgreSQL, three `focal serve` replicas (--auto-format) sharing it, and
 Varnish with deploy/varnish/focal.vcl in front, started on loopback by focalscripts.cluster (the
 machinery `make cluster` uses) once for this module and stopped at its end.
 
@@ -31,7 +31,7 @@ def report(message):
 
 def setUpModule():
     global CLUSTER, PHOTOS
-    CLUSTER = cluster.Cluster(replicas=3, focal_args=["--auto-webp"])
+    CLUSTER = cluster.Cluster(replicas=3, focal_args=["--auto-format"])
     CLUSTER.start()
     status, _, body = get(CLUSTER.base + "/v1/photos")
     assert status == 200, f"/v1/photos answered {status}"
@@ -144,21 +144,26 @@ class Test2Cache(unittest.TestCase):
         self.assertEqual(sum(v[0] for v in moved.values()), 1, moved)
         self.assertEqual(sum(v[2] for v in moved.values()), 1, moved)
 
-    def test_webp_variant_follows_accept(self):
+    def test_one_variant_per_format(self):
         url = f"{CLUSTER.base}/unsafe/300x300/smart/{PHOTOS[2][0]}"
         chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
-        # Varnish keeps AVIF-and-WebP browsers apart from WebP-only ones (a future AVIF variant);
-        # Focal answers both WebP today.
-        s1, h1, _ = get(url, headers={"Accept": chrome})
-        s2, h2, _ = get(url, headers={"Accept": "image/webp,image/avif,*/*"})
-        s3, h3, _ = get(url, headers={"Accept": "image/webp,*/*"})
-        s4, h4, _ = get(url, headers={"Accept": "text/html,*/*;q=0.8"})
-        s5, h5, _ = get(url)
-        self.assertEqual([s1, s2, s3, s4, s5], [200] * 5)
-        self.assertEqual([h1["content-type"], h2["content-type"], h3["content-type"]], ["image/webp"] * 3)
-        self.assertNotEqual(h4["content-type"], "image/webp")
-        self.assertEqual(h5["content-type"], h4["content-type"])
-        self.assertEqual([h["x-cache"] for h in (h1, h2, h3, h4, h5)], ["MISS", "HIT", "MISS", "MISS", "HIT"])
+        # --auto-format: AVIF for browsers that take it, WebP for those that take only WebP, JPEG
+        # for the rest; Varnish keeps one object per variant, whatever else each Accept says.
+        s1, h1, b1 = get(url, headers={"Accept": chrome})
+        s2, h2, b2 = get(url, headers={"Accept": "image/webp,image/avif,*/*"})
+        s3, h3, b3 = get(url, headers={"Accept": "image/webp,*/*"})
+        s4, h4, b4 = get(url, headers={"Accept": "image/avif;q=0,image/webp"})
+        s5, h5, b5 = get(url, headers={"Accept": "text/html,*/*;q=0.8"})
+        s6, h6, b6 = get(url)
+        self.assertEqual([s1, s2, s3, s4, s5, s6], [200] * 6)
+        types = [h["content-type"] for h in (h1, h2, h3, h4, h5, h6)]
+        self.assertEqual(types, ["image/avif"] * 2 + ["image/webp"] * 2 + ["image/jpeg"] * 2)
+        self.assertEqual([h["x-cache"] for h in (h1, h2, h3, h4, h5, h6)], ["MISS", "HIT", "MISS", "HIT", "MISS", "HIT"])
+        self.assertEqual((b1, b3, b5), (b2, b4, b6))
+        self.assertEqual(b1[4:12], b"ftypavif")
+        self.assertEqual(b3[8:12], b"WEBP")
+        self.assertEqual(b5[:3], b"\xff\xd8\xff")
+        self.assertLess(len(b1), len(b5))
         self.assertEqual(h1.get("vary"), "Accept")
 
     def test_query_strings_share_one_object(self):

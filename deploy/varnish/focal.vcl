@@ -12,7 +12,7 @@ vcl 4.1;
 #   cached result tagged `xkey: {id}` before its answer reaches the client. `PURGE` with an `xkey`
 #   header from `focal_purgers` does the same for other tools (or other Varnish nodes).
 # - Errors are never cached, except 404s for 10 s. On image URLs `Accept` is reduced to the image
-#   types Focal may choose by (image/avif, image/webp, both or nothing) before lookup, so
+#   types Focal may choose by (image/avif, image/webp, both or nothing; q=0 refuses) before lookup, so
 #   `Vary: Accept` keeps a few variants, not one per browser.
 # - Focal reads the path of image URLs, never their query string: Varnish drops it before lookup,
 #   so `?cb=1`, `?cb=2`, ... are one object and cannot fill the cache.
@@ -166,21 +166,30 @@ sub vcl_recv {
         # Focal uses neither cookies nor credentials on image URLs: they must not defeat the cache.
         unset req.http.Cookie;
         unset req.http.Authorization;
-        # Accept, as far as Focal chooses by it: --auto-webp answers WebP when it names image/webp,
-        # and an AVIF answer for image/avif would be a variant of its own. Reduced to those names
-        # (AVIF first; both kept, so that Focal still sees image/webp) or nothing: at most four
+        # Accept, as far as Focal chooses by it (the automatic format, --auto-format and
+        # --auto-webp): AVIF when it names image/avif, WebP when it names image/webp, each unless
+        # refused with q=0, as Focal reads it. Reduced to those names (AVIF first; both kept, so
+        # that an output too large for AVIF still goes out as WebP) or nothing: at most four
         # variants under Vary: Accept, not one per browser.
-        if (req.http.Accept ~ "image/avif") {
-            if (req.http.Accept ~ "image/webp") {
+        if (req.http.Accept ~ "(?i)image/avif" && req.http.Accept !~ "(?i)image/avif\s*;\s*q\s*=\s*0(\.0*)?\s*(,|$)") {
+            set req.http.X-Focal-Avif = "1";
+        }
+        if (req.http.Accept ~ "(?i)image/webp" && req.http.Accept !~ "(?i)image/webp\s*;\s*q\s*=\s*0(\.0*)?\s*(,|$)") {
+            set req.http.X-Focal-Webp = "1";
+        }
+        if (req.http.X-Focal-Avif) {
+            if (req.http.X-Focal-Webp) {
                 set req.http.Accept = "image/avif,image/webp";
             } else {
                 set req.http.Accept = "image/avif";
             }
-        } elsif (req.http.Accept ~ "image/webp") {
+        } elsif (req.http.X-Focal-Webp) {
             set req.http.Accept = "image/webp";
         } else {
             unset req.http.Accept;
         }
+        unset req.http.X-Focal-Avif;
+        unset req.http.X-Focal-Webp;
     }
     return (hash);
 }

@@ -67,7 +67,12 @@ typedef enum focal_vips_format {
     FOCAL_VIPS_JPEG = 0,
     FOCAL_VIPS_PNG = 1,
     FOCAL_VIPS_WEBP = 2,
+    FOCAL_VIPS_AVIF = 3,  ///< AV1 in HEIF, 8-bit, libaom at its fastest setting (effort 0).
 } focal_vips_format;
+
+/// The most pixels an AVIF output may have: libaom holds about 20 bytes per pixel while it
+/// encodes (4 MP: about 80 MB), against 3 for JPEG's streaming encoder.
+#define FOCAL_VIPS_AVIF_MAX_PIXELS (2048 * 2048)
 
 /// Starts libvips once (thread safe; later calls return the first result).
 focal_vips_status focal_vips_init(char *err, size_t errlen);
@@ -115,7 +120,8 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
 /// (`left`, `top`) of `out_width` x `out_height` in those pixels and encodes it, in one pass: the
 /// output is never held whole in memory (WebP's encoder excepted), and the deadline covers the
 /// encoding too. A decoder's error surfaces while encoding and is FOCAL_VIPS_ERR_CORRUPT;
-/// FOCAL_VIPS_ERR_ENCODE is an output larger than the format holds (JPEG 65 500, WebP 16 383 px).
+/// FOCAL_VIPS_ERR_ENCODE is an output larger than the format holds (JPEG 65 500, WebP 16 383 px,
+/// AVIF FOCAL_VIPS_AVIF_MAX_PIXELS). AVIF's encoder, like WebP's, holds the output whole.
 /// On success `*bytes` holds `*length` bytes freed with focal_vips_free.
 focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled_width, int scaled_height, int left,
                                            int top, int out_width, int out_height, focal_vips_format format,
@@ -146,7 +152,7 @@ void focal_vips_image_size(const focal_vips_image *image, int *width, int *heigh
 focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned char **rgb, size_t *length,
                                         char *err, size_t errlen);
 /// Encodes the image; metadata is stripped and JPEG flattens alpha on white. `quality` is 1...100
-/// (JPEG, WebP). On success `*bytes` holds `*length` bytes freed with focal_vips_free.
+/// (JPEG, WebP, AVIF: the encoder's own scale, passed as given). On success `*bytes` holds `*length` bytes freed with focal_vips_free.
 focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_format format, int quality,
                                     void **bytes, size_t *length, char *err, size_t errlen);
 /// Renders `text` as an 8-bit coverage mask about `height` pixels tall. `*mask` (width *

@@ -8,7 +8,7 @@ extension ServeSetting {
     /// Every setting, in the order they are read and logged: a later one may refine an earlier
     /// (`max-jobs` after `workers`, `cache-size` after `cache-dir`).
     public static let all: [ServeSetting] = [
-        host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, autoWebp,
+        host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, autoWebp, autoFormat,
         requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, maxJSONBytes, maxSignPaths,
         maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, models, logLevel,
     ]
@@ -96,6 +96,12 @@ extension ServeSetting {
     public static let autoWebp = ServeSetting(
         flag: "auto-webp", "Send WebP to clients that accept it when the URL names no format, with Vary: Accept",
         apply: { $0.autoWebP = $1 }, show: { "\($0.autoWebP)" })
+
+    /// `--auto-format`: `ServerConfiguration.autoFormat`.
+    public static let autoFormat = ServeSetting(
+        flag: "auto-format",
+        "Send the best format the client accepts (AVIF, WebP, else JPEG) when the URL names no format, with Vary: Accept",
+        apply: { $0.autoFormat = $1 }, show: { "\($0.autoFormat)" })
 
     /// `--request-timeout`: `ServerConfiguration.requestTimeout`.
     public static let requestTimeout = ServeSetting(

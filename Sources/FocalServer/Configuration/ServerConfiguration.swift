@@ -25,6 +25,10 @@ public struct ServerConfiguration: Sendable {
     /// Whether WebP is sent to clients that accept it when the URL names no format (then
     /// responses carry `Vary: Accept`); default `false`.
     public var autoWebP: Bool
+    /// Whether a URL that names no format gets the automatic format, as `format(auto)` would: AVIF,
+    /// WebP or JPEG by the request's `Accept` (then responses carry `Vary: Accept`); default
+    /// `false`. It wins over `autoWebP`.
+    public var autoFormat: Bool
     /// The longest any request may take before it is answered 503; default 30 s.
     public var requestTimeout: Duration
     /// The largest request body (uploads, JSON), checked while it streams; default the input
@@ -54,7 +58,7 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, root: String? = nil, keys: [String] = [], allowUnsafe: Bool = false,
-        token: String? = nil, maxAge: Int = 86_400, autoWebP: Bool = false, requestTimeout: Duration = .seconds(30),
+        token: String? = nil, maxAge: Int = 86_400, autoWebP: Bool = false, autoFormat: Bool = false, requestTimeout: Duration = .seconds(30),
         maxBodyBytes: Int? = nil, dataDirectory: String? = nil, metrics: Bool = true,
         metricsNetworks: [IPNetwork] = ServerConfiguration.loopback, publicPhotos: Bool = false,
         requests: RequestLimits = RequestLimits(), database: String? = nil, pipeline: FocalConfiguration = FocalConfiguration(),
@@ -68,6 +72,7 @@ public struct ServerConfiguration: Sendable {
         self.token = token
         self.maxAge = maxAge
         self.autoWebP = autoWebP
+        self.autoFormat = autoFormat
         self.requestTimeout = requestTimeout
         self.maxBodyBytes = maxBodyBytes ?? pipeline.limits.maxInputBytes
         self.dataDirectory = dataDirectory
