@@ -143,7 +143,7 @@ class Proxy:
 
     def handle(self, h):
         entry = {"method": h.command, "path": h.path, "start": time.time(), "end": None, "aborted": False,
-                 "status": None, "headers": {k.lower(): v for k, v in h.headers.items()}}
+                 "status": None, "type": None, "headers": {k.lower(): v for k, v in h.headers.items()}}
         with self.lock:
             self.log.append(entry)
         length = int(h.headers.get("Content-Length") or 0)
@@ -162,6 +162,7 @@ class Proxy:
             return
         try:
             h.send_response(status)
+            entry["type"] = next((v for k, v in headers if k.lower() == "content-type"), None)
             for name, value in headers:
                 h.send_header(name, value)
             h.send_header("Content-Length", str(len(data)))

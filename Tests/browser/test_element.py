@@ -105,6 +105,7 @@ class ElementTests(unittest.TestCase):
         w, h = frame_size(200, 100, self.dpr)
         self.assertIn(f"/{w}x{h}/smart/filters:scheme(largest):padding(24px):focal(250,180):accuracy(fast):format(webp)/astronaut.png",
                       detail["url"])
+        self.assertEqual(detail["type"], "image/webp", "a format attribute is kept as given")
 
     def test_a_newer_request_aborts_the_slow_older_one(self):
         a, b = frame_size(200, 120, self.dpr), frame_size(240, 120, self.dpr)
@@ -225,7 +226,7 @@ class ElementTests(unittest.TestCase):
             el.setAttribute('src', 'astronaut.png');
             document.getElementById('stage').append(el);""")
         self.wait_loaded("property")
-        self.assertEqual(self.driver.execute_script("return window.signedPath"), "96x96/smart/astronaut.png")
+        self.assertEqual(self.driver.execute_script("return window.signedPath"), "96x96/smart/filters:format(auto)/astronaut.png")
 
     def test_a_failing_signer_reports_an_error(self):
         self.make("unsigned", {"signer": "/__test/no-such-signer"}, "width:100px;height:100px")
@@ -418,6 +419,10 @@ class ElementTests(unittest.TestCase):
         # Headless Chromium decodes both: the request says so, on the wire.
         accept = self.env.proxy.requests("camera.png")[0]["headers"]["accept"]
         self.assertTrue(accept.startswith("image/avif,image/webp,"), accept)
+        # Without a format attribute: format(auto), so the server answers the best type listed.
+        self.assertIn("/filters:format(auto)/camera.png", self.env.proxy.requests("camera.png")[0]["path"])
+        self.assertEqual(self.events("plain")[0]["detail"]["type"], "image/avif")
+        self.assertEqual(self.env.proxy.requests("camera.png")[0]["type"], "image/avif")
         self.assertEqual(self.env.proxy.requests("camera.png")[0]["method"], "GET", "no preflight")
         self.assertEqual([r for r in self.env.proxy.log if r["method"] == "OPTIONS"], [])
 
@@ -425,16 +430,17 @@ class ElementTests(unittest.TestCase):
         sources = self.driver.execute_script(
             "return focalSources({src: 'team/a b.jpg', aspect: '16:9', server: 'https://img.example/', widths: [1000, 320]})")
         self.assertEqual([(s["width"], s["height"]) for s in sources], [(320, 180), (1008, 567)])
-        self.assertEqual(sources[0]["url"], "https://img.example/unsafe/320x180/smart/team/a%20b.jpg")
+        self.assertEqual(sources[0]["url"], "https://img.example/unsafe/320x180/smart/filters:format(auto)/team/a%20b.jpg")
         srcset = self.driver.execute_script(
             "return focalSrcset({src: 'a.jpg', aspect: 1.5, widths: [300], options: {zoom: 0.5, detect: 'off'}})")
-        self.assertEqual(srcset, "/unsafe/300x200/filters:zoom(0.5)/a.jpg 300w")
+        self.assertEqual(srcset, "/unsafe/300x200/filters:zoom(0.5):format(auto)/a.jpg 300w")
         self.assertIn("refused", self.driver.execute_script(
             "try { focalSrcset({src: '../a.jpg', aspect: 1}) } catch (e) { return e.message }"))
         markup = self.driver.execute_script(
             "return focalImgMarkup({src: 'a.jpg', aspect: '4:5', alt: 'A \"quoted\" <alt>', widths: [400, 800]})")
-        self.assertEqual(markup, '<focal-img src="a.jpg" aspect="4:5" loading="lazy"><img src="/unsafe/800x1000/smart/a.jpg" '
-                         'srcset="/unsafe/400x500/smart/a.jpg 400w, /unsafe/800x1000/smart/a.jpg 800w" sizes="100vw" '
+        self.assertEqual(markup, '<focal-img src="a.jpg" aspect="4:5" loading="lazy"><img src="/unsafe/800x1000/smart/filters:format(auto)/a.jpg" '
+                         'srcset="/unsafe/400x500/smart/filters:format(auto)/a.jpg 400w, '
+                         '/unsafe/800x1000/smart/filters:format(auto)/a.jpg 800w" sizes="100vw" '
                          'width="800" height="1000" loading="lazy" decoding="async" alt="A &#34;quoted&#34; &#60;alt&#62;"></focal-img>')
 
     # --- no layout shift, and the <img> markup ---
@@ -502,9 +508,11 @@ class ElementTests(unittest.TestCase):
                 d.find_element("css selector", "focal-img img")), 20, "the <img> loaded")
             self.assertEqual(self.driver.execute_script("return typeof window.before"), "undefined", "no script ran")
             current = img.get_property("currentSrc")
-            self.assertRegex(current, r"/unsafe/\d+x\d+/smart/astronaut\.png$")
+            self.assertRegex(current, r"/unsafe/\d+x\d+/smart/filters:format\(auto\)/astronaut\.png$")
             w = int(current.split("/unsafe/")[1].split("x")[0])
             self.assertGreaterEqual(w, 500 * self.dpr, "the srcset candidate covering the box")
+            shown = [r for r in self.env.proxy.log if current.endswith(r["path"])]
+            self.assertEqual(shown[0]["type"], "image/avif", "format(auto) and the browser's own Accept")
             self.assertEqual(img.rect["width"], 500)
             self.assertAlmostEqual(img.rect["height"], 500 * 9 / 16, delta=1)
             self.assertEqual(img.accessible_name, "An astronaut")
@@ -525,15 +533,16 @@ class ElementTests(unittest.TestCase):
                     box: [img.getBoundingClientRect().width, img.getBoundingClientRect().height],
                     visible: getComputedStyle(img).visibility}""")
         self.assertTrue(state["same"], "the <img> node is kept")
-        self.assertTrue(state["src"].endswith(f"/unsafe/{exact[0]}x{exact[1]}/smart/astronaut.png"), state["src"])
+        self.assertTrue(state["src"].endswith(f"/unsafe/{exact[0]}x{exact[1]}/smart/filters:format(auto)/astronaut.png"), state["src"])
         self.assertEqual(state["srcset"], state["src"], "one candidate: the exact crop")
         self.assertEqual(state["natural"], list(exact))
         self.assertEqual(state["box"], [500, 281.25])
         self.assertEqual(state["visible"], "visible")
         self.assertGreaterEqual(state["loads"], 2, "the page's own load listener saw both images")
         # The browser's own request for the crop, with the browser's own Accept header.
-        crop = self.env.proxy.requests(f"/{exact[0]}x{exact[1]}/smart/astronaut.png")
+        crop = self.env.proxy.requests(f"/{exact[0]}x{exact[1]}/smart/filters:format(auto)/astronaut.png")
         self.assertTrue(crop and "image/avif" in crop[0]["headers"]["accept"])
+        self.assertEqual(crop[0]["type"], "image/avif", "format(auto) answered the browser's own Accept")
         # A new layout: cropped again, same node.
         self.driver.execute_script("document.getElementById('box').style.width = '300px'")
         detail = wait_js(self.driver, "return window.events[1]", message="re-cropped")
@@ -541,7 +550,7 @@ class ElementTests(unittest.TestCase):
         self.assertEqual((detail["width"], detail["height"]), smaller)
         self.assertTrue(self.driver.execute_script(
             "return document.querySelector('focal-img img') === window.before && window.before.currentSrc"
-        ).endswith(f"/{smaller[0]}x{smaller[1]}/smart/astronaut.png"))
+        ).endswith(f"/{smaller[0]}x{smaller[1]}/smart/filters:format(auto)/astronaut.png"))
         self.driver.save_screenshot(str(self.env.screenshots / f"element-enhanced-{self.dpr:g}x.png"))
 
     def test_no_console_errors(self):

@@ -35,11 +35,11 @@ const DEFAULT_MAX_DPR = 2;
  */
 const LAZY_MARGIN = '2500px';
 /**
- * Whether the element asks for `format(auto)` when it has no `format` attribute, letting the
- * server pick AVIF, WebP or JPEG from the `Accept` header. Only for a server that knows
- * `format(auto)`: an older one refuses the filter.
+ * Whether the element (and the markup helpers) ask for `format(auto)` when no `format` is given,
+ * letting the server pick AVIF, WebP or JPEG from the `Accept` header. Set it to false for a
+ * Focal server older than `format(auto)`, which refuses the filter with a 400.
  */
-const AUTO_FORMAT = false;
+const AUTO_FORMAT = true;
 /** The widths `focalSrcset` and `focalImgMarkup` offer by default, in pixels. */
 const DEFAULT_WIDTHS = [320, 480, 640, 800, 1024, 1280, 1600, 1920];
 
@@ -373,7 +373,7 @@ async function download(url, signal, revalidate, priority) {
   let plan = null;
   try { plan = JSON.parse(response.headers.get('X-Focal-Plan') || 'null'); } catch { /* absent or cut */ }
   const strategy = response.headers.get('X-Focal-Strategy') || plan?.strategy || null;
-  return { blob, plan, strategy, url };
+  return { blob, plan, strategy, url, type: blob.type };
 }
 
 /**
@@ -774,7 +774,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#shown = { identity, url, width, height, plan: null, strategy: null };
     this.#setState('loaded');
     this.dispatchEvent(new CustomEvent('focal-load', { bubbles: true, composed: true, detail: {
-      url, width, height, strategy: null, plan: null, subjects: [],
+      url, width, height, type: null, strategy: null, plan: null, subjects: [],
     } }));
   }
 
@@ -831,7 +831,8 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#setState('loaded');
     const subjects = (result.plan?.subjects || []).map(([kind, x, y, width, height, confidence]) => ({ kind, x, y, width, height, confidence }));
     this.dispatchEvent(new CustomEvent('focal-load', { bubbles: true, composed: true, detail: {
-      url: result.url, width: img.naturalWidth, height: img.naturalHeight, strategy: result.strategy, plan: result.plan, subjects,
+      url: result.url, width: img.naturalWidth, height: img.naturalHeight, type: result.type,
+      strategy: result.strategy, plan: result.plan, subjects,
     } }));
   }
 
