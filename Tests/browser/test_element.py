@@ -240,6 +240,22 @@ class ElementTests(unittest.TestCase):
             self.wait_loaded(f"named{i}")
         self.assertEqual(len(self.env.proxy.requests("/144x144/")), 1)
 
+    def test_the_same_url_at_the_same_moment_is_one_request(self):
+        """Without cache-name too: concurrent fetches of one URL would each reach the network."""
+        for i in range(4):
+            self.make(f"same{i}", {"src": "coffee.png"}, "width:160px;height:160px")
+        for i in range(4):
+            self.wait_loaded(f"same{i}")
+        self.assertEqual(len(self.env.proxy.requests("/160x160/")), 1)
+        # Removing one of the elements waiting does not abort the others' shared request.
+        self.env.proxy.delays["/176x176/"] = 1
+        for i in range(2):
+            self.make(f"slow{i}", {"src": "coffee.png"}, "width:176px;height:176px")
+        wait(self.driver, lambda d: self.env.proxy.requests("/176x176/"), 10)
+        self.driver.execute_script("document.getElementById('slow0').remove()")
+        self.wait_loaded("slow1")
+        self.assertEqual([r["aborted"] for r in self.env.proxy.requests("/176x176/")], [False])
+
     def test_refresh_asks_again_past_the_caches(self):
         self.make("el", {"cache-name": "astro"}, "width:112px;height:112px")
         self.wait_loaded("el")

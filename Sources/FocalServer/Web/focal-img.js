@@ -315,7 +315,7 @@ class FocalError extends Error {
 /** Finished crops (blob and plan) by key, least recently used first out, bounded in bytes. */
 const memory = new Map();
 let memoryBytes = 0;
-/** Requests in flight by key, shared by the elements that want the same crop. */
+/** Requests in flight by key (or URL), shared by the elements that want the same crop. */
 const inflight = new Map();
 /** Sources whose crops changed on the server (a saved crop): fetched revalidating from then on. */
 const changed = new Set();
@@ -377,22 +377,25 @@ async function download(url, signal, revalidate, priority) {
 }
 
 /**
- * The crop at `url`. With a `key`, a finished result is taken from memory and a request in
- * flight for the same key is joined; the shared request is aborted only when every element
- * waiting for it has given up.
+ * The crop at `url`. Elements that want the same URL at the same moment share one request (the
+ * HTTP cache would not: concurrent fetches of one URL each go to the network). With a `key`, a
+ * finished result is also kept in memory and a request in flight for the same key is joined. A
+ * shared request is aborted only when every element waiting for it has given up.
  */
 function load(url, { key, signal, revalidate, priority }) {
-  if (!key) return download(url, signal, revalidate, priority);
-  const hit = memory.get(key);
-  if (hit) { memory.delete(key); memory.set(key, hit); return Promise.resolve(hit); }
-  let entry = inflight.get(key);
+  if (key) {
+    const hit = memory.get(key);
+    if (hit) { memory.delete(key); memory.set(key, hit); return Promise.resolve(hit); }
+  }
+  const share = key || `${revalidate ? 'revalidate' : 'default'}|${url}`;
+  let entry = inflight.get(share);
   if (!entry) {
     const controller = new AbortController();
     entry = { controller, users: 0, promise: download(url, controller.signal, revalidate, priority) };
     const mine = entry;
-    entry.promise.then((result) => remember(key, result), () => {})
-      .finally(() => { if (inflight.get(key) === mine) inflight.delete(key); });
-    inflight.set(key, entry);
+    entry.promise.then((result) => { if (key) remember(key, result); }, () => {})
+      .finally(() => { if (inflight.get(share) === mine) inflight.delete(share); });
+    inflight.set(share, entry);
   }
   const shared = entry;
   shared.users++;
