@@ -422,6 +422,19 @@ class ElementTests(unittest.TestCase):
         self.wait_loaded("far")
         self.assertGreater(self.driver.execute_script(
             "return document.getElementById('far').getBoundingClientRect().top"), 900)
+        # Setting loading on a loaded element asks for nothing again.
+        self.driver.execute_script("document.getElementById('far').setAttribute('loading', 'eager')")
+        time.sleep(0.5)
+        self.assertEqual(len(self.env.proxy.requests("camera.png")), 1)
+        # A lazy element made eager while far away loads at once.
+        self.driver.execute_script(
+            "const spacer = document.createElement('div'); spacer.style.cssText = 'height:6000px;width:100%';"
+            "document.getElementById('stage').append(spacer);")
+        self.make("later", {"src": "coffee.png"}, "width:200px;height:100px")
+        time.sleep(0.5)
+        self.assertEqual(self.env.proxy.requests("coffee.png"), [])
+        self.driver.execute_script("document.getElementById('later').setAttribute('loading', 'eager')")
+        self.wait_loaded("later")
 
     def test_fetchpriority_and_the_accept_header(self):
         self.make("hero", {"fetchpriority": "high"}, "width:200px;height:100px")

@@ -52,7 +52,7 @@ const CROP_OPTIONS = /*focal:crop-options*/[];
 
 /** Attributes that change which crop is requested. */
 const REQUEST_ATTRIBUTES = [
-  'src', 'server', 'step', 'max-dpr', 'signer', 'cache-name', 'revalidate', 'loading',
+  'src', 'server', 'step', 'max-dpr', 'signer', 'cache-name', 'revalidate',
   ...CROP_OPTIONS.map((option) => option.attribute),
 ];
 
@@ -456,7 +456,7 @@ const STYLE = `
 `;
 
 export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
-  static observedAttributes = [...REQUEST_ATTRIBUTES, 'alt', 'placeholder', 'fallback', 'aspect'];
+  static observedAttributes = [...REQUEST_ATTRIBUTES, 'alt', 'placeholder', 'fallback', 'aspect', 'loading'];
 
   #frame; #placeholder; #fallback; #slot; #hostStyle; #internals;
   #box = { width: 0, height: 0 };   // the frame's CSS size
@@ -562,10 +562,10 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     else if (name === 'aspect') {
       const ratio = parseAspect(value);
       this.#hostStyle.textContent = ratio ? `:host { aspect-ratio: ${ratio}; height: auto; }` : '';
-    } else {
-      if (name === 'loading' && this.isConnected) this.#watchNearness();
-      this.#schedule(true);
-    }
+    } else if (name === 'loading') {
+      // Only when it is requested changes, not what: nothing is asked again.
+      if (this.isConnected) { this.#watchNearness(); this.#schedule(); }
+    } else this.#schedule(true);
   }
 
   // --- internals ---
