@@ -582,6 +582,37 @@ class ElementTests(unittest.TestCase):
         ).endswith(f"/{smaller[0]}x{smaller[1]}/smart/filters:format(auto)/astronaut.png"))
         self.driver.save_screenshot(str(self.env.screenshots / f"element-enhanced-{self.dpr:g}x.png"))
 
+    def test_an_enhanced_img_follows_a_new_src_and_fails_to_the_fallback(self):
+        markup = self.markup({"src": "astronaut.png", "aspect": "1:1", "alt": "A photo", "sizes": "500px",
+                              "loading": "eager"})
+        self.enhance_page(markup.replace("<focal-img ", '<focal-img fallback="/__test/fallback.svg" ', 1))
+        wait_js(self.driver, "return window.events[0]", message="first crop")
+        host = self.driver.find_element("css selector", "focal-img")
+        img = self.driver.find_element("css selector", "focal-img img")
+        self.assertEqual(img.accessible_name, "A photo")
+        self.assertNotIn(host.aria_role, ("img", "image"), "the <img> is the image, not its wrapper")
+        # A new src: the old photo is hidden at once (its box kept), then the new crop is shown.
+        self.env.proxy.delays["camera.png"] = 1.5
+        self.driver.execute_script("document.querySelector('focal-img').setAttribute('src', 'camera.png')")
+        time.sleep(0.3)
+        self.assertEqual(self.driver.execute_script(
+            "const img = document.querySelector('focal-img img');"
+            "return [getComputedStyle(img).visibility, img.getBoundingClientRect().height]"), ["hidden", 500])
+        detail = wait_js(self.driver, "return window.events[1]", message="the new photo's crop")
+        size = frame_size(500, 500, self.dpr)
+        self.assertTrue(detail["url"].endswith(f"/{size[0]}x{size[1]}/smart/filters:format(auto)/camera.png"))
+        self.assertEqual(self.driver.execute_script(
+            "const img = document.querySelector('focal-img img');"
+            "return [img === window.before, getComputedStyle(img).visibility, img.currentSrc === arguments[0]]",
+            detail["url"]), [True, "visible", True])
+        # A photo that does not exist: the markup's image and the exact crop both fail; the fallback shows.
+        self.driver.execute_script("document.querySelector('focal-img').setAttribute('src', 'no-such-photo.png')")
+        wait_js(self.driver, "return document.querySelector('focal-img').state === 'error'", message="error state")
+        self.assertEqual(self.driver.execute_script("""
+            const el = document.querySelector('focal-img'), fallback = el.shadowRoot.querySelector('img.fallback');
+            return [getComputedStyle(el.querySelector('img')).visibility, getComputedStyle(fallback).display,
+                    fallback.complete && fallback.naturalWidth > 0]"""), ["hidden", "block", True])
+
     def test_no_console_errors(self):
         self.make("el", {"alt": "x"}, "width:200px;height:100px")
         self.wait_loaded("el")
