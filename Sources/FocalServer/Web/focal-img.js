@@ -1,7 +1,8 @@
 // <focal-img>: an image that keeps faces, pets and people in view, whatever its box.
 //
+//   <link rel="stylesheet" href="https://img.example/focal-img.css">   (its box before this runs)
 //   <script type="module" src="https://img.example/focal-img.js"></script>
-//   <focal-img src="team.jpg" server="https://img.example" alt="Our team"></focal-img>
+//   <focal-img src="team.jpg" server="https://img.example" alt="Our team" aspect="16:9"></focal-img>
 //
 // The element measures its own CSS box, multiplies it by devicePixelRatio, rounds it up to a
 // step (so that results stay cacheable) and asks a Focal server for the crop of exactly that
@@ -14,8 +15,9 @@
 // loaded, the `<img>` is pointed at it.
 //
 // Module exports: the element class, `frameSize` (the size the element requests for a box),
-// `batchSigner` (a signing function for a `/v1/sign`-style endpoint), and `focalSrcset` and
-// `focalImgMarkup` (the no-JavaScript markup, for static sites and server-side rendering).
+// `batchSigner` (a signing function for a `/v1/sign`-style endpoint), and `focalSources`,
+// `focalSrcset` and `focalImgMarkup` (the no-JavaScript markup, for static sites and server-side
+// rendering; the module loads without a DOM for them).
 
 /** Default rounding step, in device pixels. */
 const DEFAULT_STEP = 16;
