@@ -242,8 +242,9 @@ class ElementTests(unittest.TestCase):
 
     def test_the_same_url_at_the_same_moment_is_one_request(self):
         """Without cache-name too: concurrent fetches of one URL would each reach the network."""
-        for i in range(4):
-            self.make(f"same{i}", {"src": "coffee.png"}, "width:160px;height:160px")
+        self.env.proxy.delays["/160x160/"] = 0.5  # so that the four are surely in flight together
+        self.driver.execute_script("""for (let i = 0; i < 4; i++)
+            window.make('same' + i, {src: 'coffee.png'}, 'width:160px;height:160px')""")
         for i in range(4):
             self.wait_loaded(f"same{i}")
         self.assertEqual(len(self.env.proxy.requests("/160x160/")), 1)
