@@ -408,14 +408,17 @@ class ElementTests(unittest.TestCase):
         self.assertTrue(any(error["message"] in w and "no-such-photo.png" in w for w in warnings), warnings)
 
     def test_lazy_until_near_the_viewport_unless_eager(self):
+        # 3800 px down a 900 px viewport: 2900 px below it, past the 2500 px margin.
         self.driver.execute_script("""
-            const spacer = document.createElement('div'); spacer.style.cssText = 'height:6000px;width:100%';
+            const spacer = document.createElement('div'); spacer.style.cssText = 'height:3800px;width:100%';
             document.getElementById('stage').append(spacer);""")
         self.make("far", {"src": "camera.png"}, "width:200px;height:100px")
         self.make("eager", {"src": "chelsea.png", "loading": "eager"}, "width:200px;height:100px")
         self.wait_loaded("eager")
         time.sleep(1)
-        self.assertEqual(self.env.proxy.requests("camera.png"), [], "6000 px below the fold: not yet")
+        self.assertGreater(self.driver.execute_script(
+            "return document.getElementById('far').getBoundingClientRect().top"), 900 + 2500)
+        self.assertEqual(self.env.proxy.requests("camera.png"), [], "farther than the margin: not yet")
         self.assertEqual(self.inspect("far")["state"], "empty")
         # Within the margin (2500 px) but not yet in view: loaded ahead of the scroll.
         top = self.driver.execute_script("return document.getElementById('far').getBoundingClientRect().top + scrollY")
@@ -512,7 +515,7 @@ class ElementTests(unittest.TestCase):
     def markup(self, settings):
         return self.driver.execute_script("return focalImgMarkup(arguments[0])", settings)
 
-    def enhance_page(self, markup, module=True, delay=300, width=500):
+    def enhance_page(self, markup, module=True, delay=300, width=500, before=""):
         self.env.proxy.clear()
         script = (f"<script>setTimeout(() => import('/focal-img.js'), {delay});</script>" if module else "")
         self.env.proxy.pages["enhance.html"] = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -521,7 +524,7 @@ class ElementTests(unittest.TestCase):
               document.addEventListener('focal-load', (e) => window.events.push(e.detail));
               document.addEventListener('load', (e) => {{ if (e.target.matches?.('focal-img img')) window.imgLoads++; }}, true);
             </script></head>
-            <body style="margin:0"><div id="box" style="width:{width}px">{markup}</div>
+            <body style="margin:0">{before}<div id="box" style="width:{width}px">{markup}</div>
             <p id="after">Below.</p>
             <script>window.before = document.querySelector('focal-img img');</script>
             {script}</body></html>"""
@@ -582,6 +585,26 @@ class ElementTests(unittest.TestCase):
             "return document.querySelector('focal-img img') === window.before && window.before.currentSrc"
         ).endswith(f"/{smaller[0]}x{smaller[1]}/smart/filters:format(auto)/astronaut.png"))
         self.driver.save_screenshot(str(self.env.screenshots / f"element-enhanced-{self.dpr:g}x.png"))
+
+    def test_a_lazy_img_out_of_view_is_downloaded_once_at_the_exact_size(self):
+        """Below the fold the browser has fetched nothing yet: the element points the <img> at the
+        exact crop directly, and the srcset candidate is never downloaded."""
+        self.enhance_page(self.markup({"src": "camera.png", "aspect": "4:3", "alt": "A camera", "sizes": "500px"}),
+                          before='<div style="height:3000px"></div>')  # within the element's margin, not in view
+        wait_js(self.driver, "return customElements.get('focal-img') && document.querySelector('focal-img img').srcset"
+                             ".split(',').length === 1", message="pointed at one URL before coming into view")
+        time.sleep(0.5)
+        self.assertEqual(self.env.proxy.requests("camera.png"), [], "nothing downloaded out of view")
+        self.driver.execute_script("document.getElementById('box').scrollIntoView()")
+        detail = wait_js(self.driver, "return window.events[0]", message="focal-load once in view")
+        exact = frame_size(500, 375, self.dpr)
+        self.assertEqual((detail["width"], detail["height"]), exact)
+        time.sleep(0.5)
+        self.assertEqual([r["path"] for r in self.env.proxy.requests("camera.png")],
+                         [f"/unsafe/{exact[0]}x{exact[1]}/smart/filters:format(auto)/camera.png"], "one download")
+        self.assertTrue(self.driver.execute_script(
+            "const img = document.querySelector('focal-img img');"
+            "return img === window.before && img.complete && img.naturalWidth === arguments[0]", exact[0]))
 
     def test_an_enhanced_img_follows_a_new_src_and_fails_to_the_fallback(self):
         markup = self.markup({"src": "astronaut.png", "aspect": "1:1", "alt": "A photo", "sizes": "500px",

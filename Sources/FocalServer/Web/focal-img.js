@@ -440,6 +440,22 @@ function limitFor(identity, shape, aspect) {
   return (shape && known.crops.get(shape)) || fitRatio(aspect, known.image);
 }
 
+/**
+ * Makes `url` an `<img>`'s only candidate, at density 1: a srcset left in place would win over
+ * src, and Chromium keeps the density of the candidate it last chose from a srcset.
+ */
+function pointAt(img, url) {
+  img.removeAttribute('sizes');
+  img.srcset = url;
+  img.src = url;
+}
+
+/** Whether any of `element` is inside the viewport. */
+function onScreen(element) {
+  const r = element.getBoundingClientRect();
+  return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The element
 
@@ -590,7 +606,9 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       FocalImg.#nearness.unobserve(element);
       element.#schedule();
     }
-  }, { rootMargin: LAZY_MARGIN, scrollMargin: LAZY_MARGIN }) : null;
+  // scrollMargin widens the viewport and every scrolling container (a strip of thumbnails) alike;
+  // where it is known, rootMargin is left out, since Chromium adds the two up for the viewport.
+  }, 'scrollMargin' in IntersectionObserver.prototype ? { scrollMargin: LAZY_MARGIN } : { rootMargin: LAZY_MARGIN }) : null;
 
   #watchNearness() {
     if (this.#near) return;
@@ -736,14 +754,23 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
    * (the browser's own request, with its own Accept header and cache), then the `<img>` shows it.
    */
   async #enhance(img, url, signal, identity) {
-    // The markup's own image first: the exact crop never competes with it for the first paint.
-    if (!img.complete) {
-      await new Promise((resolve) => {
-        const done = () => { img.removeEventListener('load', done); img.removeEventListener('error', done); resolve(); };
-        img.addEventListener('load', done); img.addEventListener('error', done);
-        signal.addEventListener('abort', done, { once: true });
-      });
+    const settled = () => new Promise((resolve) => {
+      const done = () => { img.removeEventListener('load', done); img.removeEventListener('error', done); resolve(); };
+      img.addEventListener('load', done); img.addEventListener('error', done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+    if (!img.complete && !onScreen(img)) {
+      // Nothing shown yet and out of view (a lazy image the browser has not fetched, typically):
+      // the <img> is pointed at the exact crop at once, one download instead of two, and the
+      // browser still fetches it when it comes into view.
+      pointAt(img, url);
+      await settled();
+      if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+      if (!img.naturalWidth) throw new FocalError(0, 'image', `the crop ${url} did not load`);
+      return this.#enhanced(img, url, img, identity);
     }
+    // The markup's own image first: the exact crop never competes with it for the first paint.
+    if (!img.complete) await settled();
     if (signal.aborted) throw new DOMException('aborted', 'AbortError');
     if (img.currentSrc === url && img.naturalWidth) return this.#enhanced(img, url, img, identity);   // already exact
     const next = new Image();
@@ -764,11 +791,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       signal.removeEventListener('abort', stop);
     }
     if (signal.aborted) throw new DOMException('aborted', 'AbortError');
-    // The exact crop is the only candidate from now on, at density 1 (a srcset left in place would
-    // win over src, and Chromium keeps the density of the candidate it last chose from it).
-    img.removeAttribute('sizes');
-    img.srcset = url;
-    img.src = url;
+    pointAt(img, url);
     this.#enhanced(img, url, next, identity);
   }
 
