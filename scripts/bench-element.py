@@ -9,7 +9,8 @@ four versions:
 
   snippet  the README's snippet: a heading, one 16:9 photo 700 px wide, text below
   cards    a long page of 48 cards (three columns, 4:5 photos), most of them below the fold; the
-           8 sample photos repeat, so a version that requests every card makes 8 distinct URLs
+           8 sample photos repeat, each card with its own quality(50 + i) so that every card is
+           a URL of its own (as 48 different photos would be)
 
   img      a plain <img src> of one smart-crop URL (the markup helper's fallback size), with
            width and height, as a page would write it by hand
@@ -94,15 +95,16 @@ def build_pages(driver):
     for i in range(48):
         photo = PHOTOS[i % len(PHOTOS)]
         above = i < 6
+        options = {"quality": 50 + i}
         settings = dict(src=photo, aspect="4:5", sizes="(max-width: 1100px) 33vw, 356px", alt=photo,
-                        loading="eager" if above else "lazy")
-        fb = next(s for s in sources(driver, src=photo, aspect="4:5") if s["width"] >= 640)
+                        loading="eager" if above else "lazy", options=options)
+        fb = next(s for s in sources(driver, src=photo, aspect="4:5", options=options) if s["width"] >= 640)
         text = f"<p>Card {i + 1}: {photo}</p>"
         cards["img"].append(f'<div class="card"><img src="{fb["url"]}" width="{fb["width"]}" height="{fb["height"]}" '
                             f'style="width:100%;height:auto;display:block" alt="{photo}">{text}</div>')
         cards["srcset"].append(f'<div class="card">{markup(driver, **settings)}{text}</div>')
         cards["enhanced"].append(f'<div class="card">{markup(driver, **settings)}{text}</div>')
-        cards["element"].append(f'<div class="card"><focal-img src="{photo}" aspect="4:5" alt="{photo}"'
+        cards["element"].append(f'<div class="card"><focal-img src="{photo}" aspect="4:5" alt="{photo}" quality="{50 + i}"'
                                 f'{" loading=eager" if above else ""}></focal-img>{text}</div>')
     cards["element-nocss"] = cards["element"]
     for version in snippet:
