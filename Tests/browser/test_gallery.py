@@ -269,9 +269,34 @@ class SavedCropTests(GalleryCase):
         self.assertEqual(headers.get("X-Focal-Strategy"), "faces")
         self.assertEqual(harness.console_errors(self.driver), [])
 
+        # Two editors, one new crop: this one opens with nothing saved, another saves first (as a
+        # second tab would: PUT with If-None-Match: *). This save is then a 412, not an overwrite.
+        self.card("banner").find_element(By.CSS_SELECTOR, ".edit").click()
+        wait_js(self.driver, "return document.getElementById('editor').open", timeout=10)
+        self.assertNotIn("saved", self.driver.find_element(By.ID, "editor-origin").text)
+        image_id = "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5"
+        theirs = {"x": 0, "y": 0, "width": 512, "height": 288}
+        status, _, body = fetch(f"{self.env.focal.origin}/v1/images/{image_id}/overrides/16x9", "PUT",
+                                json.dumps(theirs).encode(), {"Authorization": f"Bearer {self.env.token}",
+                                                             "Content-Type": "application/json", "If-None-Match": "*"})
+        self.assertEqual(status, 201, body)
+        self.driver.find_element(By.ID, "editor-save").click()
+        wait(self.driver, lambda d: "Someone changed this crop" in d.find_element(By.ID, "editor-error").text, 15,
+             "the second save is refused and said so")
+        self.assertTrue(self.driver.execute_script("return document.getElementById('editor').open"))
+        self.driver.find_element(By.ID, "editor").send_keys(Keys.ESCAPE)
+        wait_js(self.driver, "return !document.getElementById('editor').open", timeout=10)
+        status, _, body = fetch(f"{self.env.focal.origin}/v1/images/{image_id}/overrides/16x9")
+        self.assertEqual(json.loads(body)["crop"] if status == 200 else None, theirs, "theirs was kept")
+        fetch(f"{self.env.focal.origin}/v1/images/{image_id}/overrides/16x9", "DELETE",
+              headers={"Authorization": f"Bearer {self.env.token}"})
+        # The refused save is the only error the browser logged.
+        errors = harness.console_errors(self.driver)
+        self.assertEqual([("412" in e["message"] and "/overrides/16x9" in e["message"]) for e in errors], [True], errors)
+
 
 class UploadTests(GalleryCase):
-    def test_upload_asks_for_the_token_once_and_shows_the_photo(self):
+    def test_upload_asks_for_the_token_reports_a_wrong_one_and_shows_the_photo(self):
         self.open()
         # A photo the server does not have yet: a crop of one it has.
         status, _, data = fetch(self.env.focal.origin + "/unsafe/360x480/smart/filters:format(jpeg)/chelsea.png")
@@ -279,7 +304,16 @@ class UploadTests(GalleryCase):
         photo = self.env.workdir / "cat-portrait.jpg"
         photo.write_bytes(data)
         self.driver.find_element(By.ID, "upload-input").send_keys(str(photo))
-        self.enter_token()
+        # A wrong token, sent with Enter: the server refuses it and the dialog comes back saying so.
+        wait_js(self.driver, "return document.getElementById('token-dialog').open", timeout=10)
+        self.assertFalse(self.driver.find_element(By.ID, "token-refused").is_displayed())
+        self.driver.find_element(By.ID, "token-input").send_keys("not-the-token" + Keys.ENTER)
+        wait_js(self.driver, "return document.getElementById('token-dialog').open && "
+                "!document.getElementById('token-refused').hidden", timeout=15)
+        self.assertTrue(self.driver.find_element(By.ID, "token-refused").is_displayed())
+        self.screenshot("gallery-token-refused")
+        # The right one, with Enter too (Enter continues; it used to cancel).
+        self.driver.find_element(By.ID, "token-input").send_keys(self.env.token + Keys.ENTER)
         wait(self.driver, lambda d: "#id=" in d.current_url, 30, "the upload is selected")
         frames = self.wait_frames()
         self.assertTrue(all(f["src"].startswith("id:") for f in frames if f["frame"] != "thumb"))

@@ -21,11 +21,14 @@ export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
 let readsNeedToken = false;
 export function setSignedReads(value) { readsNeedToken = !!value; }
 
-/** The stored token, or one asked for now. Throws when the person declines. */
-async function token() {
+/**
+ * The stored token, or one asked for now. Throws when the person declines.
+ * @param {boolean} refused  whether the server just refused the stored one (the dialog says so)
+ */
+async function token(refused = false) {
   let value = storedToken();
   if (!value) {
-    value = (await askForToken())?.trim();
+    value = (await askForToken({ refused }))?.trim();
     if (!value) throw new APIError(401, 'auth.cancelled', 'A token is needed to change anything on this server.');
     sessionStorage.setItem(TOKEN_KEY, value);
   }
@@ -41,7 +44,7 @@ async function request(method, path, { json, body, headers = {}, write = false, 
   const init = { method, headers: { Accept: raw ? '*/*' : 'application/json', ...headers } };
   if (json !== undefined) { init.body = JSON.stringify(json); init.headers['Content-Type'] = 'application/json'; }
   if (body !== undefined) init.body = body;
-  if (write) init.headers.Authorization = `Bearer ${await token()}`;
+  if (write) init.headers.Authorization = `Bearer ${await token(retried)}`;
   let response;
   try {
     response = await fetch(path, init);
@@ -89,12 +92,20 @@ export const api = {
       throw error;
     }
   },
-  /** Saves a crop {x, y, width, height}; `revision` guards against overwriting a newer one. */
+  /**
+   * Saves a crop {x, y, width, height}. `revision`, the one the editor started from, guards
+   * against overwriting someone else's: `If-Match` it, or with none `If-None-Match: *` (a crop
+   * saved meanwhile by another editor is a 412, not overwritten).
+   */
   saveOverride: async (id, aspect, crop, revision) => (await request('PUT', `/v1/images/${id}/overrides/${aspect}`, {
-    json: crop, write: true, headers: revision != null ? { 'If-Match': `"${revision}"` } : {},
+    json: crop, write: true, headers: revision != null ? { 'If-Match': `"${revision}"` } : { 'If-None-Match': '*' },
   })).data,
-  /** Deletes the saved crop: the automatic one applies again. */
-  deleteOverride: async (id, aspect) => { await request('DELETE', `/v1/images/${id}/overrides/${aspect}`, { write: true }); },
+  /** Deletes the saved crop (only `revision`, when given: a newer one is a 412): the automatic one applies again. */
+  deleteOverride: async (id, aspect, revision) => {
+    await request('DELETE', `/v1/images/${id}/overrides/${aspect}`, {
+      write: true, headers: revision != null ? { 'If-Match': `"${revision}"` } : {},
+    });
+  },
 };
 
 /** "16:9" → "16x9", reduced ("32:18" → "16x9"), as the overrides API names aspects. */

@@ -35,10 +35,16 @@ function say(message, kind = 'info') {
 
 const toCrop = (array) => (array ? { x: array[0], y: array[1], width: array[2], height: array[3] } : null);
 
-/** Asks for the token in the page's dialog; resolves with it, or null when cancelled. */
-function askForToken() {
+/**
+ * Asks for the token in the page's dialog; resolves with it, or null when cancelled. Enter
+ * continues (Continue is the form's only submit button; Cancel and Escape close without it).
+ * @param {{refused?: boolean}} [why]  `refused`: the server refused the token given before
+ */
+function askForToken({ refused = false } = {}) {
   const dialog = $('#token-dialog'), input = $('#token-input');
   input.value = '';
+  $('#token-refused').hidden = !refused;
+  dialog.returnValue = '';
   dialog.showModal();
   return new Promise((resolve) => {
     dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok' ? input.value : null), { once: true });
@@ -217,7 +223,7 @@ async function edit(view) {
     },
     onReset: async () => {
       try {
-        await api.deleteOverride(photo.id, key);
+        await api.deleteOverride(photo.id, key, saved?.revision);
       } catch (error) {
         if (error.status !== 404) throw explain(error);   // already gone: fine
       }
@@ -297,6 +303,7 @@ function wireDropAndCopy() {
 
 async function start() {
   onTokenNeeded(askForToken);
+  $('#token-cancel').addEventListener('click', () => $('#token-dialog').close('cancel'));
   wireDropAndCopy();
   document.body.classList.add('empty');
 
