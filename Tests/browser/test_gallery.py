@@ -149,6 +149,13 @@ class GalleryTests(GalleryCase):
         self.assertAlmostEqual(crop[0], 100 * x / 512, places=2)
         self.assertAlmostEqual(crop[2], 100 * w / 512, places=2)
         self.screenshot("overlay")
+        # The panel shows a preview of its own size, not the whole original.
+        src, natural, panel = self.driver.execute_script("""const img = document.getElementById('original');
+            const r = document.getElementById('original-figure').getBoundingClientRect();
+            return [img.currentSrc, img.naturalWidth, Math.max(r.width, r.height)]""")
+        self.assertIn("/unsafe/fit-in/", src)
+        self.assertIn("format(auto)", src)
+        self.assertLessEqual(natural, max(panel, 400) * self.dpr + 200)
         self.driver.find_element(By.CSS_SELECTOR, ".switch").click()
         self.assertIn("plain", self.driver.find_element(By.ID, "original-figure").get_attribute("class"))
 

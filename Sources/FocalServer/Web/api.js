@@ -21,6 +21,10 @@ export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
 let readsNeedToken = false;
 export function setSignedReads(value) { readsNeedToken = !!value; }
 
+/** Whether the server takes unsafe URLs, so that previews can be downscaled; set from /v1/config. */
+let previewsAllowed = false;
+export function setUnsafeURLs(value) { previewsAllowed = !!value; }
+
 /**
  * The stored token, or one asked for now. Throws when the person declines.
  * @param {boolean} refused  whether the server just refused the stored one (the dialog says so)
@@ -71,6 +75,19 @@ export const api = {
   async originalURL(id) {
     if (!readsNeedToken) return `/v1/images/${id}`;
     return URL.createObjectURL((await request('GET', `/v1/images/${id}`, { raw: true })).data);
+  },
+  /**
+   * A URL that shows the whole upright photo with a long side of at most `longSide` pixels, for
+   * panels that need no more (the overlay, the editor): a `fit-in` image URL in the automatic
+   * format where unsafe URLs are allowed, else the original.
+   * @param {{src: string, id: string}} photo
+   * @param {number} longSide
+   */
+  async previewURL(photo, longSide) {
+    if (!previewsAllowed) return this.originalURL(photo.id);
+    const side = Math.max(64, Math.min(4096, Math.ceil(longSide / 200) * 200));   // a few sizes, cacheable
+    const path = photo.src.split('/').map((part) => encodeURIComponent(part).replace(/%3A/gi, ':')).join('/');
+    return `/unsafe/fit-in/${side}x${side}/filters:format(auto)/${path}`;
   },
   /** [{path, id}] */
   photos: async () => (await request('GET', '/v1/photos')).data.photos,

@@ -2,7 +2,7 @@
 // reshape the frames, look at what Focal saw, and fix a crop by hand in the editor.
 
 import { FocalImg, batchSigner } from './focal-img.js';
-import { api, aspectKey, onTokenNeeded, APIError, setSignedReads } from './api.js';
+import { api, aspectKey, onTokenNeeded, APIError, setSignedReads, setUnsafeURLs } from './api.js';
 import { FRAMES, createCard } from './frames.js';
 import { drawOverlay, drawLegend } from './overlay.js';
 import { CropEditor } from './editor.js';
@@ -108,7 +108,9 @@ async function select(photo) {
   drawLegend($('#legend'), null);
   const original = $('#original');
   try {
-    original.src = await api.originalURL(photo.id);
+    // The panel's size in device pixels is all it needs, not the whole original.
+    const panel = $('#original-figure').getBoundingClientRect();
+    original.src = await api.previewURL(photo, Math.max(panel.width, panel.height, 400) * devicePixelRatio);
   } catch (error) {
     say(`The original could not be shown: ${error.message}`, 'error');
   }
@@ -206,7 +208,7 @@ async function edit(view) {
   const saved = frame.override;
   const outcome = await editor.open({
     title: `${view.frame.name} · ${a}:${b}`,
-    photoURL: await api.originalURL(photo.id),
+    photoURL: await api.previewURL(photo, Math.max(innerWidth, innerHeight) * devicePixelRatio),
     image,
     aspect: [a, b],
     crop: frame.crop,
@@ -330,6 +332,7 @@ async function start() {
   }
   renderFacts(state.config);
   setSignedReads(state.config.signedReads);
+  setUnsafeURLs(state.config.unsafe);
   if (!state.config.unsafe) {
     // Every image URL is signed by the server's /v1/sign, which needs the token.
     state.sign = batchSigner((paths) => api.sign(paths));
