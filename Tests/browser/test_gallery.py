@@ -386,3 +386,58 @@ class SignedOnlyServerTests(unittest.TestCase):
         finally:
             driver.quit()
             focal.stop()
+
+
+class PublicPhotosServerTests(unittest.TestCase):
+    """`--key --public-photos`, with and without `--token`: a visitor sees every photo, frame and
+    preview without being asked for anything; the page's URLs are signed by /v1/page-urls, which
+    signs nothing else; a server without a token shows no write controls."""
+
+    def visit(self, token):
+        env = harness.env
+        name = "public-token" if token else "public-no-token"
+        (env.workdir / name).mkdir(exist_ok=True)
+        focal = harness.Focal(env.focal.binary, env.focal.root, str(env.workdir / name), token, env.focal.key,
+                              str(env.workdir / f"focal-{name}.log"), env.focal.cwd, allow_unsafe=False,
+                              extra_args=["--public-photos"])
+        focal.start()
+        driver = harness.make_driver(1280, 900)
+        try:
+            driver.get(focal.origin + "/#photo=chelsea.png")
+
+            def loaded(d):
+                frames = d.execute_script(FRAMES_JS)
+                return frames if frames and all(f["state"] == "loaded" for f in frames) else None
+            frames = wait(driver, loaded, 60, "every frame shows a signed crop, no token asked")
+            self.assertFalse(driver.execute_script("return document.getElementById('token-dialog').open"))
+            self.assertEqual(len(frames), 10 + 8)
+            urls = driver.execute_script("return [...document.querySelectorAll('focal-img')].map((el) => el.currentSrc)")
+            self.assertTrue(all("/unsafe/" not in u for u in urls), urls)
+            preview = wait(driver, lambda d: d.execute_script(
+                "const i = document.getElementById('original'); return i.naturalWidth ? i.currentSrc : null"), 30,
+                "the original's preview shows")
+            self.assertIn("/fit-in/", preview)
+            self.assertNotIn("/unsafe/", preview)
+            # What the page shows is signed for anyone; nothing else is.
+            status, _, body = fetch(focal.origin + "/v1/page-urls", "POST", json.dumps(
+                {"paths": ["300x300/smart/filters:quality(5)/chelsea.png"]}).encode(), {"Content-Type": "application/json"})
+            self.assertEqual(status, 400, body)
+            self.assertEqual(fetch(focal.origin + "/unsafe/100x100/chelsea.png")[0], 403)
+            sample = driver.find_element(By.ID, "sample-url")
+            wait(driver, lambda d: sample.get_attribute("href"), 15, "the sample URL is a signed one")
+            self.assertEqual(fetch(sample.get_attribute("href"))[0], 200)
+            self.assertIn("signer=", driver.find_element(By.ID, "snippet").text)
+            writes = [e.is_displayed() for e in driver.find_elements(By.CSS_SELECTOR, ".photo.upload, .card .edit")]
+            self.assertEqual(len(writes), 1 + 5)
+            self.assertEqual(writes, [bool(token)] * 6, "write controls show only where the server has a token")
+            driver.save_screenshot(str(env.screenshots / f"gallery-{name}.png"))
+            self.assertEqual(harness.console_errors(driver), [])
+        finally:
+            driver.quit()
+            focal.stop()
+
+    def test_without_a_token(self):
+        self.visit(None)
+
+    def test_with_a_token(self):
+        self.visit(harness.env.token)

@@ -21,9 +21,12 @@ export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
 let readsNeedToken = false;
 export function setSignedReads(value) { readsNeedToken = !!value; }
 
-/** Whether the server takes unsafe URLs, so that previews can be downscaled; set from /v1/config. */
-let previewsAllowed = false;
-export function setUnsafeURLs(value) { previewsAllowed = !!value; }
+/**
+ * How a preview's path becomes a URL: `unsafe/` on a server that takes unsafe URLs, signed by
+ * /v1/page-urls where photos are public, else none (the original is shown).
+ */
+let previewSigner = null;
+export function setPreviewSigner(sign) { previewSigner = sign; }
 
 /**
  * The stored token, or one asked for now. Throws when the person declines.
@@ -84,10 +87,10 @@ export const api = {
    * @param {number} longSide
    */
   async previewURL(photo, longSide) {
-    if (!previewsAllowed) return this.originalURL(photo.id);
-    const side = Math.max(64, Math.min(4096, Math.ceil(longSide / 200) * 200));   // a few sizes, cacheable
-    const path = photo.src.split('/').map((part) => encodeURIComponent(part).replace(/%3A/gi, ':')).join('/');
-    return `/unsafe/fit-in/${side}x${side}/filters:format(auto)/${path}`;
+    if (!previewSigner || photo.src.startsWith('id:')) return this.originalURL(photo.id);
+    const side = Math.max(200, Math.min(2000, Math.ceil(longSide / 200) * 200));   // a few sizes, cacheable
+    const path = photo.src.split('/').map((part) => encodeURIComponent(part)).join('/');
+    return previewSigner(`fit-in/${side}x${side}/filters:format(auto)/${path}`);
   },
   /** [{path, id}] */
   photos: async () => (await request('GET', '/v1/photos')).data.photos,
@@ -97,6 +100,11 @@ export const api = {
   upload: async (file) => (await request('POST', '/v1/images', {
     body: file, headers: { 'Content-Type': file.type || 'application/octet-stream' }, write: true,
   })).data,
+  /**
+   * Signs the page's own thumbor paths (frames and previews of photos under the root) without the
+   * token, on a server whose photos are public (config.pageURLs).
+   */
+  pageURLs: async (paths) => (await request('POST', '/v1/page-urls', { json: { paths } })).data.urls,
   /** Signs thumbor paths with the server's key (for servers without unsafe URLs). */
   sign: async (paths) => (await request('POST', '/v1/sign', { json: { paths }, write: true })).data.urls,
 

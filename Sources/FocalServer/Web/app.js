@@ -2,7 +2,7 @@
 // reshape the frames, look at what Focal saw, and fix a crop by hand in the editor.
 
 import { FocalImg, batchSigner } from './focal-img.js';
-import { api, aspectKey, onTokenNeeded, APIError, setSignedReads, setUnsafeURLs } from './api.js';
+import { api, aspectKey, onTokenNeeded, APIError, setSignedReads, setPreviewSigner } from './api.js';
 import { FRAMES, createCard } from './frames.js';
 import { drawOverlay, drawLegend } from './overlay.js';
 import { CropEditor } from './editor.js';
@@ -266,14 +266,23 @@ function renderFacts(config) {
   }));
 }
 
-function updateSnippet() {
-  const origin = location.origin, src = state.current?.src || 'photo.jpg';
-  $('#snippet').textContent =
-    `<script type="module" src="${origin}/focal-img.js"></script>\n\n` +
-    `<focal-img src="${src}" server="${origin}"\n           alt="Describe the photo" aspect="16:9"></focal-img>`;
-  const sample = `/unsafe/400x400/smart/${src}`;
-  $('#sample-url').textContent = sample;
-  $('#sample-url').href = sample;
+/** The "use it on your site" snippet and sample URL, as this server takes them. */
+async function updateSnippet() {
+  const origin = location.origin, src = state.current?.src || 'photo.jpg', config = state.config || {};
+  const element = config.element?.script
+    ? `<script type="module" src="${origin}${config.element.script}"\n        integrity="${config.element.integrity}" crossorigin="anonymous"></script>`
+    : `<script type="module" src="${origin}/focal-img.js"></script>`;
+  // A signed server's URLs are signed by the site that shows them: the element asks its signer.
+  const signer = config.unsafe ? '' : '\n           signer="/your-signing-endpoint"';
+  $('#snippet').textContent = `${element}\n\n` +
+    `<focal-img src="${src}" server="${origin}"${signer}\n           alt="Describe the photo" aspect="16:9"></focal-img>`;
+  const path = `400x400/smart/filters:format(auto)/${src.split('/').map((p) => encodeURIComponent(p).replace(/%3A/gi, ':')).join('/')}`;
+  let sample = null;
+  try {
+    sample = config.unsafe ? `/unsafe/${path}` : (config.pageURLs && !src.startsWith('id:') ? await state.sign(path) : null);
+  } catch { /* not signable here: no sample */ }
+  $('#sample-url').textContent = sample || "Signed URLs only: sign one with this server's key.";
+  if (sample) $('#sample-url').href = sample; else $('#sample-url').removeAttribute('href');
 }
 
 function wireDropAndCopy() {
@@ -331,11 +340,20 @@ async function start() {
     return;
   }
   renderFacts(state.config);
-  setSignedReads(state.config.signedReads);
-  setUnsafeURLs(state.config.unsafe);
-  if (!state.config.unsafe) {
-    // Every image URL is signed by the server's /v1/sign, which needs the token.
-    state.sign = batchSigner((paths) => api.sign(paths));
+  // A server without a token takes no uploads and saves no crops: the page offers neither.
+  document.body.classList.toggle('read-only', !state.config.writes);
+  // Where photos are public, a visitor reads them without the token.
+  setSignedReads(state.config.signedReads && !state.config.publicPhotos);
+  if (state.config.unsafe) {
+    setPreviewSigner(async (path) => `/unsafe/${path}`);
+  } else {
+    // Every image URL is signed: the page's own (frames and previews of photos under the root)
+    // by /v1/page-urls for anyone where photos are public; anything else (uploads) by /v1/sign,
+    // which needs the token.
+    const withToken = batchSigner((paths) => api.sign(paths));
+    const forPage = state.config.pageURLs ? batchSigner((paths) => api.pageURLs(paths)) : null;
+    state.sign = (path) => (forPage && !/(^|\/)id(:|%3A)/i.test(path) ? forPage(path) : withToken(path));
+    if (forPage) setPreviewSigner(forPage);
   }
   for (const view of state.views) { prepare(view.focal); prepare(view.centre); }
 

@@ -31,6 +31,8 @@ struct ConfigDocument: Encodable {
     /// Signed-only: reads of the JSON API need the token (or a request signature).
     let signedReads: Bool
     let publicPhotos: Bool
+    /// `POST /v1/page-urls` signs the page's own image URLs for anyone (`--key --public-photos`).
+    let pageURLs: Bool
     let version: String
     let options: [Option]
     /// Where to load `<focal-img>` from for good: its versioned, immutable path and its
@@ -53,6 +55,7 @@ struct ConfigDocument: Encodable {
         maxOutputSide = configuration.pipeline.limits.maxOutputSide
         signedReads = configuration.signedOnly
         publicPhotos = configuration.publicPhotos
+        pageURLs = configuration.signedOnly && configuration.publicPhotos
         version = FocalVersion.string
         let assets = WebAssets.shared
         element = Element(
