@@ -149,6 +149,13 @@ class GalleryTests(GalleryCase):
         self.assertAlmostEqual(crop[0], 100 * x / 512, places=2)
         self.assertAlmostEqual(crop[2], 100 * w / 512, places=2)
         self.screenshot("overlay")
+        # No label covers another, nor the crop's own label.
+        rects = self.driver.execute_script("""return [...document.querySelectorAll('#overlay .ov-tag:not([hidden]), #overlay .ov-crop-label')]
+            .map((t) => { const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, t.textContent]; })""")
+        self.assertGreaterEqual(len(rects), 2)
+        for i, a in enumerate(rects):
+            for b in rects[i + 1:]:
+                self.assertFalse(a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5, (a, b))
         # The panel shows a preview of its own size, not the whole original.
         src, natural, panel = self.driver.execute_script("""const img = document.getElementById('original');
             const r = document.getElementById('original-figure').getBoundingClientRect();
