@@ -24,17 +24,7 @@ extension FocalService {
                     ? "this server takes unsafe URLs: nothing needs signing"
                     : "this server's photos are not public (no --public-photos): sign with /v1/sign and the token")
         }
-        struct Body: Decodable { var paths: [String] }
-        let body = try await decodeBody(Body.self, from: request)
-        let most = configuration.requests.maxSignPaths
-        guard body.paths.count <= most else { throw ServerError.invalid("sign at most \(most) paths at once") }
-        let urls = try body.paths.map { path throws(ServerError) -> String in
-            let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-            try checkPagePath(trimmed)
-            guard let signature = signer.sign(trimmed) else { throw ServerError(.requestInvalid, "this service has no key to sign with") }
-            return "/" + signature + "/" + trimmed
-        }
-        return json(["urls": urls])
+        return try await signPaths(request) { path throws(ServerError) in try checkPagePath(path) }
     }
 
     /// Refuses a path that is not one of the gallery's kinds of URL of a photo under the root.
