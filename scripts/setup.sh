@@ -18,6 +18,8 @@ deps() {
     command -v vips >/dev/null || missing+=(libvips-tools)
     # SQLite for the saved crops of `focal serve` (GRDB links the system's).
     pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+    # zlib for gzip of the web files (compress-nio links the system's).
+    pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
     command -v python3 >/dev/null || missing+=(python3 python3-pip)
     # A font, so that debug overlays and contact sheets can label what they draw.
     [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)

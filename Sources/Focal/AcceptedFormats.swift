@@ -17,43 +17,14 @@ public struct AcceptedFormats: OptionSet, Hashable, Sendable, Codable {
     /// WebP.
     public static let webp = AcceptedFormats(rawValue: 2)
 
-    /// The media ranges read from one header at most; the rest are ignored.
-    static let mostRanges = 64
-
     /// The formats an `Accept` header names; empty for nil or a header naming neither.
-    /// - Parameter header: The header's value, as sent (several headers joined by commas).
+    /// - Parameter header: The header's value, as sent (several headers joined by commas); read
+    ///   as `HTTPAcceptList` reads it.
     public init(acceptHeader header: String?) {
+        let names = HTTPAcceptList.accepted(header)
         self = []
-        guard let header else { return }
-        for range in header.split(separator: ",", maxSplits: Self.mostRanges, omittingEmptySubsequences: true).prefix(Self.mostRanges) {
-            let parts = range.split(separator: ";")
-            guard let type = parts.first.map({ Self.trimmed($0).lowercased() }) else { continue }
-            let format: AcceptedFormats
-            switch type {
-            case "image/avif": format = .avif
-            case "image/webp": format = .webp
-            default: continue
-            }
-            if Self.quality(parts.dropFirst()) > 0 { insert(format) }
-        }
-    }
-
-    /// The `q` parameter among a media range's parameters: 1 when absent, 0 when unreadable.
-    private static func quality(_ parameters: ArraySlice<Substring>) -> Double {
-        for parameter in parameters {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, trimmed(pair[0]).lowercased() == "q" else { continue }
-            let text = trimmed(pair[1])
-            guard text.count <= 5, let q = Double(text), q.isFinite else { return 0 }
-            return q
-        }
-        return 1
-    }
-
-    /// The text without spaces or tabs at either end (HTTP's optional whitespace).
-    private static func trimmed(_ text: Substring) -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(text.drop(while: blank).reversed().drop(while: blank).reversed())
+        if names.contains("image/avif") { insert(.avif) }
+        if names.contains("image/webp") { insert(.webp) }
     }
 
     /// The best of these formats for an output of `size`: AVIF, then WebP, then JPEG (each

@@ -15,7 +15,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// (`AcceptedFormats.best(for:)`: AVIF, WebP, else JPEG; a PNG input never goes out as PNG).
     /// Default nil: `format` decides. `focal serve` fills it in from the request's `Accept`.
     public var automaticFormat: AcceptedFormats?
-    /// Quality 1...100 on JPEG's scale (WebP the same, AVIF 20 less); default 85.
+    /// Quality 1...100 on JPEG's scale (WebP the same, AVIF 15 less); default 85.
     public var quality: Int
     /// What a failure returns; default `.error`.
     public var fallback: Fallback

@@ -52,10 +52,10 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable {
     }
 
     /// The encoder's setting for a Focal `quality` (1...100, on JPEG's scale): the same number
-    /// for JPEG and WebP; for AVIF 20 less (85 gives 65), where AV1's scale is as close to the
-    /// source (SSIM) as WebP at 85, in about 60 % of its bytes (`focal-bench formats`).
+    /// for JPEG and WebP; for AVIF 15 less (85 gives 70), where AV1's scale measured about as
+    /// close to the source (SSIM) as WebP at 85 in 66-82 % of its bytes (`make bench-formats`).
     func encoderQuality(_ quality: Int) -> Int32 {
-        let setting = self == .avif ? max(1, quality - 20) : quality
+        let setting = self == .avif ? max(1, quality - 15) : quality
         return Int32(clamping: setting)
     }
 

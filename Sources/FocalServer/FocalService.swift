@@ -280,12 +280,19 @@ public final class FocalService: Sendable {
     /// `POST /v1/sign` (token): signs `{"paths": [...]}` with the first key, for a page that
     /// cannot use unsafe URLs.
     func sign(_ request: Request) async throws -> Response {
+        try await signPaths(request) { _ throws(ServerError) in }
+    }
+
+    /// Reads `{"paths": [...]}` (at most `maxSignPaths`) and answers `{"urls": [...]}`: each path,
+    /// without a leading `/`, that `check` lets through, behind its signature.
+    func signPaths(_ request: Request, check: (String) throws(ServerError) -> Void) async throws -> Response {
         struct Body: Decodable { var paths: [String] }
         let body = try await decodeBody(Body.self, from: request)
         let most = configuration.requests.maxSignPaths
         guard body.paths.count <= most else { throw ServerError.invalid("sign at most \(most) paths at once") }
         let urls = try body.paths.map { path throws(ServerError) -> String in
             let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+            try check(trimmed)
             guard let signature = signer.sign(trimmed) else { throw ServerError(.requestInvalid, "this service has no key to sign with") }
             return "/" + signature + "/" + trimmed
         }

@@ -387,7 +387,11 @@ import Glibc
         try await withServer({ $0.allowUnsafe = false; $0.publicPhotos = true }) { client in
             try await client.execute(uri: "/v1/photos", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/images/\(id)", method: .get) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: plan)) { #expect($0.status == .unauthorized) }
+            // Public photos are planned for anyone (the page shows what Focal saw of them); other
+            // sources still need a signature or the token.
+            try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: plan)) { #expect($0.status == .ok) }
+            let remote = #"{"source":{"url":"https://example.com/a.jpg"},"frames":[{"aspect":"1:1"}]}"#
+            try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: remote)) { #expect($0.status == .unauthorized) }
         }
     }
 

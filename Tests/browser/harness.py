@@ -39,9 +39,9 @@ def free_port():
 class Focal:
     """`focal serve` as a child process: started, stopped and restarted on the same port and data."""
 
-    def __init__(self, binary, root, data, token, key, log_path, cwd, allow_unsafe=True):
+    def __init__(self, binary, root, data, token, key, log_path, cwd, allow_unsafe=True, extra_args=()):
         self.binary, self.root, self.data, self.token, self.key = binary, root, data, token, key
-        self.allow_unsafe = allow_unsafe
+        self.allow_unsafe, self.extra_args = allow_unsafe, list(extra_args)
         self.log_path, self.cwd = log_path, cwd
         self.port = free_port()
         self.process = None
@@ -59,8 +59,9 @@ class Focal:
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [self.binary, "serve", "--root", self.root, "--host", "127.0.0.1", "--port", str(self.port),
-             "--token", self.token, "--key", self.key, "--data", self.data]
-            + (["--allow-unsafe"] if self.allow_unsafe else []),
+             "--key", self.key, "--data", self.data]
+            + (["--token", self.token] if self.token else [])
+            + (["--allow-unsafe"] if self.allow_unsafe else []) + self.extra_args,
             stdout=log, stderr=subprocess.STDOUT, cwd=self.cwd, start_new_session=True)
         log.close()
         self.write_pid()

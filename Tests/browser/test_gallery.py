@@ -150,6 +150,20 @@ class GalleryTests(GalleryCase):
         self.assertAlmostEqual(crop[0], 100 * x / 512, places=2)
         self.assertAlmostEqual(crop[2], 100 * w / 512, places=2)
         self.screenshot("overlay")
+        # No label covers another, nor the crop's own label.
+        rects = self.driver.execute_script("""return [...document.querySelectorAll('#overlay .ov-tag:not([hidden]), #overlay .ov-crop-label')]
+            .map((t) => { const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, t.textContent]; })""")
+        self.assertGreaterEqual(len(rects), 2)
+        for i, a in enumerate(rects):
+            for b in rects[i + 1:]:
+                self.assertFalse(a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5, (a, b))
+        # The panel shows a preview of its own size, not the whole original.
+        src, natural, panel = self.driver.execute_script("""const img = document.getElementById('original');
+            const r = document.getElementById('original-figure').getBoundingClientRect();
+            return [img.currentSrc, img.naturalWidth, Math.max(r.width, r.height)]""")
+        self.assertIn("/unsafe/fit-in/", src)
+        self.assertIn("format(auto)", src)
+        self.assertLessEqual(natural, max(panel, 400) * self.dpr + 200)
         self.driver.find_element(By.CSS_SELECTOR, ".switch").click()
         self.assertIn("plain", self.driver.find_element(By.ID, "original-figure").get_attribute("class"))
 
@@ -270,9 +284,34 @@ class SavedCropTests(GalleryCase):
         self.assertEqual(headers.get("X-Focal-Strategy"), "faces")
         self.assertEqual(harness.console_errors(self.driver), [])
 
+        # Two editors, one new crop: this one opens with nothing saved, another saves first (as a
+        # second tab would: PUT with If-None-Match: *). This save is then a 412, not an overwrite.
+        self.card("banner").find_element(By.CSS_SELECTOR, ".edit").click()
+        wait_js(self.driver, "return document.getElementById('editor').open", timeout=10)
+        self.assertNotIn("saved", self.driver.find_element(By.ID, "editor-origin").text)
+        image_id = "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5"
+        theirs = {"x": 0, "y": 0, "width": 512, "height": 288}
+        status, _, body = fetch(f"{self.env.focal.origin}/v1/images/{image_id}/overrides/16x9", "PUT",
+                                json.dumps(theirs).encode(), {"Authorization": f"Bearer {self.env.token}",
+                                                             "Content-Type": "application/json", "If-None-Match": "*"})
+        self.assertEqual(status, 201, body)
+        self.driver.find_element(By.ID, "editor-save").click()
+        wait(self.driver, lambda d: "Someone changed this crop" in d.find_element(By.ID, "editor-error").text, 15,
+             "the second save is refused and said so")
+        self.assertTrue(self.driver.execute_script("return document.getElementById('editor').open"))
+        self.driver.find_element(By.ID, "editor").send_keys(Keys.ESCAPE)
+        wait_js(self.driver, "return !document.getElementById('editor').open", timeout=10)
+        status, _, body = fetch(f"{self.env.focal.origin}/v1/images/{image_id}/overrides/16x9")
+        self.assertEqual(json.loads(body)["crop"] if status == 200 else None, theirs, "theirs was kept")
+        fetch(f"{self.env.focal.origin}/v1/images/{image_id}/overrides/16x9", "DELETE",
+              headers={"Authorization": f"Bearer {self.env.token}"})
+        # The refused save is the only error the browser logged.
+        errors = harness.console_errors(self.driver)
+        self.assertEqual([("412" in e["message"] and "/overrides/16x9" in e["message"]) for e in errors], [True], errors)
+
 
 class UploadTests(GalleryCase):
-    def test_upload_asks_for_the_token_once_and_shows_the_photo(self):
+    def test_upload_asks_for_the_token_reports_a_wrong_one_and_shows_the_photo(self):
         self.open()
         # A photo the server does not have yet: a crop of one it has.
         status, _, data = fetch(self.env.focal.origin + "/unsafe/360x480/smart/filters:format(jpeg)/chelsea.png")
@@ -280,7 +319,16 @@ class UploadTests(GalleryCase):
         photo = self.env.workdir / "cat-portrait.jpg"
         photo.write_bytes(data)
         self.driver.find_element(By.ID, "upload-input").send_keys(str(photo))
-        self.enter_token()
+        # A wrong token, sent with Enter: the server refuses it and the dialog comes back saying so.
+        wait_js(self.driver, "return document.getElementById('token-dialog').open", timeout=10)
+        self.assertFalse(self.driver.find_element(By.ID, "token-refused").is_displayed())
+        self.driver.find_element(By.ID, "token-input").send_keys("not-the-token" + Keys.ENTER)
+        wait_js(self.driver, "return document.getElementById('token-dialog').open && "
+                "!document.getElementById('token-refused').hidden", timeout=15)
+        self.assertTrue(self.driver.find_element(By.ID, "token-refused").is_displayed())
+        self.screenshot("gallery-token-refused")
+        # The right one, with Enter too (Enter continues; it used to cancel).
+        self.driver.find_element(By.ID, "token-input").send_keys(self.env.token + Keys.ENTER)
         wait(self.driver, lambda d: "#id=" in d.current_url, 30, "the upload is selected")
         frames = self.wait_frames()
         self.assertTrue(all(f["src"].startswith("id:") for f in frames if f["frame"] != "thumb"))
@@ -348,3 +396,58 @@ class SignedOnlyServerTests(unittest.TestCase):
         finally:
             driver.quit()
             focal.stop()
+
+
+class PublicPhotosServerTests(unittest.TestCase):
+    """`--key --public-photos`, with and without `--token`: a visitor sees every photo, frame and
+    preview without being asked for anything; the page's URLs are signed by /v1/page-urls, which
+    signs nothing else; a server without a token shows no write controls."""
+
+    def visit(self, token):
+        env = harness.env
+        name = "public-token" if token else "public-no-token"
+        (env.workdir / name).mkdir(exist_ok=True)
+        focal = harness.Focal(env.focal.binary, env.focal.root, str(env.workdir / name), token, env.focal.key,
+                              str(env.workdir / f"focal-{name}.log"), env.focal.cwd, allow_unsafe=False,
+                              extra_args=["--public-photos"])
+        focal.start()
+        driver = harness.make_driver(1280, 900)
+        try:
+            driver.get(focal.origin + "/#photo=chelsea.png")
+
+            def loaded(d):
+                frames = d.execute_script(FRAMES_JS)
+                return frames if frames and all(f["state"] == "loaded" for f in frames) else None
+            frames = wait(driver, loaded, 60, "every frame shows a signed crop, no token asked")
+            self.assertFalse(driver.execute_script("return document.getElementById('token-dialog').open"))
+            self.assertEqual(len(frames), 10 + 8)
+            urls = driver.execute_script("return [...document.querySelectorAll('focal-img')].map((el) => el.currentSrc)")
+            self.assertTrue(all("/unsafe/" not in u for u in urls), urls)
+            preview = wait(driver, lambda d: d.execute_script(
+                "const i = document.getElementById('original'); return i.naturalWidth ? i.currentSrc : null"), 30,
+                "the original's preview shows")
+            self.assertIn("/fit-in/", preview)
+            self.assertNotIn("/unsafe/", preview)
+            # What the page shows is signed for anyone; nothing else is.
+            status, _, body = fetch(focal.origin + "/v1/page-urls", "POST", json.dumps(
+                {"paths": ["300x300/smart/filters:quality(5)/chelsea.png"]}).encode(), {"Content-Type": "application/json"})
+            self.assertEqual(status, 400, body)
+            self.assertEqual(fetch(focal.origin + "/unsafe/100x100/chelsea.png")[0], 403)
+            sample = driver.find_element(By.ID, "sample-url")
+            wait(driver, lambda d: sample.get_attribute("href"), 15, "the sample URL is a signed one")
+            self.assertEqual(fetch(sample.get_attribute("href"))[0], 200)
+            self.assertIn("signer=", driver.find_element(By.ID, "snippet").text)
+            writes = [e.is_displayed() for e in driver.find_elements(By.CSS_SELECTOR, ".photo.upload, .card .edit")]
+            self.assertEqual(len(writes), 1 + 5)
+            self.assertEqual(writes, [bool(token)] * 6, "write controls show only where the server has a token")
+            driver.save_screenshot(str(env.screenshots / f"gallery-{name}.png"))
+            self.assertEqual(harness.console_errors(driver), [])
+        finally:
+            driver.quit()
+            focal.stop()
+
+    def test_without_a_token(self):
+        self.visit(None)
+
+    def test_with_a_token(self):
+        self.visit(harness.env.token)

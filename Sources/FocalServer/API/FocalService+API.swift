@@ -74,12 +74,16 @@ extension FocalService {
     }
 
     /// Reads a JSON body that a signed-only server must see signed (or the token): the signature
-    /// covers the body's bytes.
-    func decodeReadBody<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+    /// covers the body's bytes. A body `isPublic` accepts needs neither.
+    func decodeReadBody<T: Decodable>(
+        _ type: T.Type, from request: Request, public isPublic: (T) -> Bool = { _ in false }
+    ) async throws -> T {
         var request = request
         let buffer = try await collect(&request, limit: configuration.requests.maxJSONBytes)
-        if configuration.signedOnly { try authorization.checkRead(request, body: buffer) }
-        return try decode(T.self, from: buffer)
+        guard configuration.signedOnly else { return try decode(T.self, from: buffer) }
+        let body = try? decode(T.self, from: buffer)
+        if body.map(isPublic) != true { try authorization.checkRead(request, body: buffer) }
+        return try body ?? decode(T.self, from: buffer)
     }
 
     /// Checks a body-less read of the JSON API on a signed-only server.
@@ -175,7 +179,11 @@ extension FocalService {
 
     /// `POST /v1/plan`: one source, many frames, one decode and one detection.
     func plan(_ request: Request) async throws -> Response {
-        let body = try await decodeReadBody(PlanBody.self, from: request)
+        // Public photos are planned for anyone (the page shows what Focal saw); other sources,
+        // and any source where photos are not public, need a signature or the token.
+        let body = try await decodeReadBody(PlanBody.self, from: request) { [configuration] body in
+            configuration.publicPhotos && body.source.path != nil && body.source.id == nil && body.source.url == nil
+        }
         let maxFrames = configuration.requests.maxFrames
         guard !body.frames.isEmpty, body.frames.count <= maxFrames else {
             throw ServerError.invalid("give between 1 and \(maxFrames) frames")

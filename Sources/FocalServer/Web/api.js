@@ -21,11 +21,21 @@ export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
 let readsNeedToken = false;
 export function setSignedReads(value) { readsNeedToken = !!value; }
 
-/** The stored token, or one asked for now. Throws when the person declines. */
-async function token() {
+/**
+ * How a preview's path becomes a URL: `unsafe/` on a server that takes unsafe URLs, signed by
+ * /v1/page-urls where photos are public, else none (the original is shown).
+ */
+let previewSigner = null;
+export function setPreviewSigner(sign) { previewSigner = sign; }
+
+/**
+ * The stored token, or one asked for now. Throws when the person declines.
+ * @param {boolean} refused  whether the server just refused the stored one (the dialog says so)
+ */
+async function token(refused = false) {
   let value = storedToken();
   if (!value) {
-    value = (await askForToken())?.trim();
+    value = (await askForToken({ refused }))?.trim();
     if (!value) throw new APIError(401, 'auth.cancelled', 'A token is needed to change anything on this server.');
     sessionStorage.setItem(TOKEN_KEY, value);
   }
@@ -41,7 +51,7 @@ async function request(method, path, { json, body, headers = {}, write = false, 
   const init = { method, headers: { Accept: raw ? '*/*' : 'application/json', ...headers } };
   if (json !== undefined) { init.body = JSON.stringify(json); init.headers['Content-Type'] = 'application/json'; }
   if (body !== undefined) init.body = body;
-  if (write) init.headers.Authorization = `Bearer ${await token()}`;
+  if (write) init.headers.Authorization = `Bearer ${await token(retried)}`;
   let response;
   try {
     response = await fetch(path, init);
@@ -69,6 +79,19 @@ export const api = {
     if (!readsNeedToken) return `/v1/images/${id}`;
     return URL.createObjectURL((await request('GET', `/v1/images/${id}`, { raw: true })).data);
   },
+  /**
+   * A URL that shows the whole upright photo with a long side of at most `longSide` pixels, for
+   * panels that need no more (the overlay, the editor): a `fit-in` image URL in the automatic
+   * format where unsafe URLs are allowed, else the original.
+   * @param {{src: string, id: string}} photo
+   * @param {number} longSide
+   */
+  async previewURL(photo, longSide) {
+    if (!previewSigner || photo.src.startsWith('id:')) return this.originalURL(photo.id);
+    const side = Math.max(200, Math.min(2000, Math.ceil(longSide / 200) * 200));   // a few sizes, cacheable
+    const path = photo.src.split('/').map((part) => encodeURIComponent(part)).join('/');
+    return previewSigner(`fit-in/${side}x${side}/filters:format(auto)/${path}`);
+  },
   /** [{path, id}] */
   photos: async () => (await request('GET', '/v1/photos')).data.photos,
   /** The plan for a source ({path} | {id}) and frames ([{aspect: "16:9"}, ...]). */
@@ -77,6 +100,11 @@ export const api = {
   upload: async (file) => (await request('POST', '/v1/images', {
     body: file, headers: { 'Content-Type': file.type || 'application/octet-stream' }, write: true,
   })).data,
+  /**
+   * Signs the page's own thumbor paths (frames and previews of photos under the root) without the
+   * token, on a server whose photos are public (config.pageURLs).
+   */
+  pageURLs: async (paths) => (await request('POST', '/v1/page-urls', { json: { paths } })).data.urls,
   /** Signs thumbor paths with the server's key (for servers without unsafe URLs). */
   sign: async (paths) => (await request('POST', '/v1/sign', { json: { paths }, write: true })).data.urls,
 
@@ -89,12 +117,20 @@ export const api = {
       throw error;
     }
   },
-  /** Saves a crop {x, y, width, height}; `revision` guards against overwriting a newer one. */
+  /**
+   * Saves a crop {x, y, width, height}. `revision`, the one the editor started from, guards
+   * against overwriting someone else's: `If-Match` it, or with none `If-None-Match: *` (a crop
+   * saved meanwhile by another editor is a 412, not overwritten).
+   */
   saveOverride: async (id, aspect, crop, revision) => (await request('PUT', `/v1/images/${id}/overrides/${aspect}`, {
-    json: crop, write: true, headers: revision != null ? { 'If-Match': `"${revision}"` } : {},
+    json: crop, write: true, headers: revision != null ? { 'If-Match': `"${revision}"` } : { 'If-None-Match': '*' },
   })).data,
-  /** Deletes the saved crop: the automatic one applies again. */
-  deleteOverride: async (id, aspect) => { await request('DELETE', `/v1/images/${id}/overrides/${aspect}`, { write: true }); },
+  /** Deletes the saved crop (only `revision`, when given: a newer one is a 412): the automatic one applies again. */
+  deleteOverride: async (id, aspect, revision) => {
+    await request('DELETE', `/v1/images/${id}/overrides/${aspect}`, {
+      write: true, headers: revision != null ? { 'If-Match': `"${revision}"` } : {},
+    });
+  },
 };
 
 /** "16:9" → "16x9", reduced ("32:18" → "16x9"), as the overrides API names aspects. */

@@ -2,7 +2,7 @@
 // reshape the frames, look at what Focal saw, and fix a crop by hand in the editor.
 
 import { FocalImg, batchSigner } from './focal-img.js';
-import { api, aspectKey, onTokenNeeded, APIError, setSignedReads } from './api.js';
+import { api, aspectKey, onTokenNeeded, APIError, setSignedReads, setPreviewSigner } from './api.js';
 import { FRAMES, createCard } from './frames.js';
 import { drawOverlay, drawLegend } from './overlay.js';
 import { CropEditor } from './editor.js';
@@ -35,10 +35,16 @@ function say(message, kind = 'info') {
 
 const toCrop = (array) => (array ? { x: array[0], y: array[1], width: array[2], height: array[3] } : null);
 
-/** Asks for the token in the page's dialog; resolves with it, or null when cancelled. */
-function askForToken() {
+/**
+ * Asks for the token in the page's dialog; resolves with it, or null when cancelled. Enter
+ * continues (Continue is the form's only submit button; Cancel and Escape close without it).
+ * @param {{refused?: boolean}} [why]  `refused`: the server refused the token given before
+ */
+function askForToken({ refused = false } = {}) {
   const dialog = $('#token-dialog'), input = $('#token-input');
   input.value = '';
+  $('#token-refused').hidden = !refused;
+  dialog.returnValue = '';
   dialog.showModal();
   return new Promise((resolve) => {
     dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok' ? input.value : null), { once: true });
@@ -102,7 +108,9 @@ async function select(photo) {
   drawLegend($('#legend'), null);
   const original = $('#original');
   try {
-    original.src = await api.originalURL(photo.id);
+    // The panel's size in device pixels is all it needs, not the whole original.
+    const panel = $('#original-figure').getBoundingClientRect();
+    original.src = await api.previewURL(photo, Math.max(panel.width, panel.height, 400) * devicePixelRatio);
   } catch (error) {
     say(`The original could not be shown: ${error.message}`, 'error');
   }
@@ -200,7 +208,7 @@ async function edit(view) {
   const saved = frame.override;
   const outcome = await editor.open({
     title: `${view.frame.name} · ${a}:${b}`,
-    photoURL: await api.originalURL(photo.id),
+    photoURL: await api.previewURL(photo, Math.max(innerWidth, innerHeight) * devicePixelRatio),
     image,
     aspect: [a, b],
     crop: frame.crop,
@@ -217,7 +225,7 @@ async function edit(view) {
     },
     onReset: async () => {
       try {
-        await api.deleteOverride(photo.id, key);
+        await api.deleteOverride(photo.id, key, saved?.revision);
       } catch (error) {
         if (error.status !== 404) throw explain(error);   // already gone: fine
       }
@@ -258,14 +266,23 @@ function renderFacts(config) {
   }));
 }
 
-function updateSnippet() {
-  const origin = location.origin, src = state.current?.src || 'photo.jpg';
-  $('#snippet').textContent =
-    `<script type="module" src="${origin}/focal-img.js"></script>\n\n` +
-    `<focal-img src="${src}" server="${origin}"\n           alt="Describe the photo" aspect="16:9"></focal-img>`;
-  const sample = `/unsafe/400x400/smart/${src}`;
-  $('#sample-url').textContent = sample;
-  $('#sample-url').href = sample;
+/** The "use it on your site" snippet and sample URL, as this server takes them. */
+async function updateSnippet() {
+  const origin = location.origin, src = state.current?.src || 'photo.jpg', config = state.config || {};
+  const element = config.element?.script
+    ? `<script type="module" src="${origin}${config.element.script}"\n        integrity="${config.element.integrity}" crossorigin="anonymous"></script>`
+    : `<script type="module" src="${origin}/focal-img.js"></script>`;
+  // A signed server's URLs are signed by the site that shows them: the element asks its signer.
+  const signer = config.unsafe ? '' : '\n           signer="/your-signing-endpoint"';
+  $('#snippet').textContent = `${element}\n\n` +
+    `<focal-img src="${src}" server="${origin}"${signer}\n           alt="Describe the photo" aspect="16:9"></focal-img>`;
+  const path = `400x400/smart/filters:format(auto)/${src.split('/').map((p) => encodeURIComponent(p).replace(/%3A/gi, ':')).join('/')}`;
+  let sample = null;
+  try {
+    sample = config.unsafe ? `/unsafe/${path}` : (config.pageURLs && !src.startsWith('id:') ? await state.sign(path) : null);
+  } catch { /* not signable here: no sample */ }
+  $('#sample-url').textContent = sample || "Signed URLs only: sign one with this server's key.";
+  if (sample) $('#sample-url').href = sample; else $('#sample-url').removeAttribute('href');
 }
 
 function wireDropAndCopy() {
@@ -297,6 +314,7 @@ function wireDropAndCopy() {
 
 async function start() {
   onTokenNeeded(askForToken);
+  $('#token-cancel').addEventListener('click', () => $('#token-dialog').close('cancel'));
   wireDropAndCopy();
   document.body.classList.add('empty');
 
@@ -322,10 +340,20 @@ async function start() {
     return;
   }
   renderFacts(state.config);
-  setSignedReads(state.config.signedReads);
-  if (!state.config.unsafe) {
-    // Every image URL is signed by the server's /v1/sign, which needs the token.
-    state.sign = batchSigner((paths) => api.sign(paths));
+  // A server without a token takes no uploads and saves no crops: the page offers neither.
+  document.body.classList.toggle('read-only', !state.config.writes);
+  // Where photos are public, a visitor reads them without the token.
+  setSignedReads(state.config.signedReads && !state.config.publicPhotos);
+  if (state.config.unsafe) {
+    setPreviewSigner(async (path) => `/unsafe/${path}`);
+  } else {
+    // Every image URL is signed: the page's own (frames and previews of photos under the root)
+    // by /v1/page-urls for anyone where photos are public; anything else (uploads) by /v1/sign,
+    // which needs the token.
+    const withToken = batchSigner((paths) => api.sign(paths));
+    const forPage = state.config.pageURLs ? batchSigner((paths) => api.pageURLs(paths)) : null;
+    state.sign = (path) => (forPage && !/(^|\/)id(:|%3A)/i.test(path) ? forPage(path) : withToken(path));
+    if (forPage) setPreviewSigner(forPage);
   }
   for (const view of state.views) { prepare(view.focal); prepare(view.centre); }
 

@@ -84,7 +84,9 @@ export function createCard(template, frame, { onEdit, onActivate }) {
     badge.dataset.strategy = 'error';
     card.classList.add('failed');
   });
-  card.querySelector('.edit').addEventListener('click', () => onEdit(view));
+  const edit = card.querySelector('.edit');
+  edit.setAttribute('aria-label', `Edit the ${frame.name.toLowerCase()} crop (${frame.aspect.join(':')})`);
+  edit.addEventListener('click', () => onEdit(view));
   restore.addEventListener('click', () => view.setSize(frame.width, frame.height));
   for (const type of ['pointerenter', 'focusin']) card.addEventListener(type, () => onActivate(view));
   makeResizable(grip, view);

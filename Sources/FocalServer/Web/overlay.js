@@ -41,12 +41,43 @@ export function drawOverlay(container, plan, frame = {}) {
   if (frame.centre) place(div('ov-centre', container), frame.centre, image);
   if (frame.region) place(div('ov-region', container), frame.region, image);
   const used = new Set((frame.used || []).map((s) => `${s.kind}:${Math.round(s.x)}:${Math.round(s.y)}`));
+  const tags = [];
   for (const subject of plan.subjects) {
     const kind = KINDS[subject.kind] || { label: subject.kind, colour: 'white' };
     const box = place(div('ov-subject', container), subject, image);
     box.style.setProperty('--kind', kind.colour);
     box.classList.toggle('used', used.has(`${subject.kind}:${Math.round(subject.x)}:${Math.round(subject.y)}`));
-    div('ov-tag', box).textContent = `${kind.label} ${Math.round(subject.confidence * 100)}%`;
+    const tag = div('ov-tag', box);
+    tag.textContent = `${kind.label} ${Math.round(subject.confidence * 100)}%`;
+    box.title = tag.textContent;
+    tags.push({ tag, confidence: subject.confidence, kind, subject });
+  }
+  separateTags(container, tags);
+}
+
+/**
+ * Moves labels that would cover one another (group photos: many faces side by side): the most
+ * confident keeps its place above its box's top left corner; each other one takes the first free
+ * place among its box's corners, then the short form (the percentage alone); a label with no free
+ * place is hidden (its box keeps the text as a tooltip). The crop's own label is never covered.
+ */
+function separateTags(container, tags) {
+  const placed = [...container.querySelectorAll('.ov-crop-label')].map((label) => label.getBoundingClientRect());
+  const overlaps = (r) => placed.some((p) => r.left < p.right && p.left < r.right && r.top < p.bottom && p.top < r.bottom);
+  const corners = ['', 'ov-tag-bottom', 'ov-tag-right', 'ov-tag-bottom ov-tag-right'];
+  tags.sort((a, b) => b.confidence - a.confidence);
+  for (const { tag, subject } of tags) {
+    let free = null;
+    for (const short of [false, true]) {
+      if (short) tag.textContent = `${Math.round(subject.confidence * 100)}%`;
+      for (const corner of corners) {
+        tag.className = `ov-tag ${corner}`.trim();
+        const rect = tag.getBoundingClientRect();
+        if (!overlaps(rect)) { free = rect; break; }
+      }
+      if (free) break;
+    }
+    if (free) placed.push(free); else tag.hidden = true;
   }
 }
 

@@ -31,8 +31,21 @@ struct ConfigDocument: Encodable {
     /// Signed-only: reads of the JSON API need the token (or a request signature).
     let signedReads: Bool
     let publicPhotos: Bool
+    /// `POST /v1/page-urls` signs the page's own image URLs for anyone (`--key --public-photos`).
+    let pageURLs: Bool
     let version: String
     let options: [Option]
+    /// Where to load `<focal-img>` from for good: its versioned, immutable path and its
+    /// Subresource Integrity, for `<script type="module" src=... integrity=...>`; the same for
+    /// its stylesheet when the server has one.
+    let element: Element
+
+    struct Element: Encodable {
+        let script: String?
+        let integrity: String?
+        let style: String?
+        let styleIntegrity: String?
+    }
 
     init(_ configuration: ServerConfiguration) {
         unsafe = configuration.allowUnsafe
@@ -42,7 +55,12 @@ struct ConfigDocument: Encodable {
         maxOutputSide = configuration.pipeline.limits.maxOutputSide
         signedReads = configuration.signedOnly
         publicPhotos = configuration.publicPhotos
+        pageURLs = configuration.signedOnly && configuration.publicPhotos
         version = FocalVersion.string
+        let assets = WebAssets.shared
+        element = Element(
+            script: assets.versionedPath(of: "focal-img.js"), integrity: assets.files["focal-img.js"]?.integrity,
+            style: assets.versionedPath(of: "focal-img.css"), styleIntegrity: assets.files["focal-img.css"]?.integrity)
         options = CropOption.all.map {
             Option(name: $0.name, filter: $0.filter, values: $0.values, default: $0.defaultText, summary: $0.summary)
         }
