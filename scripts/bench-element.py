@@ -7,13 +7,14 @@ Reuses the browser tests' harness (Tests/browser/harness.py: focal serve on a fr
 with a temporary --data folder, and the logging proxy that serves the pages). Two pages, each in
 four versions:
 
-  snippet  the README's snippet: a heading, one 16:9 photo 700 px wide, text below
+  snippet  the README's snippet: a heading, one 16:9 photo 700 px wide (srcset widths 352, 704,
+           1408: the box at 1x and 2x), text below
   cards    a long page of 48 cards (three columns, 4:5 photos), most of them below the fold; the
            8 sample photos repeat, each card with its own quality(50 + i) so that every card is
            a URL of its own (as 48 different photos would be)
 
-  img      a plain <img src> of one smart-crop URL (the markup helper's fallback size), with
-           width and height, as a page would write it by hand
+  img      a plain <img src> of one smart-crop URL, with width and height, as a page would write
+           it by hand (snippet: the crop for the box at 1x; cards: the helper's 640-px candidate)
   srcset   the markup of focalImgMarkup alone (srcset + sizes, loading=lazy below the fold) and
            focal-img.css, no module
   element  <focal-img> (fetch mode) with focal-img.css, the module loaded as a page would
@@ -77,9 +78,11 @@ def build_pages(driver):
     """{(page, version): html}."""
     pages = {}
     # snippet: one 16:9 photo, 700 px wide
+    # The README's snippet: widths for the hero's box at 1x and 2x (704 px: 700 rounded to 16:9).
     one = dict(src="astronaut.png", aspect="16:9", sizes="700px", alt="An astronaut", loading="eager",
-               fetchpriority="high")
-    fallback = next(s for s in sources(driver, src=one["src"], aspect=one["aspect"]) if s["width"] >= 640)
+               fetchpriority="high", widths=[352, 704, 1408])
+    fallback = next(s for s in sources(driver, src=one["src"], aspect=one["aspect"], widths=one["widths"])
+                    if s["width"] >= 700)
     wrap = '<div style="width:700px">{}</div><p>' + LOREM + "</p>"
     snippet = {
         "img": wrap.format(f'<img src="{fallback["url"]}" width="{fallback["width"]}" height="{fallback["height"]}" '

@@ -155,6 +155,17 @@ function sourceProblem(src) {
   return null;
 }
 
+/**
+ * Whether a loaded `<img>` can stand for a crop of `size`: the same shape (within 1 %) and at
+ * least nine tenths of its width in pixels.
+ */
+function fitsFrame(img, size) {
+  const w = img.naturalWidth, h = img.naturalHeight;
+  if (!(w > 0 && h > 0 && size)) return false;
+  const want = size.width / size.height;
+  return Math.abs(w / h - want) <= 0.01 * want && w >= 0.9 * size.width;
+}
+
 /** The image part of a URL: a path under the server's root, `id:<sha256>`, or an http(s) URL. */
 function encodeSource(src) {
   if (/^https?:\/\//i.test(src)) return encodeURIComponent(src);
@@ -725,7 +736,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       const url = await this.#url(path);
       if (seq !== this.#seq) return;
       if (img) {
-        await this.#enhance(img, url, controller.signal, identity);
+        await this.#enhance(img, url, controller.signal, identity, size);
         if (seq === this.#seq) this.#controller = null;
         return;
       }
@@ -752,8 +763,11 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   /**
    * An enhanced `<img>`: its current image stays until the crop at `url` has loaded and decoded
    * (the browser's own request, with its own Accept header and cache), then the `<img>` shows it.
+   * An image the markup already loaded that has the box's shape and enough pixels for `size` is
+   * kept: a smart crop of the same shape is the same crop, so a second download would add bytes,
+   * not picture.
    */
-  async #enhance(img, url, signal, identity) {
+  async #enhance(img, url, signal, identity, size) {
     const settled = () => new Promise((resolve) => {
       const done = () => { img.removeEventListener('load', done); img.removeEventListener('error', done); resolve(); };
       img.addEventListener('load', done); img.addEventListener('error', done);
@@ -773,6 +787,8 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     if (!img.complete) await settled();
     if (signal.aborted) throw new DOMException('aborted', 'AbortError');
     if (img.currentSrc === url && img.naturalWidth) return this.#enhanced(img, url, img, identity);   // already exact
+    // (A hidden <img> still shows the previous photo: a new src always loads its own crop.)
+    if (img.style.visibility !== 'hidden' && fitsFrame(img, size)) return this.#enhanced(img, img.currentSrc, img, identity);
     const next = new Image();
     next.decoding = 'async';
     if (img.crossOrigin != null) next.crossOrigin = img.crossOrigin;
