@@ -250,8 +250,9 @@ class ElementTests(unittest.TestCase):
         self.assertEqual(len(self.env.proxy.requests("/160x160/")), 1)
         # Removing one of the elements waiting does not abort the others' shared request.
         self.env.proxy.delays["/176x176/"] = 1
-        for i in range(2):
-            self.make(f"slow{i}", {"src": "coffee.png"}, "width:176px;height:176px")
+        # Both made in one script, so that the second surely asks while the first's request is in flight.
+        self.driver.execute_script("""for (let i = 0; i < 2; i++)
+            window.make('slow' + i, {src: 'coffee.png'}, 'width:176px;height:176px')""")
         wait(self.driver, lambda d: self.env.proxy.requests("/176x176/"), 10)
         self.driver.execute_script("document.getElementById('slow0').remove()")
         self.wait_loaded("slow1")
@@ -639,6 +640,9 @@ class ElementTests(unittest.TestCase):
         # A photo that does not exist: the markup's image and the exact crop both fail; the fallback shows.
         self.driver.execute_script("document.querySelector('focal-img').setAttribute('src', 'no-such-photo.png')")
         wait_js(self.driver, "return document.querySelector('focal-img').state === 'error'", message="error state")
+        # The fallback is made when it is first needed (an enhanced <img> has no shadow root before).
+        wait_js(self.driver, """const f = document.querySelector('focal-img').shadowRoot?.querySelector('img.fallback');
+            return f && f.complete && f.naturalWidth > 0""", message="the fallback loads")
         self.assertEqual(self.driver.execute_script("""
             const el = document.querySelector('focal-img'), fallback = el.shadowRoot.querySelector('img.fallback');
             return [getComputedStyle(el.querySelector('img')).visibility, getComputedStyle(fallback).display,

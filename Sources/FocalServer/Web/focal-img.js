@@ -505,6 +505,16 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
 
   constructor() {
     super();
+    this.#internals = this.attachInternals?.();
+  }
+
+  /**
+   * The shadow root (placeholder, fallback, fetched crops), made on first need. An element that
+   * enhances an `<img>` needs none while that image shows: attaching one lays the `<img>` out
+   * again, which Chromium counts as a later paint of the page's largest image (LCP).
+   */
+  #root() {
+    if (this.#frame) return;
     // Manual slots: only an <img> child is ever shown, never other children (text for old browsers).
     const root = this.attachShadow({ mode: 'open', slotAssignment: 'manual' });
     root.innerHTML = `<style>${STYLE}</style><style class="host"></style>
@@ -514,7 +524,24 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#fallback = root.querySelector('.fallback');
     this.#slot = root.querySelector('slot');
     this.#hostStyle = root.querySelector('style.host');
-    this.#internals = this.attachInternals?.();
+    for (const name of ['placeholder', 'fallback', 'aspect']) this.#reflect(name, this.getAttribute(name));
+    if (this.#img) this.#slot.assign(this.#img);
+    if (this.isConnected) {
+      // The box is measured on the frame from now on.
+      FocalImg.#resizes.unobserve(this);
+      owners.set(this.#frame, this);
+      FocalImg.#resizes.observe(this.#frame);
+    }
+  }
+
+  /** Shows a presentational attribute in the shadow root. */
+  #reflect(name, value) {
+    if (name === 'placeholder') value ? this.#placeholder.setAttribute('src', value) : this.#placeholder.removeAttribute('src');
+    else if (name === 'fallback') value ? this.#fallback.setAttribute('src', value) : this.#fallback.removeAttribute('src');
+    else if (name === 'aspect') {
+      const ratio = parseAspect(value);
+      this.#hostStyle.textContent = ratio ? `:host { aspect-ratio: ${ratio}; height: auto; }` : '';
+    }
   }
 
   // --- public API ---
@@ -554,13 +581,14 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
 
   connectedCallback() {
     elements.add(this);
-    owners.set(this.#frame, this);
     owners.set(this, this);
-    FocalImg.#resizes.observe(this.#frame);
-    this.#watchNearness();
     this.#children ??= new MutationObserver(() => this.#adopt());
     this.#children.observe(this, { childList: true });
     this.#adopt();
+    if (!this.#img) this.#root();
+    if (this.#frame) owners.set(this.#frame, this);
+    FocalImg.#resizes.observe(this.#frame ?? this);
+    this.#watchNearness();
     this.#describe();
     this.#schedule();
   }
@@ -570,7 +598,8 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     queueMicrotask(() => {
       if (this.isConnected) return;
       elements.delete(this);
-      FocalImg.#resizes.unobserve(this.#frame);
+      if (this.#frame) FocalImg.#resizes.unobserve(this.#frame);
+      FocalImg.#resizes.unobserve(this);
       FocalImg.#nearness?.unobserve(this);
       this.#children?.disconnect();
       this.#controller?.abort();
@@ -586,11 +615,8 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
     if (name === 'alt') this.#describe();
-    else if (name === 'placeholder') value ? this.#placeholder.setAttribute('src', value) : this.#placeholder.removeAttribute('src');
-    else if (name === 'fallback') value ? this.#fallback.setAttribute('src', value) : this.#fallback.removeAttribute('src');
-    else if (name === 'aspect') {
-      const ratio = parseAspect(value);
-      this.#hostStyle.textContent = ratio ? `:host { aspect-ratio: ${ratio}; height: auto; }` : '';
+    else if (name === 'placeholder' || name === 'fallback' || name === 'aspect') {
+      if (this.#frame) this.#reflect(name, value);
     } else if (name === 'loading') {
       // Only when it is requested changes, not what: nothing is asked again.
       if (this.isConnected) { this.#watchNearness(); this.#schedule(); }
@@ -643,7 +669,11 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     if (img === this.#img) return;
     this.#img = img;
     this.#imgFor = this.#identity();
-    this.#slot.assign(...(img ? [img] : []));
+    // An <img> child shows without a shadow root; anything else needs one.
+    if (this.#frame || (!img && this.isConnected)) {
+      this.#root();
+      this.#slot.assign(...(img ? [img] : []));
+    }
     this.#clearLayers();
     this.#shown = null;
     this.#describe();
@@ -856,6 +886,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     img.setAttribute('aria-hidden', 'true');
     const fade = this.getAttribute('fade') !== 'off' && !reducedMotion?.matches;
     if (fade) img.style.opacity = '0';
+    this.#root();
     this.#frame.append(img);
     this.#layers.push(img);
     this.#fallback.hidden = true;
@@ -888,7 +919,8 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   #fail(error, identity) {
     if (this.#shown?.identity !== identity) {
       this.#clearLayers(); this.#shown = null;
-      if (this.#fallback.getAttribute('src')) {
+      if (this.getAttribute('fallback')) {
+        this.#root();
         this.#fallback.hidden = false;
         // An enhanced <img> that shows nothing (its own image failed too) gives way to it.
         if (this.#img && (this.#img.style.visibility === 'hidden' || (this.#img.complete && !this.#img.naturalWidth))) {
@@ -909,7 +941,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   #clearLayers() {
     for (const layer of this.#layers) { layer.remove(); URL.revokeObjectURL(layer.src); }
     this.#layers = [];
-    this.#fallback.hidden = true;
+    if (this.#fallback) this.#fallback.hidden = true;
   }
 
   #setState(state) {
