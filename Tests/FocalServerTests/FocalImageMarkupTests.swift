@@ -25,7 +25,7 @@ import Testing
         let markup = FocalImageMarkup(server: "http://localhost/", key: TestSecrets.keys[0])
         let html = try markup.html(source: "chelsea.png", alt: "A cat", aspect: (16, 9), sizes: "50vw", loading: .eager, fetchPriority: "high")
         let found = Self.candidates(html)
-        #expect(found.map(\.width) == [320, 640, 960, 1280, 1920])
+        #expect(found.map(\.width) == [320, 480, 640, 800, 1024, 1280, 1600, 1920], "the widths focal-img.js's focalImgMarkup uses")
         #expect(html.contains("width=\"640\" height=\"360\""), "width and height reserve the box")
         #expect(html.contains("loading=\"eager\"") && html.contains("fetchpriority=\"high\"") && html.contains("sizes=\"50vw\""))
         #expect(html.hasPrefix("<focal-img src=\"chelsea.png\" server=\"http://localhost\" aspect=\"16:9\""))
@@ -52,7 +52,9 @@ import Testing
             "https://img.example/unsafe/500x375/smart/filters:format(auto)/a%20b/c.jpg",
         ])
         #expect(try markup.url("https://example.com/x.jpg?a=1", width: 10, height: 10)
-            == "https://img.example/unsafe/10x10/smart/filters:format(auto)/https%3A%2F%2Fexample%2Ecom%2Fx%2Ejpg%3Fa%3D1")
+            == "https://img.example/unsafe/10x10/smart/filters:format(auto)/https%3A%2F%2Fexample.com%2Fx.jpg%3Fa%3D1")
+        // Encoded as encodeURIComponent encodes (focal-img.js writes the same URL): non-ASCII too.
+        #expect(try markup.url("caf\u{E9}/(1).jpg", width: 10, height: 10).hasSuffix("/caf%C3%A9/(1).jpg"))
         // A ratio with large terms keeps the width and rounds the height.
         #expect(Self.candidates(try markup.html(source: "a.jpg", alt: "", aspect: (1001, 500))).first?.url.contains("/250x125/") == true)
         #expect(FocalImageMarkup(server: "x", widths: []).widths == FocalImageMarkup.defaultWidths)

@@ -20,7 +20,7 @@ public struct FocalImageMarkup: Sendable {
     }
 
     /// The widths of the `srcset` when none are given, in pixels.
-    public static let defaultWidths = [320, 640, 960, 1280, 1920]
+    public static let defaultWidths = [320, 480, 640, 800, 1024, 1280, 1600, 1920]
 
     /// The largest width a candidate may have (the service's default `maxOutputSide`).
     static let largestWidth = 8192
@@ -86,7 +86,9 @@ public struct FocalImageMarkup: Sendable {
             guard candidates.last?.width != size.width else { continue }
             candidates.append((size.width, size.height, try url(source, width: size.width, height: size.height)))
         }
-        guard let fallback = candidates.dropFirst().first ?? candidates.first else { return "" }
+        // `src` (for browsers without srcset) and width/height: the first at least 640 wide, as
+        // focal-img.js's focalImgMarkup writes it.
+        guard let fallback = candidates.first(where: { $0.width >= 640 }) ?? candidates.last else { return "" }
         let srcset = candidates.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
         var img = "<img src=\"\(Self.escaped(fallback.url))\" srcset=\"\(Self.escaped(srcset))\" sizes=\"\(Self.escaped(sizes))\""
         img += " width=\"\(fallback.width)\" height=\"\(fallback.height)\" alt=\"\(Self.escaped(alt))\" loading=\"\(loading.rawValue)\" decoding=\"async\""
@@ -96,22 +98,28 @@ public struct FocalImageMarkup: Sendable {
             + img + "</focal-img>"
     }
 
-    /// The source as the URL's last part: an `http(s)` URL percent-encoded whole; a path segment by
-    /// segment, `:` of `id:` kept.
+    /// The source as the URL's last part, encoded as focal-img.js encodes it (JavaScript's
+    /// `encodeURIComponent`), so that both write the same URL: an `http(s)` URL whole; a path
+    /// segment by segment, `:` of `id:` kept.
     static func encoded(_ source: String) throws(InvalidSource) -> String {
+        guard !source.isEmpty, !source.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw InvalidSource(source: source)
+        }
         let lowered = source.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            guard !source.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { throw InvalidSource(source: source) }
-            return source.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return source.addingPercentEncoding(withAllowedCharacters: componentCharacters) ?? ""
         }
         let segments = source.split(separator: "/", omittingEmptySubsequences: false)
-        guard !source.isEmpty, !source.contains("\\"), !source.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
-            segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
-        else { throw InvalidSource(source: source) }
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~:")
+        guard !source.contains("\\"), segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+            throw InvalidSource(source: source)
+        }
+        var allowed = componentCharacters
+        allowed.insert(":")
         return segments.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }.joined(separator: "/")
     }
+
+    /// What `encodeURIComponent` leaves as it is: ASCII letters and digits and `-_.!~*'()`.
+    static let componentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
 
     /// Text safe inside a double-quoted attribute.
     static func escaped(_ text: String) -> String {
