@@ -17,7 +17,7 @@ LINK := -Xlinker -rpath -Xlinker \$$ORIGIN/../lib/focal -Xlinker -rpath -Xlinker
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench bench-formats \
+.PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench bench-formats package-element check-element \
 	bench-serve client-tests cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
 	bench-lock bench-abuse bench-build lint readme-options man install uninstall test-install
 
@@ -110,6 +110,15 @@ bench-build: deps
 BENCH_FLAGS ?=
 bench: models fixtures bench-build
 	python3 -m focalscripts.bench $(BENCH_FLAGS)
+
+# The <focal-img> package folder (.build/package/focal-img: the script and stylesheet as served,
+# TypeScript declarations, package.json); check-element also compiles packages/focal-img/check.ts
+# against the declarations with Debian's tsc and compares them with the module's exports.
+package-element: models build
+	scripts/package-element.sh
+
+check-element: models build
+	scripts/package-element.sh --check
 
 # Bytes, encode time and fidelity (SSIM) per megapixel of JPEG, WebP and AVIF at several settings,
 # side by side (libvips's own savers, as Focal calls them); BENCH_FORMATS_FLAGS=--photos 4 for a short run.
