@@ -451,3 +451,28 @@ class PublicPhotosServerTests(unittest.TestCase):
 
     def test_with_a_token(self):
         self.visit(harness.env.token)
+
+
+class PrivateSignedServerTests(unittest.TestCase):
+    """`--key` alone (no --public-photos, no --token): nothing can be shown to anyone, and there is
+    no token to ask for: the page says so, and asks nothing."""
+
+    def test_the_page_says_why_it_shows_nothing(self):
+        env = harness.env
+        (env.workdir / "private").mkdir(exist_ok=True)
+        focal = harness.Focal(env.focal.binary, env.focal.root, str(env.workdir / "private"), None, env.focal.key,
+                              str(env.workdir / "focal-private.log"), env.focal.cwd, allow_unsafe=False)
+        focal.start()
+        driver = harness.make_driver(1280, 900)
+        try:
+            driver.get(focal.origin + "/")
+            notice = wait(driver, lambda d: d.find_element(By.ID, "private-notice")
+                          if d.find_element(By.ID, "private-notice").is_displayed() else None, 15, "the notice shows")
+            self.assertIn("--public-photos", notice.text)
+            self.assertFalse(driver.execute_script("return document.getElementById('token-dialog').open"))
+            self.assertEqual(driver.find_elements(By.CSS_SELECTOR, ".photo[data-src]"), [])
+            driver.save_screenshot(str(env.screenshots / "gallery-private.png"))
+            self.assertEqual(harness.console_errors(driver), [])
+        finally:
+            driver.quit()
+            focal.stop()

@@ -357,6 +357,14 @@ async function start() {
   }
   for (const view of state.views) { prepare(view.focal); prepare(view.centre); }
 
+  // Signed-only with private photos and no token at all: nothing here can be shown to anyone,
+  // and no token could be asked for. Say so instead of asking.
+  if (state.config.signedReads && !state.config.publicPhotos && !state.config.writes) {
+    $('#private-notice').hidden = false;
+    document.body.classList.add('private');
+    return;
+  }
+
   try {
     state.photos = state.config.root ? (await api.photos()).map((p) => ({
       src: p.path, id: p.id, name: p.path.replace(/\.[^.]+$/, '').replace(/[_-]+/g, ' '), source: { path: p.path },
