@@ -23,6 +23,9 @@ public struct CropOption: Sendable {
     public let summary: String
     /// Spellings it accepts, the canonical one first (tests try each at every door).
     public let examples: [String]
+    /// The value `<focal-img>` and its markup helpers ask for when the attribute is absent (the
+    /// automatic format), or nil: the option is left out of their URLs.
+    public let elementDefault: String?
     private let parse: @Sendable (String, inout FocalOptions) throws(PlanningError) -> Void
     private let print: @Sendable (FocalOptions) -> String?
 
@@ -112,7 +115,7 @@ public struct CropOption: Sendable {
             name: "format", filter: "format", values: "`jpeg` (or `jpg`), `png`, `webp`, `avif`, `auto`",
             defaultText: "the input's own when it is JPEG, PNG or WebP, else `jpeg`",
             summary: "the output's encoding; `auto` is the best the client accepts (AVIF, WebP, else JPEG, from the request's `Accept`; on the command line AVIF where it fits, else WebP)",
-            examples: ["webp", "jpg", "png", "avif", "auto"],
+            examples: ["webp", "jpg", "png", "avif", "auto"], elementDefault: "auto",
             parse: { text, options throws(PlanningError) in
                 let name = text.trimmingSpaces.lowercased()
                 if name == "auto" {
@@ -152,7 +155,7 @@ public struct CropOption: Sendable {
 
     private init(
         name: String, filter: String?, urlForm: String? = nil, values: String, defaultText: String, summary: String, examples: [String],
-        parse: @escaping @Sendable (String, inout FocalOptions) throws(PlanningError) -> Void,
+        elementDefault: String? = nil, parse: @escaping @Sendable (String, inout FocalOptions) throws(PlanningError) -> Void,
         print: @escaping @Sendable (FocalOptions) -> String?
     ) {
         self.name = name
@@ -162,6 +165,7 @@ public struct CropOption: Sendable {
         self.defaultText = defaultText
         self.summary = summary
         self.examples = examples
+        self.elementDefault = elementDefault
         self.parse = parse
         self.print = print
     }

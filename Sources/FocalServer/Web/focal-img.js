@@ -37,17 +37,18 @@ const DEFAULT_MAX_DPR = 2;
  */
 const LAZY_MARGIN = '2500px';
 /**
- * Whether the element (and the markup helpers) ask for `format(auto)` when no `format` is given,
- * letting the server pick AVIF, WebP or JPEG from the `Accept` header. Set it to false for a
- * Focal server older than `format(auto)`, which refuses the filter with a 400.
+ * Whether the element (and the markup helpers) ask for each option's element default when its
+ * attribute is absent (the table gives `format`'s: `auto`, so the server picks AVIF, WebP or JPEG
+ * from the `Accept` header). Set it to false for a Focal server older than `format(auto)`,
+ * which refuses the filter with a 400.
  */
 const AUTO_FORMAT = true;
 /** The widths `focalSrcset` and `focalImgMarkup` offer by default, in pixels. */
 const DEFAULT_WIDTHS = [320, 480, 640, 800, 1024, 1280, 1600, 1920];
 
 /**
- * The crop options, from the server's option table: each one's attribute and URL filter (null for
- * `detect`, which is the URL's `smart/`). `focal serve` writes the table in place of the marker
+ * The crop options, from the server's option table: each one's attribute, URL filter (null for
+ * `detect`, which is the URL's `smart/`) and the element's default (null: left out). `focal serve` writes the table in place of the marker
  * when it serves this file, so the element takes every option the server does, and no other.
  */
 const CROP_OPTIONS = /*focal:crop-options*/[];
@@ -175,9 +176,9 @@ function encodeSource(src) {
 /** The path after `unsafe/` (or the signature) for an element's options and size. */
 function cropPath(src, size, options) {
   const filters = [];
-  for (const { attribute, filter } of CROP_OPTIONS) {
+  for (const { attribute, filter, default: fallback } of CROP_OPTIONS) {
     if (filter && options[attribute]) filters.push(`${filter}(${options[attribute]})`);
-    else if (filter === 'format' && AUTO_FORMAT) filters.push('format(auto)');
+    else if (filter && fallback != null && AUTO_FORMAT) filters.push(`${filter}(${fallback})`);
   }
   return `${size.width}x${size.height}/` + (options.detect ? 'smart/' : '') +
     (filters.length ? `filters:${filters.join(':')}/` : '') + encodeSource(src);
