@@ -46,7 +46,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable {
         switch self {
         case .jpeg: max(size.width, size.height) <= 65_500
         case .webp: max(size.width, size.height) <= 16_383
-        case .avif: size.width.multipliedReportingOverflow(by: size.height).partialValue <= Self.avifMaxPixels
+        case .avif: size.area <= Self.avifMaxPixels
         case .png: true
         }
     }

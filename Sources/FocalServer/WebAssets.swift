@@ -53,7 +53,9 @@ struct WebAssets: Sendable {
             files[name] = Asset(data: data, gzipped: Self.gzipped(data, type: type), type: type, version: version, integrity: integrity)
         }
         self.files = files
-        versionedNames = Dictionary(uniqueKeysWithValues: files.map { (Self.versionedName($0.key, $0.value.version), $0.key) })
+        // A file already named like another's versioned name keeps its own: never two routes for one path.
+        versionedNames = Dictionary(files.map { (Self.versionedName($0.key, $0.value.version), $0.key) }) { first, _ in first }
+            .filter { files[$0.key] == nil }
     }
 
     /// `focal-img.js` with version `v` is `focal-img.v.js`.

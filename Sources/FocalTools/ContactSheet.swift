@@ -8,7 +8,8 @@ import FocalImaging
 public struct ContactSheet: Sendable {
     /// The aspects shown, in order; default 1:1, 16:9, 9:16, 4:5, 3:2.
     public var aspects: [(Int, Int)]
-    /// The height of every row in pixels; default 180.
+    /// The height of every row in pixels; default 180. Kept within 16...2048 when drawn (the
+    /// command line takes 32...1024).
     public var rowHeight: Int
     /// Crop options for Focal's crops; default `.default`.
     public var options: CropOptions
@@ -17,6 +18,8 @@ public struct ContactSheet: Sendable {
     /// The widest cell, in pixels (an aspect of 100:1 would otherwise ask for a row of 18 000).
     private static let maxCellWidth = 8192
     private static let background = RGB(32, 32, 32)
+    /// The row heights drawn: a library caller's value is kept inside before any arithmetic.
+    private static let rowHeights = 16...2048
 
     /// Creates a sheet layout; every parameter defaults to the value documented on its property.
     public init(aspects: [(Int, Int)] = [(1, 1), (16, 9), (9, 16), (4, 5), (3, 2)], rowHeight: Int = 180, options: CropOptions = .default) {
@@ -41,7 +44,7 @@ public struct ContactSheet: Sendable {
     }
 
     private func row(name: String, analysis: Analysis) throws -> PixelBuffer {
-        let h = rowHeight
+        let h = min(max(rowHeight, Self.rowHeights.lowerBound), Self.rowHeights.upperBound)
         var cells: [(PixelBuffer, String, RGB)] = []
         let overlay = try DebugOverlay(analysis: analysis, plan: nil).pixels(longSide: 2 * h)
         let overlayWidth = Int(rounding: Double(overlay.width) * Double(h) / Double(overlay.height), within: 1...Self.maxCellWidth)

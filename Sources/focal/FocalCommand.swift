@@ -29,7 +29,7 @@ struct FocalCommand: AsyncParsableCommand {
             if !message.isEmpty {
                 // As ArgumentParser prints it: help and version to standard output, errors to standard error.
                 fflush(nil)
-                FileHandle(fileDescriptor: code.isSuccess ? STDOUT_FILENO : STDERR_FILENO).write(Data((message + "\n").utf8))
+                try? FileHandle(fileDescriptor: code.isSuccess ? STDOUT_FILENO : STDERR_FILENO).write(contentsOf: Data((message + "\n").utf8))
             }
             end(code.rawValue)
         }

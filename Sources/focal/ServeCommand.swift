@@ -105,6 +105,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try serverConfiguration()
         Self.limitMallocArenas(to: configuration.pipeline.workers)
+        // A log reader that went away (standard error a closed pipe) must not end the server:
+        // the write fails with EPIPE and the line is dropped, as nginx and Varnish do.
+        signal(SIGPIPE, SIG_IGN)
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
         let logger = Logger(label: "focal.serve")

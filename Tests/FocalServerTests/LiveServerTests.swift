@@ -66,6 +66,28 @@ import Glibc
         }
     }
 
+    /// Standard error a pipe whose reader has gone: every log line fails with EPIPE, and the
+    /// server still answers (it used to die of SIGPIPE, or trap in Foundation's `write(_:)`).
+    @Test func aClosedLogPipeDoesNotEndTheServer() async throws {
+        // The reader is closed before the child starts, so that it cannot inherit it: its first
+        // line ("starting") already meets a pipe nobody reads.
+        let logs = Pipe()
+        try logs.fileHandleForReading.close()
+        let (process, port) = try await ServeProcess.start(["--log-level", "info"], standardError: logs.fileHandleForWriting)
+        defer { if process.isRunning { process.terminate() } }
+        try logs.fileHandleForWriting.close()
+        for i in 0..<5 {
+            let response = try RawHTTP.get(port: port, path: "/unsafe/\(100 + i)x100/smart/grace_hopper.jpg", timeout: 30)
+            #expect(response.hasPrefix("HTTP/1.1 200"), "\(response.prefix(200))")
+        }
+        let missing = try RawHTTP.get(port: port, path: "/unsafe/100x100/smart/none.jpg", timeout: 30)
+        #expect(missing.hasPrefix("HTTP/1.1 404"), "\(missing.prefix(200))")
+        #expect(process.isRunning)
+        process.terminate()
+        try await pollUntil("the process exits", seconds: 30) { !process.isRunning }
+        #expect(process.terminationReason == .exit, "it ended by its own SIGTERM handling, not a signal or a trap")
+    }
+
     /// SIGTERM during a request: the request finishes, then the process exits cleanly.
     @Test func sigtermLetsInFlightRequestsFinish() async throws {
         try await withLoopbackServer { upstream in
@@ -88,18 +110,21 @@ import Glibc
 }
 
 /// `focal serve` as a process of its own: the fixtures as its root, unsafe URLs, the checkout's
-/// models, a free loopback port; `arguments` add flags.
+/// models, a free loopback port; `arguments` add flags, `standardError` takes its log (default:
+/// discarded).
 enum ServeProcess {
     /// Starts it and waits until `/readyz` answers 200; the caller terminates it.
-    static func start(_ arguments: [String]) async throws -> (Process, port: Int) {
+    static func start(_ arguments: [String], standardError: FileHandle? = nil) async throws -> (Process, port: Int) {
         let port = try FreePort.pick()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Checkout.focal)
-        process.arguments = [
+        // This test process ignores SIGPIPE, and a child inherits that; `env --default-signal`
+        // starts `focal` with the default a shell or a service manager gives it.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", Checkout.focal] + [
             "serve", "--port", String(port), "--root", Checkout.root.appendingPathComponent("Fixtures").path, "--allow-unsafe",
             "--models", Checkout.models, "--log-level", "error",
         ] + arguments
-        process.standardError = FileHandle.nullDevice
+        process.standardError = standardError ?? FileHandle.nullDevice
         try process.run()
         do {
             try await pollUntil("focal serve is ready", seconds: 60) {

@@ -41,25 +41,43 @@ package struct Run: Sendable {
         try process.run()
         // Read both pipes before waiting, so that a full pipe cannot block the child; stderr on a
         // thread of its own so that neither can fill while the other is read.
+        // Foundation's `readDataToEndOfFile` traps when a signal interrupts its read (EINTR; seen
+        // in CI), so the pipes are read with `readAll`, which retries.
         let errData = LockedData()
         let done = DispatchSemaphore(value: 0)
         Thread {
-            errData.set(err.fileHandleForReading.readDataToEndOfFile())
+            errData.set(Result { try readAll(err.fileHandleForReading.fileDescriptor) })
             done.signal()
         }.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = Result { try readAll(out.fileHandleForReading.fileDescriptor) }
         done.wait()
         process.waitUntilExit()
         status = process.terminationStatus
-        stdout = String(decoding: outData, as: UTF8.self)
-        stderr = String(decoding: errData.get(), as: UTF8.self)
+        stdout = String(decoding: try outData.get(), as: UTF8.self)
+        stderr = String(decoding: try errData.get().get(), as: UTF8.self)
     }
 }
 
-/// Data handed from one thread to another.
+/// Reads `descriptor` to its end, retrying a read that a signal interrupted.
+private func readAll(_ descriptor: Int32) throws -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            data.append(contentsOf: buffer[0..<count])
+        } else if count == 0 {
+            return data
+        } else if errno != EINTR {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+}
+
+/// A read's result handed from one thread to another.
 private final class LockedData: @unchecked Sendable {
     private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.withLock { data = value } }
-    func get() -> Data { lock.withLock { data } }
+    private var result: Result<Data, any Error> = .success(Data())
+    func set(_ value: Result<Data, any Error>) { lock.withLock { result = value } }
+    func get() -> Result<Data, any Error> { lock.withLock { result } }
 }

@@ -32,7 +32,9 @@ public struct JSONLogHandler: LogHandler {
         members.sort { $0.0 < $1.0 }
         var line = JSONText.object(members).text
         line += "\n"
-        Self.lock.withLock { FileHandle.standardError.write(Data(line.utf8)) }
+        // `write(_:)` traps when the write fails (standard error closed or a full pipe's EPIPE); a
+        // log line that cannot be written is dropped, and the server goes on.
+        Self.lock.withLock { try? FileHandle.standardError.write(contentsOf: Data(line.utf8)) }
     }
 
     static func json(_ value: Logger.Metadata.Value) -> JSONText {
