@@ -363,6 +363,55 @@ class ElementTests(unittest.TestCase):
         detail = self.wait_loaded("el", count=2)
         self.assertTrue(detail["url"].endswith("/camera.png"))
 
+    def test_preview_placeholder_is_a_tiny_blurred_crop_until_the_crop_shows(self):
+        w, h = frame_size(240, 135, self.dpr)
+        self.env.proxy.delays[f"/{w}x{h}/"] = 2  # the crop, not its preview
+        self.make("el", {"placeholder": "preview", "alt": "An astronaut"}, "width:240px;height:135px")
+        wait(self.driver, lambda d: self.inspect("el")["placeholderVisible"], 10, "the preview shows while the crop loads")
+        preview = self.driver.execute_script(
+            "const p = document.getElementById('el').shadowRoot.querySelector('img.placeholder');"
+            "return {src: p.src, w: p.naturalWidth, h: p.naturalHeight, filter: getComputedStyle(p).filter}")
+        # The same frame (16:9, smart, the same format) at most 24 px long on its short-rounded side.
+        self.assertIn("/32x18/smart/filters:format(auto)/astronaut.png", preview["src"])
+        self.assertEqual((preview["w"], preview["h"]), (32, 18))
+        self.assertIn("blur", preview["filter"])
+        self.assertEqual(self.inspect("el")["state"], "loading")
+        self.driver.save_screenshot(str(self.env.screenshots / f"element-preview-{self.dpr:g}x.png"))
+        detail = self.wait_loaded("el")
+        self.assertEqual((detail["width"], detail["height"]), (w, h))
+        wait(self.driver, lambda d: not d.execute_script(
+            "return document.getElementById('el').shadowRoot.querySelector('img.placeholder').getAttribute('src')"),
+            5, "the preview goes once the crop shows")
+        # A new src: the new photo's preview, asked for once, while its crop is on the way.
+        self.driver.execute_script("document.getElementById('el').setAttribute('src', 'camera.png')")
+        wait(self.driver, lambda d: self.inspect("el")["placeholderVisible"], 10, "the camera's preview shows")
+        self.assertEqual(self.inspect("el")["layers"], 0, "the astronaut went at once")
+        self.assertEqual(len(self.env.proxy.requests("/32x18/smart/filters:format(auto)/camera.png")), 1)
+        self.wait_loaded("el", count=2)
+        self.assertEqual(len(self.env.proxy.requests("/32x18/smart/filters:format(auto)/astronaut.png")), 1)
+
+    def test_an_enhanced_img_shows_a_preview_after_a_new_src(self):
+        markup = self.markup({"src": "astronaut.png", "aspect": "16:9", "alt": "An astronaut", "sizes": "500px",
+                              "loading": "eager"})
+        self.enhance_page(markup.replace("<focal-img ", '<focal-img placeholder="preview" ', 1))
+        wait_js(self.driver, "return window.events.length >= 1", message="focal-load from the enhanced <img>")
+        self.assertEqual(self.env.proxy.requests("/32x18/"), [], "no preview while the markup's image is there")
+        self.env.proxy.delays["camera.png"] = 2  # the crop and its preview: the preview's URL is set at once
+        self.driver.execute_script("document.querySelector('focal-img').setAttribute('src', 'camera.png')")
+        state = wait_js(self.driver, """
+            const host = document.querySelector('focal-img'), p = host.shadowRoot?.querySelector('img.placeholder');
+            return p?.getAttribute('src') && {src: p.src, hidden: host.querySelector('img').style.visibility,
+              shown: getComputedStyle(p).display, filter: getComputedStyle(p).filter};""",
+            message="the camera's preview under the hidden <img>")
+        self.assertIn("/32x18/smart/filters:format(auto)/camera.png", state["src"])
+        self.assertEqual(state["hidden"], "hidden")
+        self.assertNotEqual(state["shown"], "none")
+        self.assertIn("blur", state["filter"])
+        wait_js(self.driver, "return window.events.length >= 2", timeout=20, message="the camera's crop")
+        self.assertEqual(len(self.env.proxy.requests("/32x18/smart/filters:format(auto)/camera.png")), 1)
+        self.assertFalse(self.driver.execute_script(
+            "return document.querySelector('focal-img').shadowRoot.querySelector('img.placeholder').getAttribute('src')"))
+
     def test_fallback_is_the_error_image(self):
         self.make("missing", {"src": "no-such-photo.png", "placeholder": "/favicon.svg",
                               "fallback": "/__test/fallback.svg"}, "width:120px;height:120px")

@@ -476,3 +476,56 @@ class PrivateSignedServerTests(unittest.TestCase):
         finally:
             driver.quit()
             focal.stop()
+
+
+class ShowcaseTests(unittest.TestCase):
+    """Without a photo in the address, the gallery opens on a photo where Focal's crop differs
+    visibly from the centre crop, not merely on the first one."""
+
+    def test_the_gallery_opens_on_a_photo_focal_changes(self):
+        env = harness.env
+        root = env.workdir / "showcase-root"
+        root.mkdir(exist_ok=True)
+        fixtures = REPO / "Fixtures"
+        # Sorted first: a still life whose smart crops lie close to the centre (every frame
+        # overlaps its centre crop by more than 0.7); then a portrait whose centre banner cuts
+        # through the eyes.
+        (root / "a-coffee.png").write_bytes((fixtures / "coffee.png").read_bytes())
+        (root / "b-astronaut.png").write_bytes((fixtures / "astronaut.png").read_bytes())
+        (env.workdir / "showcase-data").mkdir(exist_ok=True)
+        focal = harness.Focal(env.focal.binary, str(root), str(env.workdir / "showcase-data"), env.token, env.focal.key,
+                              str(env.workdir / "focal-showcase.log"), env.focal.cwd)
+        focal.start()
+        driver = harness.make_driver(1280, 900)
+        try:
+            driver.get(focal.origin + "/")
+            wait(driver, lambda d: "photo=" in d.current_url, 30, "a photo is chosen")
+            self.assertTrue(driver.current_url.endswith("#photo=b-astronaut.png"), driver.current_url)
+            pressed = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.photo[aria-pressed="true"]'), 10)
+            self.assertEqual(pressed[0].get_attribute("data-src"), "b-astronaut.png")
+            # The choice, recomputed from the plans: coffee's crops stay near the centre,
+            # the astronaut's banner does not.
+            overlaps = driver.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const frames = [[16, 9], [1, 1], [4, 5], [9, 16]];
+                const iou = (a, b) => { const w = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
+                  const h = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+                  return w * h / (a.width * a.height + b.width * b.height - w * h); };
+                Promise.all(['a-coffee.png', 'b-astronaut.png'].map(async (path) => {
+                  const plan = await (await fetch('/v1/plan', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                    body: JSON.stringify({source: {path}, frames: frames.map(([p, q]) => ({aspect: `${p}:${q}`}))})})).json();
+                  return Math.min(...plan.frames.map((f, i) => { const [p, q] = frames[i], W = plan.image.width, H = plan.image.height;
+                    const w = Math.min(W, H * p / q), h = Math.min(H, W * q / p);
+                    return iou(f.crop, {x: (W - w) / 2, y: (H - h) / 2, width: w, height: h}); }));
+                })).then(done);""")
+            self.assertGreater(overlaps[0], 0.7, "coffee: every frame close to the centre")
+            self.assertLess(overlaps[1], 0.7, "astronaut: a frame far from the centre")
+            # With the photo in the address, that photo and no other.
+            driver.get("about:blank")
+            driver.get(focal.origin + "/#photo=a-coffee.png")
+            pressed = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.photo[aria-pressed="true"]'), 30)
+            self.assertEqual(pressed[0].get_attribute("data-src"), "a-coffee.png")
+            self.assertEqual(harness.console_errors(driver), [])
+        finally:
+            driver.quit()
+            focal.stop()

@@ -377,14 +377,50 @@ async function start() {
   }
   renderPicker();
 
-  // The photo named in the address, else the first one; and again when the address changes.
+  // The photo named in the address, else one that shows what Focal does; and again when the
+  // address changes.
   window.addEventListener('hashchange', () => {
     const photo = photoInAddress();
     if (photo && photo !== state.current) select(photo);
   });
-  const photo = photoInAddress() || state.photos[0];
+  const photo = photoInAddress() || await showcase(state.photos);
   if (photo) await select(photo);
   else say('No demo photos here: upload one to begin.');
+}
+
+/** How many of the first photos are planned to choose the one the gallery opens on. */
+const SHOWCASE_CANDIDATES = 6;
+/** A frame whose Focal crop and centre crop overlap less than this (intersection over union) differs visibly. */
+const SHOWCASE_OVERLAP = 0.7;
+
+/**
+ * The photo the gallery opens on when the address names none: the first of the first few photos
+ * under the root whose Focal crop differs visibly from the centre crop in some frame, so that a
+ * first visit shows what Focal is for; else the first photo. Their plans are asked for at once
+ * (the server keeps what it detected, so the chosen photo's own plan then comes from its cache).
+ */
+async function showcase(photos) {
+  const candidates = photos.slice(0, SHOWCASE_CANDIDATES).filter((photo) => photo.source.path);
+  const frames = FRAMES.map((frame) => ({ aspect: frame.aspect.join(':') }));
+  const plans = await Promise.all(candidates.map((photo) => api.plan(photo.source, frames).catch(() => null)));
+  const differs = (plan) => plan.frames.some((frame, i) =>
+    frame.crop && overlap(frame.crop, centreCrop(plan.image, FRAMES[i].aspect)) < SHOWCASE_OVERLAP);
+  const index = plans.findIndex((plan) => plan?.image && Array.isArray(plan.frames) && differs(plan));
+  return index >= 0 ? candidates[index] : photos[0];
+}
+
+/** The centre crop of aspect `[p, q]` in an image of `{width, height}`: the largest, centred. */
+function centreCrop(image, [p, q]) {
+  const width = Math.min(image.width, (image.height * p) / q), height = Math.min(image.height, (image.width * q) / p);
+  return { x: (image.width - width) / 2, y: (image.height - height) / 2, width, height };
+}
+
+/** Intersection over union of two rectangles `{x, y, width, height}`. */
+function overlap(a, b) {
+  const w = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
+  const h = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  const union = a.width * a.height + b.width * b.height - w * h;
+  return union > 0 ? (w * h) / union : 1;
 }
 
 /** The photo `#photo=<path>` or `#id=<sha256>` names, or null. */

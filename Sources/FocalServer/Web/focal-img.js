@@ -29,6 +29,8 @@ const FADE_MS = 240;
 const MEMORY_BYTES = 48 << 20;
 /** Default for `max-dpr`: screens denser than this get an image the browser scales up a little. */
 const DEFAULT_MAX_DPR = 2;
+/** `placeholder="preview"`: the long side, in pixels, of the tiny crop shown blurred while loading. */
+const PREVIEW_SIDE = 24;
 /**
  * How far outside the viewport (and outside a scrolling container's visible part) a lazy element
  * starts loading: Chromium's distance for lazy images on a slow connection. Farther than its
@@ -480,6 +482,7 @@ const STYLE = `
                border-radius: inherit; display: block; }
   img.crop { transition: opacity var(--focal-img-fade, ${FADE_MS}ms) ease-out; }
   img.placeholder:not([src]), img.fallback:not([src]), img[hidden] { display: none; }
+  img.placeholder.preview { filter: blur(var(--focal-img-preview-blur, 12px)); transform: scale(1.08); }
   ::slotted(img) { display: block; position: relative; z-index: 1; width: 100%; height: 100%;
                    object-fit: cover; border-radius: inherit; }
   @media (prefers-reduced-motion: reduce) { img.crop { transition: none; } }
@@ -500,6 +503,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   #state = 'empty';
   #sign = null;
   #near = false;                      // within LAZY_MARGIN of the viewport once (or eager)
+  #previewFor = null;                 // the identity whose preview was asked for (placeholder="preview")
   #img = null;                        // the light-DOM <img> being enhanced, if any
   #imgFor = null;                     // the identity (server|src) that <img> shows
   #children = null;                   // watches for that <img> coming and going
@@ -537,7 +541,12 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
 
   /** Shows a presentational attribute in the shadow root. */
   #reflect(name, value) {
-    if (name === 'placeholder') value ? this.#placeholder.setAttribute('src', value) : this.#placeholder.removeAttribute('src');
+    if (name === 'placeholder') {
+      // "preview" is not an image: the preview's URL is set once the frame's size is known.
+      const preview = value === 'preview';
+      this.#placeholder.classList.toggle('preview', preview);
+      value && !preview ? this.#placeholder.setAttribute('src', value) : this.#placeholder.removeAttribute('src');
+    }
     else if (name === 'fallback') value ? this.#fallback.setAttribute('src', value) : this.#fallback.removeAttribute('src');
     else if (name === 'aspect') {
       const ratio = parseAspect(value);
@@ -618,6 +627,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     if (name === 'alt') this.#describe();
     else if (name === 'placeholder' || name === 'fallback' || name === 'aspect') {
       if (this.#frame) this.#reflect(name, value);
+      if (name === 'placeholder' && value === 'preview') { this.#previewFor = null; this.#schedule(true); }
     } else if (name === 'loading') {
       // Only when it is requested changes, not what: nothing is asked again.
       if (this.isConnected) { this.#watchNearness(); this.#schedule(); }
@@ -713,6 +723,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#controller = null;
     this.#wanted = null; this.#seq++;
     this.#clearLayers(); this.#shown = null;
+    this.#dropPreview(); this.#previewFor = null;
     this.#setState(state);
   }
 
@@ -754,6 +765,9 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     const wanted = `${identity}|${path}|${img ? 'img' : 'fetch'}`;
     if (wanted === this.#wanted) return;
     this.#wanted = wanted;
+    // Nothing of this photo on screen (an enhanced <img> showing the markup's image is something).
+    if (this.getAttribute('placeholder') === 'preview' && this.#shown?.identity !== identity
+        && !(img && img.style.visibility !== 'hidden' && img.complete && img.naturalWidth)) this.#preview(src, size, options, identity);
 
     this.#controller?.abort();
     const controller = this.#controller = new AbortController();
@@ -842,9 +856,32 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#enhanced(img, url, next, identity);
   }
 
+  /**
+   * `placeholder="preview"`: a crop of the same frame at most PREVIEW_SIDE pixels long (a few
+   * hundred bytes, the same signing and format), shown blurred until the crop itself shows. Asked
+   * for once per photo; a failure shows nothing, since the crop's own request reports it.
+   */
+  async #preview(src, size, options, identity) {
+    if (this.#previewFor === identity) return;
+    this.#root();
+    this.#previewFor = identity;
+    this.#placeholder.removeAttribute('src');
+    const tiny = frameSize(size.width, size.height, PREVIEW_SIDE / Math.max(size.width, size.height), 1);
+    try {
+      const url = await this.#url(cropPath(src, tiny, options));
+      if (this.#previewFor === identity && this.#shown?.identity !== identity) this.#placeholder.src = url;
+    } catch { /* reported by the crop's request */ }
+  }
+
+  /** The crop shows: a preview under it goes (a crop with transparency would show it through). */
+  #dropPreview() {
+    if (this.#placeholder?.classList.contains('preview')) this.#placeholder.removeAttribute('src');
+  }
+
   /** The enhanced `<img>` shows `url` (whose pixels `loaded` holds): said with `focal-load`. */
   #enhanced(img, url, loaded, identity) {
     img.style.visibility = '';
+    this.#dropPreview();
     const width = loaded.naturalWidth, height = loaded.naturalHeight;
     this.#shown = { identity, url, width, height, plan: null, strategy: null };
     this.#setState('loaded');
@@ -899,8 +936,8 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     if (fade) {
       img.getBoundingClientRect();   // start the transition from 0
       img.style.opacity = '1';
-      setTimeout(dropOlder, FADE_MS + 60);
-    } else dropOlder();
+      setTimeout(() => { dropOlder(); if (this.#layers.includes(img)) this.#dropPreview(); }, FADE_MS + 60);
+    } else { dropOlder(); this.#dropPreview(); }
 
     this.#shown = { identity: result.identity, url: result.url, width: img.naturalWidth, height: img.naturalHeight,
       plan: result.plan, strategy: result.strategy };
@@ -919,7 +956,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
    */
   #fail(error, identity) {
     if (this.#shown?.identity !== identity) {
-      this.#clearLayers(); this.#shown = null;
+      this.#clearLayers(); this.#shown = null; this.#dropPreview();
       if (this.getAttribute('fallback')) {
         this.#root();
         this.#fallback.hidden = false;
