@@ -765,9 +765,10 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     const wanted = `${identity}|${path}|${img ? 'img' : 'fetch'}`;
     if (wanted === this.#wanted) return;
     this.#wanted = wanted;
-    // Nothing of this photo on screen (an enhanced <img> showing the markup's image is something).
+    // Nothing of this photo on screen. An enhanced <img> is hidden only after a new src: before
+    // that it is the markup's own image, which gets no shadow root (a later LCP) and no preview.
     if (this.getAttribute('placeholder') === 'preview' && this.#shown?.identity !== identity
-        && !(img && img.style.visibility !== 'hidden' && img.complete && img.naturalWidth)) this.#preview(src, size, options, identity);
+        && !(img && img.style.visibility !== 'hidden')) this.#preview(src, size, options, identity);
 
     this.#controller?.abort();
     const controller = this.#controller = new AbortController();
