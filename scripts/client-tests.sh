@@ -46,8 +46,8 @@ root=$PWD/Fixtures
 if [ "$server" = focal ]; then
     # Keys on the command line only: no FOCAL_* setting from the caller's environment leaks in.
     env -u FOCAL_KEYS -u FOCAL_ROOT -u FOCAL_PORT TMPDIR="$tmp" "$bin" serve --host 127.0.0.1 \
-        --port "$port" --root "$root" --key "$key" --key "$other" --cache-dir "$tmp/cache" \
-        --token "$token" --data "$tmp/data" >"$tmp/server.log" 2>&1 &
+        --port "$port" --root "$root" --key="$key" --key="$other" --cache-dir "$tmp/cache" \
+        --token="$token" --data "$tmp/data" >"$tmp/server.log" 2>&1 &
     pid=$!
     ready=/readyz
     export FOCAL_TEST_OTHER_KEYS=$other FOCAL_TEST_TOKEN=$token

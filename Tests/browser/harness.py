@@ -59,8 +59,8 @@ class Focal:
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [self.binary, "serve", "--root", self.root, "--host", "127.0.0.1", "--port", str(self.port),
-             "--key", self.key, "--data", self.data]
-            + (["--token", self.token] if self.token else [])
+             f"--key={self.key}", "--data", self.data]
+            + ([f"--token={self.token}"] if self.token else [])
             + (["--allow-unsafe"] if self.allow_unsafe else []) + self.extra_args,
             stdout=log, stderr=subprocess.STDOUT, cwd=self.cwd, start_new_session=True)
         log.close()

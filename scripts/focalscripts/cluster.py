@@ -144,7 +144,8 @@ class Replica(FocalServer):
         self.name = f"focal{index}"
         self.database, self.token, self.workers = database, token, workers
         self.folder = os.path.join(folder, f"replica-{index}")
-        own = ["--data", os.path.join(self.folder, "data"), "--token", token, "--database", database]
+        # "--token=" + token: a random URL-safe token may start with "-", which would read as a flag.
+        own = ["--data", os.path.join(self.folder, "data"), f"--token={token}", "--database", database]
         if workers:
             own += ["--workers", str(workers)]
         super().__init__(binary, root, allow_unsafe=True, extra_args=own + list(extra_args), port=port,

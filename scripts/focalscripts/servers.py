@@ -114,7 +114,7 @@ class FocalServer(Server):
         cmd = [self.executable, "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--root", self.root]
         for key in self.keys:
-            cmd += ["--key", key]
+            cmd.append(f"--key={key}")  # joined: a random key may start with "-"
         if self.allow_unsafe:
             cmd.append("--allow-unsafe")
         if self.disk_cache:
