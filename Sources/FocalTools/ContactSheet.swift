@@ -8,8 +8,7 @@ import FocalImaging
 public struct ContactSheet: Sendable {
     /// The aspects shown, in order; default 1:1, 16:9, 9:16, 4:5, 3:2.
     public var aspects: [(Int, Int)]
-    /// The height of every row in pixels; default 180. Kept within 16...2048 when drawn (the
-    /// command line takes 32...1024).
+    /// The height of every row in pixels; default 180. Kept within `rowHeights` when drawn.
     public var rowHeight: Int
     /// Crop options for Focal's crops; default `.default`.
     public var options: CropOptions
@@ -18,8 +17,9 @@ public struct ContactSheet: Sendable {
     /// The widest cell, in pixels (an aspect of 100:1 would otherwise ask for a row of 18 000).
     private static let maxCellWidth = 8192
     private static let background = RGB(32, 32, 32)
-    /// The row heights drawn: a library caller's value is kept inside before any arithmetic.
-    private static let rowHeights = 16...2048
+    /// The row heights drawn, 32...1024: a library caller's value is kept inside before any
+    /// arithmetic, and `focal sheet --row-height` refuses one outside.
+    public static let rowHeights = 32...1024
 
     /// Creates a sheet layout; every parameter defaults to the value documented on its property.
     public init(aspects: [(Int, Int)] = [(1, 1), (16, 9), (9, 16), (4, 5), (3, 2)], rowHeight: Int = 180, options: CropOptions = .default) {

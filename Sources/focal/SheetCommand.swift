@@ -28,7 +28,10 @@ struct SheetCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Usage.check(json: false) {
-            guard (32...1024).contains(rowHeight) else { throw ValidationError("--row-height must be between 32 and 1024.") }
+            let heights = ContactSheet.rowHeights
+            guard heights.contains(rowHeight) else {
+                throw ValidationError("--row-height must be between \(heights.lowerBound) and \(heights.upperBound).")
+            }
             _ = try parsedAspects()
             try detection.check()
         }

@@ -104,6 +104,9 @@ import Testing
         (["crop", "x.jpg", "--aspect", "1:1", "--zoom", "subject:2"], "zoom"),
         (["crop", "x.jpg", "--aspect", "1:1", "--quality", "0"], "quality"),
         (["crop", "x.jpg", "--aspect", "1:1", "--debug"], "-o"),
+        // The bounds ContactSheet itself keeps a library caller's row height within.
+        (["sheet", "x.jpg", "-o", "s.png", "--row-height", "2000"], "between 32 and 1024"),
+        (["sheet", "x.jpg", "-o", "s.png", "--row-height", "31"], "between 32 and 1024"),
     ])
     func usage(arguments: [String], mention: String) async throws {
         let run = try await Run(arguments)
