@@ -15,6 +15,7 @@ const state = {
   photos: [],       // {src, id, name, source} from /v1/photos and this tab's uploads
   current: null,    // the photo shown
   plan: null,       // /v1/plan for the current photo, one frame per FRAMES entry
+  planned: null,    // {photo, plan} that showcase() planned already, used once by refreshPlan
   views: [],        // the frame cards (see frames.js)
   active: null,     // the card whose crop the overlay draws
   sign: null,       // signing function when the server takes no unsafe URLs
@@ -125,7 +126,10 @@ async function refreshPlan() {
   state.plan = null;
   $('#original-figure').classList.add('loading');
   try {
-    const plan = await api.plan(photo.source, FRAMES.map((f) => ({ aspect: f.aspect.join(':') })));
+    // The plan showcase() already has for this photo, once; else asked for.
+    const planned = state.planned?.photo === photo ? state.planned.plan : null;
+    state.planned = null;
+    const plan = planned || await api.plan(photo.source, PLAN_FRAMES);
     if (photo !== state.current) return;
     state.plan = plan;
     $('#original-figure').style.aspectRatio = `${plan.image.width} / ${plan.image.height}`;
@@ -388,6 +392,8 @@ async function start() {
   else say('No demo photos here: upload one to begin.');
 }
 
+/** The gallery's frames as `/v1/plan` takes them. */
+const PLAN_FRAMES = FRAMES.map((frame) => ({ aspect: frame.aspect.join(':') }));
 /** How many of the first photos are planned to choose the one the gallery opens on. */
 const SHOWCASE_CANDIDATES = 6;
 /** A frame whose Focal crop and centre crop overlap less than this (intersection over union) differs visibly. */
@@ -397,16 +403,22 @@ const SHOWCASE_OVERLAP = 0.7;
  * The photo the gallery opens on when the address names none: the first of the first few photos
  * under the root whose Focal crop differs visibly from the centre crop in some frame, so that a
  * first visit shows what Focal is for; else the first photo. Their plans are asked for at once
- * (the server keeps what it detected, so the chosen photo's own plan then comes from its cache).
+ * and read in order: the first that differs decides without waiting for the rest, and its plan
+ * is kept for refreshPlan rather than asked for again.
  */
 async function showcase(photos) {
   const candidates = photos.slice(0, SHOWCASE_CANDIDATES).filter((photo) => photo.source.path);
-  const frames = FRAMES.map((frame) => ({ aspect: frame.aspect.join(':') }));
-  const plans = await Promise.all(candidates.map((photo) => api.plan(photo.source, frames).catch(() => null)));
+  const requests = candidates.map((photo) => api.plan(photo.source, PLAN_FRAMES).catch(() => null));
   const differs = (plan) => plan.frames.some((frame, i) =>
     frame.crop && overlap(frame.crop, centreCrop(plan.image, FRAMES[i].aspect)) < SHOWCASE_OVERLAP);
-  const index = plans.findIndex((plan) => plan?.image && Array.isArray(plan.frames) && differs(plan));
-  return index >= 0 ? candidates[index] : photos[0];
+  for (const [index, request] of requests.entries()) {
+    const plan = await request;
+    if (plan?.image && Array.isArray(plan.frames) && differs(plan)) {
+      state.planned = { photo: candidates[index], plan };
+      return candidates[index];
+    }
+  }
+  return photos[0];
 }
 
 /** The centre crop of aspect `[p, q]` in an image of `{width, height}`: the largest, centred. */
