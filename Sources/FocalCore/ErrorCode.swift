@@ -98,6 +98,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Too much work is queued; try again later.
     public static let serverOverloaded = ErrorCode(rawValue: "server.overloaded")
+    /// The answers being sent hold their whole memory budget; try again shortly.
+    public static let serverAnswersFull = ErrorCode(rawValue: "server.answers_full")
     /// The request took longer than the request timeout.
     public static let serverTimeout = ErrorCode(rawValue: "server.timeout")
     /// The service is not ready (models not loaded, shutting down).
@@ -122,7 +124,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         .inputUnsupported, .inputCorrupt, .inputNotFound, .inputNotAFile, .inputUnreadable, .outputTooLarge,
         .outputEncodeFailed, .outputWriteFailed, .fetchInvalidURL, .fetchNotAllowed, .fetchAddressRefused,
         .fetchConnection, .fetchTimeout, .fetchTooLarge, .fetchRedirects, .fetchStatus, .fetchNotAnImage,
-        .serverOverloaded, .serverTimeout, .serverNotReady, .serverStorage, .modelsMissing, .modelsInvalid,
+        .serverOverloaded, .serverAnswersFull, .serverTimeout, .serverNotReady, .serverStorage, .modelsMissing, .modelsInvalid,
         .detectionFailed, .internalFailure,
     ]
 }

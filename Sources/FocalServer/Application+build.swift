@@ -83,6 +83,6 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
     router.addRoutes(service.pageRoutes)
 
     // Everything else is an image URL in thumbor's grammar.
-    router.get("**") { request, _ in try await service.image(request) }
+    router.get("**") { request, context in try await service.image(request, context: context) }
     return router
 }

@@ -3,6 +3,7 @@ public import Focal
 import FocalImaging
 import Foundation
 import HTTPTypes
+import NIOCore
 import Hummingbird
 public import Logging
 import Synchronization
@@ -28,6 +29,8 @@ public final class FocalService: Sendable {
     let logger: Logger
     /// Open connections and the memory their bodies hold.
     let connections: ConnectionRegistry
+    /// The memory image answers hold while they are sent.
+    let answers: AnswerMemory
     private let ready = Mutex(false)
     private let background = Mutex<[Task<Void, Never>]>([])
     private let temporaryData: String?
@@ -68,6 +71,7 @@ public final class FocalService: Sendable {
         signer = URLSigner(keys: configuration.keys)
         authorization = Authorization(token: configuration.token, keys: configuration.keys)
         connections = ConnectionRegistry(maxBodyMemory: configuration.requests.maxBodyMemory, logger: logger)
+        answers = AnswerMemory(budget: configuration.requests.maxAnswerMemory)
     }
 
     deinit {
@@ -147,7 +151,7 @@ public final class FocalService: Sendable {
     // MARK: - Images (thumbor's grammar)
 
     /// Answers a thumbor-style image or `meta/` URL.
-    func image(_ request: Request) async throws -> Response {
+    func image(_ request: Request, context: FocalRequestContext) async throws -> Response {
         let url = try ThumborURL(path: request.uri.path)
         if let signature = url.signature {
             guard signer.verify(signature, path: url.signedPath) else {
@@ -177,7 +181,8 @@ public final class FocalService: Sendable {
             try await pipeline.crop(input, sizedBy: rule, options: options)
         }
         if known == nil, let id = result.contentID { learn(id, for: source) }
-        return imageResponse(result, id: known, request: request, vary: vary, smart: options.crop.needsDetection)
+        return try imageResponse(
+            result, id: known, request: request, vary: vary, smart: options.crop.needsDetection, eventLoop: context.eventLoop)
     }
 
     /// Fills in the automatic format from the request's `Accept` when the URL asks for it
@@ -230,8 +235,13 @@ public final class FocalService: Sendable {
     }
 
     /// An image response: the bytes, their type, validators and caching headers; 304 when the
-    /// client's `If-None-Match` names this result.
-    func imageResponse(_ result: CropResult, id: String?, request: Request, vary: Bool, smart: Bool) -> Response {
+    /// client's `If-None-Match` names this result. The bytes are streamed as the client reads
+    /// them, reserved on the answer memory until they are sent (`AnswerMemory`).
+    /// - Throws: `ServerError` (`server.answers_full`) when the answers being sent hold their
+    ///   whole budget already.
+    func imageResponse(
+        _ result: CropResult, id: String?, request: Request, vary: Bool, smart: Bool, eventLoop: any EventLoop
+    ) throws(ServerError) -> Response {
         let tag = "\"" + String((result.key ?? Self.hex(SHA256.hash(data: result.data))).prefix(32)) + "\""
         // A subject-aware crop changes when a person saves a crop for its aspect: browsers check
         // back every time (a 304 when unchanged); shared caches keep it and are purged by tag.
@@ -251,8 +261,11 @@ public final class FocalService: Sendable {
         {
             return Response(status: .notModified, headers: headers)
         }
+        guard let hold = answers.hold(result.data) else {
+            throw ServerError(.serverAnswersFull, "too many large answers are being sent now; try again shortly")
+        }
         headers[.contentLength] = String(result.data.count)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data)))
+        return Response(status: .ok, headers: headers, body: AnswerBody.make(hold, eventLoop: eventLoop))
     }
 
     /// thumbor's `meta/` JSON, with Focal's own object beside it: the plan the image URL renders

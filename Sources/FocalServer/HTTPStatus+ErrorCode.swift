@@ -25,7 +25,7 @@ extension HTTPResponse.Status {
         case .fetchInvalidURL: self = .badRequest
         case .fetchConnection, .fetchRedirects, .fetchStatus: self = .badGateway
         case .fetchTimeout: self = .gatewayTimeout
-        case .serverTimeout, .serverNotReady, .modelsMissing, .modelsInvalid, .serverStorage: self = .serviceUnavailable
+        case .serverTimeout, .serverNotReady, .serverAnswersFull, .modelsMissing, .modelsInvalid, .serverStorage: self = .serviceUnavailable
         // The server's own failures: an input it read but could not handle, an output it could not
         // make, a detector that failed.
         case .inputUnreadable, .outputEncodeFailed, .outputWriteFailed, .detectionFailed, .internalFailure: self = .internalServerError

@@ -49,6 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(.headerTimeout) var headerTimeout: String?
     @Option(.bodyTimeout) var bodyTimeout: String?
     @Option(.bodyMemory) var bodyMemory: String?
+    @Option(.answerMemory) var answerMemory: String?
     @Option(.maxJSONBytes) var maxJSONBytes: String?
     @Option(.maxSignPaths) var maxSignPaths: String?
     @Option(.maxFrames) var maxFrames: String?

@@ -478,7 +478,7 @@ final class Raw: @unchecked Sendable {
     /// The socket, for writes of bytes.
     var descriptor: Int32 { fd }
 
-    init(port: Int) throws { fd = try RawHTTP.connect(port) }
+    init(port: Int, receiveBuffer: Int32? = nil) throws { fd = try RawHTTP.connect(port, receiveBuffer: receiveBuffer) }
 
     deinit { close() }
 

@@ -196,9 +196,14 @@ enum RawHTTP {
         return try receive(fd, until: nil, timeout: timeout)
     }
 
-    static func connect(_ port: Int) throws -> Int32 {
+    /// A connected socket; `receiveBuffer` sets its receive buffer first (a client that reads
+    /// nothing then takes little of an answer into its kernel).
+    static func connect(_ port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure() }
+        if var size = receiveBuffer {
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -9,7 +9,7 @@ extension ServeSetting {
     /// (`max-jobs` after `workers`, `cache-size` after `cache-dir`).
     public static let all: [ServeSetting] = [
         host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, autoWebp, autoFormat,
-        requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, maxJSONBytes, maxSignPaths,
+        requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, answerMemory, maxJSONBytes, maxSignPaths,
         maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, models, logLevel,
     ]
 
@@ -152,6 +152,13 @@ extension ServeSetting {
     public static let bodyMemory = ServeSetting(
         "body-memory", valueName: "MiB", defaultValue: "128", sample: "64", "Request bodies held across all connections; past it, 429 at once",
         apply: { $0.requests.maxBodyMemory = try number($1, in: 1...1 << 20) << 20 }, show: { "\($0.requests.maxBodyMemory >> 20) MiB" })
+
+    /// `--answer-memory`: `RequestLimits.maxAnswerMemory`.
+    public static let answerMemory = ServeSetting(
+        "answer-memory", valueName: "MiB", defaultValue: "256", sample: "512",
+        "Image answers being sent across all connections (one copy each, however many clients); past it, 503 at once",
+        apply: { $0.requests.maxAnswerMemory = try number($1, in: 1...1 << 20) << 20 },
+        show: { "\($0.requests.maxAnswerMemory >> 20) MiB, readers slower than \($0.requests.answerMinRate) bytes/s after \($0.requests.answerGrace) closed" })
 
     /// `--max-json-bytes`: `RequestLimits.maxJSONBytes`.
     public static let maxJSONBytes = ServeSetting(

@@ -5,8 +5,12 @@ import Logging
 /// The most connections `focal serve` keeps open (`RequestLimits.maxConnections`). Within a
 /// 32nd of the cap (at least one), each new connection closes an idle one (one that never sent a
 /// request, the oldest first; else the one idle the longest between requests), so a crowd of idle
-/// connections cannot keep a new client out, nor push out a client that uses its connection. At the cap, with nothing idle, the server stops accepting: new connections
-/// wait in the listen backlog until one closes, and the system refuses them once it is full.
+/// connections cannot keep a new client out, nor push out a client that uses its connection. At
+/// the cap the server stops accepting: new connections wait in the listen backlog until one
+/// closes, and the system refuses them once it is full. Meanwhile every 200 ms an idle connection
+/// is closed, or when none is idle up to a 32nd of the cap of those whose clients have taken
+/// nothing of their answers for a second (`ConnectionRegistry.capReached`): slow readers cannot
+/// hold the cap either.
 /// Nothing spins on `accept`, and reaching the cap is logged (at most once every 10 s).
 struct ConnectionCap: AvailableConnectionsDelegate {
     let limit: Int
@@ -34,7 +38,7 @@ struct ConnectionCap: AvailableConnectionsDelegate {
         guard count >= limit - max(1, limit / 32) else { return }
         let evicted = registry.evictIdle(1)
         guard count >= limit else { return }
-        registry.capReached()
+        registry.capReached(stalled: max(1, limit / 32))
         if !full {
             full = true
             // Once per 10 s at most: under a flood the cap is reached again and again.

@@ -22,6 +22,10 @@ final class ConnectionRegistry: Sendable {
     /// Idle connections: since when, and whether they have ever sent a request (those that never
     /// did are closed first: a client that has asked for something is likelier to again).
     private let idle = Mutex<[ObjectIdentifier: (channel: any Channel, since: ContinuousClock.Instant, served: Bool)]>([:])
+    /// Connections whose socket has taken nothing of their pending writes for a second: since when.
+    private let stalled = Mutex<[ObjectIdentifier: (channel: any Channel, since: ContinuousClock.Instant)]>([:])
+    /// Connections closed to make room: closed at once, whatever they still had to write.
+    private let evicted = Mutex<Set<ObjectIdentifier>>([])
     /// While the cap holds accepting back, a task closes an idle connection every 200 ms.
     private let capWatch = Mutex<Task<Void, Never>?>(nil)
 
@@ -48,8 +52,8 @@ final class ConnectionRegistry: Sendable {
     /// Bytes of request bodies held now.
     var bodyMemory: Int { bodyBytes.withLock { $0 } }
 
-    /// Connections closed early so far, by reason (`client_closed`, `evicted_idle`, `idle_timeout`, `header_timeout`, `body_timeout`,
-    /// `body_too_slow`, `body_memory`, `too_large`, `bad_request`, `shutdown`).
+    /// Connections closed early so far, by reason (`client_closed`, `evicted_idle`, `evicted_stalled`, `idle_timeout`, `header_timeout`, `body_timeout`,
+    /// `body_too_slow`, `answer_too_slow`, `body_memory`, `too_large`, `bad_request`, `shutdown`).
     var closedEarly: [String: Int] { closes.withLock { $0.byReason } }
 
     /// Whether every connection is being closed now, pending writes or not.
@@ -60,8 +64,27 @@ final class ConnectionRegistry: Sendable {
     }
 
     func remove(_ channel: any Channel) {
-        _ = channels.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
-        _ = idle.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+        let id = ObjectIdentifier(channel)
+        _ = channels.withLock { $0.removeValue(forKey: id) }
+        _ = idle.withLock { $0.removeValue(forKey: id) }
+        _ = stalled.withLock { $0.removeValue(forKey: id) }
+        _ = evicted.withLock { $0.remove(id) }
+    }
+
+    /// Records whether a connection's socket has taken nothing of its pending writes for a second.
+    func setStalled(_ channel: any Channel, _ isStalled: Bool) {
+        stalled.withLock { stalled in
+            if isStalled {
+                if stalled[ObjectIdentifier(channel)] == nil { stalled[ObjectIdentifier(channel)] = (channel, .now) }
+            } else {
+                stalled[ObjectIdentifier(channel)] = nil
+            }
+        }
+    }
+
+    /// Whether a connection was closed to make room (its close is not held for pending writes).
+    func isEvicted(_ channel: any Channel) -> Bool {
+        evicted.withLock { $0.contains(ObjectIdentifier(channel)) }
     }
 
     /// Records whether a connection is idle: between requests (`served`), or open with nothing sent.
@@ -76,18 +99,41 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// The connection cap holds accepting back: until `capLeft()`, close the connection idle the
-    /// longest (idle for 200 ms at least) every 200 ms, so that a client waiting in the backlog
-    /// gets in.
-    func capReached() {
+    /// longest (idle for 200 ms at least) every 200 ms, or when none is idle up to `stalled` of
+    /// those stalled the longest (clients that have taken nothing of their answers for a second
+    /// at least), so that clients waiting in the backlog get in.
+    func capReached(stalled batch: Int = 1) {
         capWatch.withLock { watch in
             guard watch == nil else { return }
             watch = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(200))
                     guard let self else { return }
-                    self.evictIdle(1, idleFor: .milliseconds(200))
+                    if self.evictIdle(1, idleFor: .milliseconds(200)) == 0 { self.evictStalled(batch) }
                 }
             }
+        }
+    }
+
+    /// Closes up to `count` stalled connections (see `setStalled`), the longest stalled first, at
+    /// once; returns how many.
+    @discardableResult
+    func evictStalled(_ count: Int) -> Int {
+        let oldest = stalled.withLock { stalled -> [any Channel] in
+            let chosen = stalled.sorted { $0.value.since < $1.value.since }.prefix(max(0, count))
+            for (key, _) in chosen { stalled[key] = nil }
+            return chosen.map(\.value.channel)
+        }
+        close(oldest, reason: "evicted_stalled")
+        return oldest.count
+    }
+
+    /// Closes connections chosen to make room, at once.
+    private func close(_ chosen: [any Channel], reason: String) {
+        evicted.withLock { evicted in for channel in chosen { evicted.insert(ObjectIdentifier(channel)) } }
+        for channel in chosen {
+            closedEarly(reason)
+            channel.close(promise: nil)
         }
     }
 
@@ -110,10 +156,7 @@ final class ConnectionRegistry: Sendable {
             for (key, _) in chosen { idle[key] = nil }
             return chosen.map(\.value.channel)
         }
-        for channel in oldest {
-            closedEarly("evicted_idle")
-            channel.close(promise: nil)
-        }
+        close(oldest, reason: "evicted_idle")
         return oldest.count
     }
 

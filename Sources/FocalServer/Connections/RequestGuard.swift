@@ -20,7 +20,18 @@ import NIOHTTPTypesHTTP1
 /// - **Body deadline and rate.** A body must arrive whole within `bodyTimeout` of its head, and
 ///   once it has had `bodyGrace`, at `bodyMinRate` on average; otherwise the connection is closed.
 ///   A chunked body reserves its memory as it arrives and is closed when it cannot.
-/// - **Parser errors** are answered 400 with a JSON body (Hummingbird answers a bare 400).
+/// - **Parser errors** are answered 400 with a JSON body (Hummingbird answers a bare 400), and
+///   so are a request with two `Host` headers and an HTTP/1.1 request with none
+///   (`HTTP1HeadCheck`, which sits before the HTTP/1 to HTTP types conversion).
+/// - **Answer pace.** While the socket takes no more of an answer, its client must have taken it
+///   at `answerMinRate` on average once it has had `answerGrace`, and must take some of it at
+///   least once every `answerGrace`; otherwise the connection is closed (a client that never reads would keep its answer and its place forever). A
+///   connection whose socket has taken nothing for a second is reported as stalled, so that at
+///   the connection cap it can be closed to make room (`ConnectionRegistry.evict`), like an idle
+///   one; a connection with writes pending is never idle.
+/// - **No keep-alive, no wait.** A request that does not keep its connection alive (HTTP/1.0
+///   without `Connection: keep-alive`) has its connection closed once its answer is written,
+///   rather than held until the next head's deadline.
 /// - **Writes finish before a close.** Hummingbird closes a connection that must not be kept
 ///   (a graceful shutdown, `Connection: close`) right after writing the response's last part,
 ///   which drops whatever the socket has not taken yet: a large image was cut short. This handler
@@ -66,6 +77,19 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// deadline, and the connection is between requests once the body ends.
     private var answeredEarly = false
     private var pendingWrites = 0
+    /// Body bytes written to the channel that the socket has not taken yet.
+    private var pendingBytes = 0
+    /// The answer being sent: since its head, and the body bytes the socket has taken.
+    private var answer: (since: NIODeadline, sent: Int)?
+    /// When the socket last took a write.
+    private var lastProgress = NIODeadline.now()
+    private var reportedStalled = false
+    /// The request being answered does not keep the connection alive.
+    private var closeAfterAnswer = false
+    /// What `HTTP1HeadCheck` found wrong with the head it passes on next, if anything.
+    fileprivate var headProblem: String?
+    /// `HTTP1HeadCheck` found that the head it passes on next does not keep the connection alive.
+    fileprivate var closeRequested = false
     private var heldClose: EventLoopPromise<Void>?
     private var closing = false
 
@@ -90,6 +114,10 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // Raw bytes are seen before the HTTP decoder, so a head's deadline starts at its first byte.
         let watcher = ByteWatcher(owner: self, eventLoop: context.eventLoop)
         try? context.pipeline.syncOperations.addHandler(watcher, position: .first)
+        // Heads are checked as HTTP/1 sent them, before the conversion keeps one Host and drops the version.
+        if let codec = try? context.pipeline.syncOperations.context(handlerType: HTTP1ToHTTPServerCodec.self) {
+            try? context.pipeline.syncOperations.addHandler(HTTP1HeadCheck(owner: self), position: .before(codec.handler))
+        }
         if context.channel.isActive { start(context) }
     }
 
@@ -120,7 +148,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func reportIdle() {
         let isIdle: Bool
         switch phase {
-        case .idle, .head(_, false): isIdle = !closing
+        case .idle, .head(_, false): isIdle = !closing && pendingWrites == 0
         default: isIdle = false
         }
         guard isIdle != reportedIdle, let channel else { return }
@@ -152,12 +180,28 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Called by the head check for every HTTP/1 request head, before it is converted.
+    fileprivate func headArrived(_ head: HTTPRequestHead) {
+        let hosts = head.headers["Host"].count
+        if hosts > 1 {
+            headProblem = "\(hosts) Host headers"
+        } else if hosts == 0, head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1) {
+            headProblem = "no Host header"
+        }
+        closeRequested = !head.isKeepAlive
+    }
+
     // MARK: - Reading
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case let .head(head):
             guard !closing else { return }
+            if let problem = headProblem {
+                headProblem = nil
+                refuse(context, ServerError.invalid("the request has \(problem); send exactly one Host header"), reason: "bad_request")
+                return
+            }
             // A request body's length must be known: Transfer-Encoding ends in chunked, or none.
             if let coding = head.headerFields[.transferEncoding],
                 coding.split(separator: ",").last?.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
@@ -183,6 +227,8 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
             open += 1
             served = true
+            closeAfterAnswer = closeRequested
+            closeRequested = false
             let chunked = head.headerFields[.transferEncoding] != nil
             if (declared ?? 0) > 0 || chunked {
                 phase = .body(since: .now(), received: 0, limit: limit)
@@ -241,15 +287,36 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let part = unwrapOutboundIn(data)
+        var bytes = 0
+        switch part {
+        case let .head(head) where head.status.kind != .informational:
+            answer = (.now(), 0)
+            lastProgress = .now()
+        case let .body(buffer):
+            bytes = buffer.readableBytes
+        default:
+            break
+        }
         pendingWrites += 1
+        pendingBytes += bytes
         let written = promise ?? context.eventLoop.makePromise(of: Void.self)
         written.futureResult.hop(to: context.eventLoop).assumeIsolatedUnsafeUnchecked().whenComplete { [self] _ in
             pendingWrites -= 1
-            if pendingWrites == 0, let held = heldClose {
+            pendingBytes -= bytes
+            if bytes > 0 {
+                answer?.sent += bytes
+                lastProgress = .now()
+                reportStalled(false)
+            }
+            guard pendingWrites == 0 else { return }
+            reportStalled(false)
+            reportIdle()
+            if let held = heldClose {
                 heldClose = nil
                 context.close(promise: held)
             }
         }
+        var closeNow = false
         if case .end = part, open > 0 {
             open -= 1
             if open == 0 {
@@ -259,9 +326,24 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 } else {
                     between(context)
                 }
+                closeNow = closeAfterAnswer
             }
         }
         context.write(data, promise: written)
+        // Checked while writes wait on the socket: the answer's pace.
+        if pendingWrites > 0 { scheduleTick(context) }
+        if closeNow {
+            // Not kept alive: closed once the answer is out (the close is held until then).
+            context.flush()
+            close(context: context, mode: .all, promise: nil)
+        }
+    }
+
+    /// Tells the registry whether the socket has taken nothing of pending writes for a second.
+    private func reportStalled(_ stalled: Bool) {
+        guard stalled != reportedStalled, let channel else { return }
+        reportedStalled = stalled
+        registry.setStalled(channel, stalled)
     }
 
     /// Every request on the connection is read and answered: its body memory goes back, and the
@@ -279,7 +361,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard mode == .all, pendingWrites > 0, !registry.isForcing else {
+        guard mode == .all, pendingWrites > 0, !registry.isForcing, !registry.isEvicted(context.channel) else {
             context.close(mode: mode, promise: promise)
             return
         }
@@ -308,8 +390,27 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func check(_ context: ChannelHandlerContext) {
         let now = NIODeadline.now()
+        if pendingBytes > 0, let answer {
+            // The socket takes no more: the client is not reading as fast as the answer comes.
+            if now - lastProgress >= .seconds(1) { reportStalled(true) }
+            let elapsed = now - answer.since
+            let grace = Self.amount(limits.answerGrace)
+            // Nothing taken for a whole grace period: however much the socket took at first.
+            if now - lastProgress > grace {
+                drop(context, reason: "answer_too_slow")
+                return
+            }
+            if elapsed > grace {
+                let seconds = Double((elapsed - grace).nanoseconds) / 1e9
+                if Double(answer.sent) < Double(limits.answerMinRate) * seconds {
+                    drop(context, reason: "answer_too_slow")
+                    return
+                }
+            }
+        }
         switch phase {
         case .idle, .answering:
+            if pendingWrites > 0 { scheduleTick(context) }
             return
         case let .head(since, bytes):
             if now - since > Self.amount(limits.headerTimeout) {
@@ -395,6 +496,22 @@ private final class ByteWatcher: ChannelInboundHandler, RemovableChannelHandler 
             self.ownerContext = ownerContext
             owner.bytesArrived(ownerContext)
         }
+        context.fireChannelRead(data)
+    }
+}
+
+/// Shows `RequestGuard` each HTTP/1 request head as it was sent: how many `Host` headers and
+/// which version, which the conversion to HTTP types does not keep.
+private final class HTTP1HeadCheck: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private weak var owner: RequestGuard?
+
+    init(owner: RequestGuard) { self.owner = owner }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case let .head(head) = unwrapInboundIn(data) { owner?.headArrived(head) }
         context.fireChannelRead(data)
     }
 }

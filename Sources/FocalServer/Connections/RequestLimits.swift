@@ -1,6 +1,6 @@
 /// What one connection and one request may cost `focal serve` before they are read: time to
 /// send a request head and a body, the size and total memory of bodies, the number of open
-/// connections. The image limits (`ImageLimits`) and the job gate (`FocalConfiguration.maxJobs`,
+/// connections, the memory and pace of answers. The image limits (`ImageLimits`) and the job gate (`FocalConfiguration.maxJobs`,
 /// `memoryBudget`) take over once a request is read.
 public struct RequestLimits: Sendable, Hashable {
     /// Time to send a complete request head: from the connection's opening for its first
@@ -24,6 +24,17 @@ public struct RequestLimits: Sendable, Hashable {
     /// A request whose declared `Content-Length` would pass it is answered 429 at once; a chunked
     /// body that passes it has its connection closed.
     public var maxBodyMemory: Int
+    /// The bytes image answers being sent may hold, across every connection, each stored answer
+    /// counted once however many clients it goes to; default 256 MiB (`focal serve
+    /// --answer-memory`). Past it a new answer is refused with 503 (`server.answers_full`).
+    public var maxAnswerMemory: Int
+    /// The slowest a client may take its answer, in bytes a second on average, once it has had
+    /// `answerGrace` and while the socket takes no more; default 16 KiB/s. A slower reader's
+    /// connection is closed, giving back what its answer held.
+    public var answerMinRate: Int
+    /// How long an answer may be taken slower than `answerMinRate`, and the longest the socket
+    /// may take none of it while some waits; default 10 s.
+    public var answerGrace: Duration
     /// Open connections at once; default nil: three quarters of the file descriptors this process
     /// may open, less 256 kept for files, fetches and the database, and at most 16,384. Past it,
     /// new connections wait in the listen backlog (and are refused by the system once that is
@@ -38,7 +49,8 @@ public struct RequestLimits: Sendable, Hashable {
     public init(
         headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30), bodyMinRate: Int = 16 << 10,
         bodyGrace: Duration = .seconds(5), maxJSONBytes: Int = 1 << 20, maxBodyMemory: Int = 128 << 20,
-        maxConnections: Int? = nil, maxSignPaths: Int = 256, maxFrames: Int = 32
+        maxConnections: Int? = nil, maxSignPaths: Int = 256, maxFrames: Int = 32, maxAnswerMemory: Int = 256 << 20,
+        answerMinRate: Int = 16 << 10, answerGrace: Duration = .seconds(10)
     ) {
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
@@ -49,6 +61,9 @@ public struct RequestLimits: Sendable, Hashable {
         self.maxConnections = maxConnections.map { max(1, $0) }
         self.maxSignPaths = max(1, maxSignPaths)
         self.maxFrames = max(1, maxFrames)
+        self.maxAnswerMemory = max(1 << 20, maxAnswerMemory)
+        self.answerMinRate = max(0, answerMinRate)
+        self.answerGrace = answerGrace
     }
 
     /// The connection cap in force: `maxConnections`, or one sized from the file-descriptor
