@@ -28,7 +28,19 @@ public struct CropOverride: Hashable, Sendable {
 public protocol CropOverriding: Sendable {
     /// The crop saved for the image with this content ID (SHA-256, hex) at an aspect ratio within
     /// 1 % of `ratio`, if any.
-    /// - Throws: When the store cannot answer; the request then fails rather than serve an
-    ///   automatic crop that a saved one should have replaced.
+    /// - Throws: `SavedCropsUnavailable` when the store cannot answer now (down, stalled, its
+    ///   deadline passed): the crop is then made as if nothing were saved, marked
+    ///   (`CropResult.savedCropsUnknown`) and cached nowhere. Any other error fails the request.
     func override(image id: String, ratio: Double) async throws -> CropOverride?
+}
+
+/// A store of saved crops cannot answer now: a crop goes on without them, marked as such.
+public struct SavedCropsUnavailable: Error, Sendable, CustomStringConvertible {
+    /// Why, for logs.
+    public var reason: String
+
+    /// Creates the error.
+    public init(reason: String) { self.reason = reason }
+
+    public var description: String { "saved crops are unavailable: \(reason)" }
 }

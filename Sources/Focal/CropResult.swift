@@ -45,6 +45,9 @@ public struct CropResult: Sendable {
     public var overrideRevision: Int?
     /// The SHA-256 of the image's bytes (hex), when the image was identified by its content.
     public var contentID: String?
+    /// Whether the store of saved crops could not answer, so that a saved crop may have been
+    /// missed (`SavedCropsUnavailable`); such a result is cached nowhere.
+    public var savedCropsUnknown = false
 
     /// Creates a result.
     public init(data: Data, format: ImageFormat, plan: CropPlan, detected: [Subject], origin: Origin = .fresh, key: String? = nil) {

@@ -24,6 +24,13 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
+    /// Whether the store of saved crops could not say whether one applies (set by the pipeline:
+    /// the result may miss a saved crop, so it is cached nowhere). Not part of result keys.
+    var savedCropsUnknown = false
+
+    private enum CodingKeys: String, CodingKey {
+        case crop, accuracy, format, automaticFormat, quality, fallback, flip, savedCropRevision
+    }
 
     /// The defaults listed on each property.
     public static let `default` = FocalOptions()

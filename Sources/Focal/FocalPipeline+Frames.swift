@@ -17,6 +17,9 @@ public struct FramePlans: Sendable {
     public let analysis: Analysis
     /// One plan per frame asked for, in order.
     public let frames: [FramePlan]
+    /// Whether the store of saved crops could not answer, so that a saved crop may have been
+    /// missed (`SavedCropsUnavailable`).
+    public var savedCropsUnknown = false
 }
 
 extension FocalPipeline {
@@ -62,6 +65,7 @@ extension FocalPipeline {
         }
         let used = Analysis(image: image, subjects: found[.crop] ?? [])
         var plans: [FramePlan] = []
+        var unknown = false
         for rule in frames {
             let target = try rule.target(for: Self.ruleSize(image, options.crop))
             if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
@@ -69,6 +73,7 @@ extension FocalPipeline {
             var saved: CropOverride?
             if savedCrops, let identity {
                 (frameOptions, saved) = try await applyingOverride(options, identity: identity, target: target)
+                unknown = unknown || frameOptions.savedCropsUnknown
             }
             frameOptions.crop = savedCropApplied(frameOptions, target: target, imageSize: image.size)
             let plan = try used.plan(target, options: frameOptions.crop)
@@ -77,6 +82,8 @@ extension FocalPipeline {
         }
         var analysis = Analysis(image: image, subjects: found[listing] ?? [])
         analysis.contentID = identity?.contentID
-        return FramePlans(analysis: analysis, frames: plans)
+        var answer = FramePlans(analysis: analysis, frames: plans)
+        answer.savedCropsUnknown = unknown
+        return answer
     }
 }

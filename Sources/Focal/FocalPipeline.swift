@@ -217,7 +217,9 @@ public final class FocalPipeline: Sendable {
         var result = CropResult(data: data, format: format, plan: plan, detected: subjects, key: key?.fileName)
         result.overrideRevision = options.savedCropRevision
         result.contentID = identity?.contentID
-        if let key { await store(result, for: key) }
+        result.savedCropsUnknown = options.savedCropsUnknown
+        // A result that may miss a saved crop is cached nowhere.
+        if let key, !options.savedCropsUnknown { await store(result, for: key) }
         return result
     }
 
@@ -261,14 +263,22 @@ public final class FocalPipeline: Sendable {
     /// is one and the request would otherwise detect: the saved crop and its revision, which are
     /// part of the result's key. How it decides the crop (`SavedCropRule`) is applied once the
     /// image's size is known (`savedCropApplied`). Also answers the saved crop itself, if any.
+    /// When the store cannot answer (`SavedCropsUnavailable`), the options say so and no saved
+    /// crop applies.
     func applyingOverride(
         _ options: FocalOptions, identity: ImageIdentity, target: CropTarget
     ) async throws -> (options: FocalOptions, saved: CropOverride?) {
         guard let overrides, options.crop.needsDetection, let id = identity.contentID else { return (options, nil) }
-        guard let saved = try await overrides.override(image: id, ratio: target.ratio) else {
+        var options = options
+        let found: CropOverride?
+        do {
+            found = try await overrides.override(image: id, ratio: target.ratio)
+        } catch is SavedCropsUnavailable {
+            options.savedCropsUnknown = true
+            counters.withLock { $0.savedCropsUnknown += 1 }
             return (options, nil)
         }
-        var options = options
+        guard let saved = found else { return (options, nil) }
         options.crop.override = .region(saved.crop)
         options.savedCropRevision = saved.revision
         return (options, saved)

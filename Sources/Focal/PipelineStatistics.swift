@@ -33,6 +33,11 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var renders = 0
     /// Results that fell back to a centre crop or a placeholder.
     public var fallbacks = 0
+    /// Saved-crop look-ups the store could not answer (`SavedCropsUnavailable`): crops made as
+    /// if nothing were saved.
+    public var savedCropsUnknown = 0
+    /// Disk cache writes that failed (a full or read-only disk, a vanished folder).
+    public var diskWriteFailures = 0
     /// Results held in the memory cache now.
     public var memoryEntries = 0
     /// Bytes held in the memory cache now.

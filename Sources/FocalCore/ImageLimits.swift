@@ -11,6 +11,7 @@
 /// | `maxDecodeBytes` | 256 MiB, estimated from the header and the input's size | `input.too_costly` |
 /// | `maxJPEGScans` | 100 | `input.too_costly` |
 /// | `maxPages` | 10 000 pages or frames in the file | `input.too_costly` |
+/// | `maxDecodeTime` | 2 s, estimated from the file's structure (a TIFF's tiles) | `input.too_costly` |
 /// | `timeout` | 30 s per input | `input.timeout` |
 /// | `maxOutputSide` | 8192 px | `output.too_large` |
 /// | `maxOutputPixels` | 16 777 216 (4096 × 4096) | `output.too_large` |
@@ -37,6 +38,10 @@ public struct ImageLimits: Hashable, Sendable {
     /// every TIFF directory before the first pixel (half a million take seconds, every time the
     /// header is read); default 10 000.
     public var maxPages: Int
+    /// The most time one decode may be estimated to take from the file's structure, before any
+    /// pixel is decoded: a TIFF cut into tiny tiles takes a minute of CPU for a few megabytes
+    /// (`DecodeCost.tiffTileSeconds`); default 2 s.
+    public var maxDecodeTime: Duration
     /// The time one input may take from opening to encoding; default 30 s.
     public var timeout: Duration
     /// The longest side of an output, in pixels; default 8192.
@@ -56,7 +61,7 @@ public struct ImageLimits: Hashable, Sendable {
         maxInputBytes: Int = 64 << 20, maxPixels: Int = 100_000_000, maxSide: Int = 65_535,
         maxAspectRatio: Double = 100, maxDecodeBytes: Int = 256 << 20, maxJPEGScans: Int = 100,
         timeout: Duration = .seconds(30), maxOutputSide: Int = 8192, maxOutputPixels: Int = 4096 * 4096,
-        maxUpscale: Double = 8, maxSubjects: Int = 1000, maxPages: Int = 10_000
+        maxUpscale: Double = 8, maxSubjects: Int = 1000, maxPages: Int = 10_000, maxDecodeTime: Duration = .seconds(2)
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxPixels = maxPixels
@@ -70,6 +75,7 @@ public struct ImageLimits: Hashable, Sendable {
         self.maxUpscale = maxUpscale
         self.maxSubjects = maxSubjects
         self.maxPages = maxPages
+        self.maxDecodeTime = maxDecodeTime
     }
 
     /// Checks an input's byte count.
@@ -127,7 +133,8 @@ public struct ImageLimits: Hashable, Sendable {
         }
     }
 
-    static func format(_ value: Double) -> String {
+    /// A number as the limits' messages write it: whole, or to two decimals.
+    package static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String((value * 100).rounded() / 100)
     }
 }

@@ -114,10 +114,19 @@ public final class SourceImage: @unchecked Sendable {
                     actual: "more than \(limits.maxJPEGScans) scans", source: name)
             }
         }
-        if signature == "tiff", TIFFPages.count(in: data, limit: limits.maxPages) > limits.maxPages {
-            throw LimitExceeded(
-                .inputTooCostly, limit: "maxPages", allowed: "\(limits.maxPages) pages", actual: "more than \(limits.maxPages) pages",
-                source: name)
+        var tileRow = 0
+        if signature == "tiff" {
+            if TIFFPages.count(in: data, limit: limits.maxPages) > limits.maxPages {
+                throw LimitExceeded(
+                    .inputTooCostly, limit: "maxPages", allowed: "\(limits.maxPages) pages", actual: "more than \(limits.maxPages) pages",
+                    source: name)
+            }
+            if let layout = TIFFLayout.read(from: data) {
+                try checkTiles(layout, limits: limits, name: name)
+                // libvips keeps a row of tiles while it reads: more than the image when tiles overhang it.
+                let (row, overflow) = layout.tiles.across.multipliedReportingOverflow(by: layout.tileBytes)
+                tileRow = overflow ? Int.max : row
+            }
         }
         var info = focal_vips_info()
         var opened: OpaquePointer?
@@ -129,11 +138,34 @@ public final class SourceImage: @unchecked Sendable {
         }
         let image = SourceImage(handle: handle, info: info, name: name, limits: limits, deadline: deadline)
         let chroma = withUnsafeBytes(of: info.chroma) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        try image.checkHeader(chroma: chroma.isEmpty ? nil : chroma, inputBytes: data.count)
+        try image.checkHeader(chroma: chroma.isEmpty ? nil : chroma, inputBytes: data.count, atLeast: tileRow)
         return image
     }
 
-    private func checkHeader(chroma: String?, inputBytes: Int) throws(LimitExceeded) {
+    /// Refuses a tiled TIFF whose tiles libvips would refuse (larger than
+    /// `DecodeCost.tiffMaxTileBytes`) or whose tiles would take longer than `maxDecodeTime`.
+    private static func checkTiles(_ layout: TIFFLayout, limits: ImageLimits, name: String) throws(LimitExceeded) {
+        guard let tileWidth = layout.tileWidth, let tileHeight = layout.tileHeight else { return }
+        let tile = "\(tileWidth)×\(tileHeight)"
+        if layout.tileBytes > DecodeCost.tiffMaxTileBytes {
+            throw LimitExceeded(
+                .inputTooCostly, limit: "the bytes of a TIFF tile libvips decodes", allowed: "\(DecodeCost.tiffMaxTileBytes / 1_000_000) MB",
+                actual: "\(layout.tileBytes / 1_000_000) MB in each \(tile) tile",
+                source: name)
+        }
+        let seconds = DecodeCost.tiffTileSeconds(layout)
+        let allowed = Double(limits.maxDecodeTime.components.seconds) + Double(limits.maxDecodeTime.components.attoseconds) / 1e18
+        if seconds > allowed {
+            throw LimitExceeded(
+                .inputTooCostly, limit: "maxDecodeTime", allowed: "\(ImageLimits.format(allowed)) s",
+                actual: "about \(ImageLimits.format(seconds)) s for \(layout.tiles.stored) tiles of \(tile)",
+                source: name)
+        }
+    }
+
+    /// Checks the header against the limits and estimates the decode's memory.
+    /// - Parameter atLeast: Bytes the decode holds whatever the estimate says (a TIFF's row of tiles).
+    private func checkHeader(chroma: String?, inputBytes: Int, atLeast: Int) throws(LimitExceeded) {
         do throws(LimitExceeded) {
             try limits.check(imageSize: size)
             if pages > limits.maxPages {
@@ -142,8 +174,9 @@ public final class SourceImage: @unchecked Sendable {
             let cost = DecodeCost.bytes(
                 format: format, width: size.width, height: size.height, bands: bands, bits: bits, interlaced: interlaced,
                 chroma: chroma, inputBytes: inputBytes)
-            decodeBytes = cost
-            if cost > limits.maxDecodeBytes {
+            decodeBytes = max(cost, atLeast)
+            if decodeBytes > limits.maxDecodeBytes {
+                let cost = decodeBytes
                 let what = interlaced ? (format == "jpeg" ? "progressive " : "interlaced ") : ""
                 throw LimitExceeded(
                     .inputTooCostly, limit: "maxDecodeBytes", allowed: "\(limits.maxDecodeBytes >> 20) MiB",

@@ -22,8 +22,8 @@ public final class FocalService: Sendable {
     let uploads: FolderImageStore
     let signer: URLSigner
     let authorization: Authorization
-    /// Where saved crops live.
-    let overrides: any OverrideStore
+    /// Where saved crops live, behind their deadlines, breaker and cache.
+    let savedCrops: SavedCropGateway
     /// The database replicas share, when there is one: it also holds uploads.
     let shared: PostgresOverrideStore?
     let logger: Logger
@@ -32,6 +32,8 @@ public final class FocalService: Sendable {
     /// The memory image answers hold while they are sent.
     let answers: AnswerMemory
     private let ready = Mutex(false)
+    /// The last readiness check and when it ran (`readiness()`).
+    let lastReadiness = Mutex<(at: ContinuousClock.Instant, value: Readiness)?>(nil)
     private let background = Mutex<[Task<Void, Never>]>([])
     private let temporaryData: String?
 
@@ -58,8 +60,9 @@ public final class FocalService: Sendable {
             store = try SQLiteOverrideStore(path: data + "/overrides.sqlite")
             shared = nil
         }
-        self.overrides = store
-        let pipeline = FocalPipeline(configuration: configuration.pipeline, overrides: StoreOverrides(store: store))
+        let savedCrops = SavedCropGateway(store: store, logger: logger)
+        self.savedCrops = savedCrops
+        let pipeline = FocalPipeline(configuration: configuration.pipeline, overrides: savedCrops)
         self.pipeline = pipeline
         uploads = try FolderImageStore(folder: data + "/uploads")
         metrics = ServerMetrics()
@@ -95,6 +98,10 @@ public final class FocalService: Sendable {
                     try? await Task.sleep(for: FocalService.rescanInterval)
                 }
             })
+        }
+        if shared != nil {
+            let savedCrops = savedCrops
+            tasks.append(Task.detached(priority: .utility) { await savedCrops.listen() })
         }
         let (pipeline, connections, metrics) = (pipeline, connections, metrics)
         tasks.append(Task.detached(priority: .utility) {
@@ -168,13 +175,17 @@ public final class FocalService: Sendable {
         let vary = negotiateFormat(&imageRequest, accept: request.headers[.accept])
         let (rule, options) = (imageRequest.rule, imageRequest.options)
         if url.meta {
-            let (body, id) = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
-                let (document, id) = try await meta(url: url, input: input, id: known, rule: rule, options: options)
-                return (DocumentEncoding.data(document), id)
+            let (body, id, degraded) = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
+                let (document, id, degraded) = try await meta(url: url, input: input, id: known, rule: rule, options: options)
+                return (DocumentEncoding.data(document), id, degraded)
             }
             if known == nil, let id { learn(id, for: source) }
             var headers: HTTPFields = [.cacheControl: "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)"]
             if let id { headers[.xkey] = id }
+            if degraded {
+                headers[.focalDegraded] = Self.savedCropsDegraded
+                headers[.cacheControl] = Self.degradedCaching
+            }
             return json(data: body, headers: headers)
         }
         let result = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
@@ -220,14 +231,15 @@ public final class FocalService: Sendable {
         case let .upload(id):
             let path = uploads.folder + "/" + id
             if FileManager.default.fileExists(atPath: path) { return (.file(path, contentID: id), id) }
-            // Uploaded through another replica: from the shared database, kept here from then on.
-            if let shared, let data = try await shared.upload(id) {
-                try await uploads.put(data, id: id)
-                return (.file(path, contentID: id), id)
-            }
             // A photo under the root, by the identity the catalog's index knows (kept up to date
             // in the background: a miss is a look-up, never a scan).
             if let relative = catalog.path(for: id), case let .file(path, _) = try resolver.file(relative) {
+                return (.file(path, contentID: id), id)
+            }
+            // Uploaded through another replica: from the shared database (asked last, so that a
+            // database away costs only these), kept here from then on.
+            if let shared, let data = try await savedCrops.call(savedCrops.writeDeadline, { try await shared.upload(id) }) {
+                try await uploads.put(data, id: id)
                 return (.file(path, contentID: id), id)
             }
             throw ServerError(.inputNotFound, "no image with id \(id)")
@@ -253,6 +265,10 @@ public final class FocalService: Sendable {
             .contentSecurityPolicy: ImageHeaders.contentSecurityPolicy,
         ]
         if vary { headers[.vary] = "Accept" }
+        if result.savedCropsUnknown {
+            headers[.focalDegraded] = Self.savedCropsDegraded
+            headers[.cacheControl] = Self.degradedCaching
+        }
         // The identity of a URL source is known once it has been fetched.
         if let id = id ?? result.contentID { headers[.xkey] = id }
         headers[.focalPlan] = Self.planHeader(result)
@@ -262,6 +278,7 @@ public final class FocalService: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         guard let hold = answers.hold(result.data) else {
+            metrics.refused("answers_full")
             throw ServerError(.serverAnswersFull, "too many large answers are being sent now; try again shortly")
         }
         headers[.contentLength] = String(result.data.count)
@@ -271,14 +288,21 @@ public final class FocalService: Sendable {
     /// thumbor's `meta/` JSON, with Focal's own object beside it: the plan the image URL renders
     /// (one library call plans it, saved crop included) and every subject every detector finds,
     /// from one open and one detection.
+    /// - Returns: The document, the image's identity, and whether the saved crops could not be read.
     func meta(url: ThumborURL, input: ImageInput, id known: String?, rule: TargetRule, options: FocalOptions) async throws
-        -> (MetaDocument, String?)
+        -> (MetaDocument, String?, Bool)
     {
         let plans = try await pipeline.plan(input, frames: [rule], options: options, listing: .everything)
         let id = known ?? plans.analysis.contentID
         guard let frame = plans.frames.first else { throw ServerError(.internalFailure, "meta planned no frame") }
-        return (MetaDocument(url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip), id)
+        return (MetaDocument(url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip), id, plans.savedCropsUnknown)
     }
+
+    /// `X-Focal-Degraded` when the saved crops could not be read: the answer is what would be
+    /// made were nothing saved.
+    static let savedCropsDegraded = "saved-crops"
+    /// The caching of a degraded answer: a cache in front keeps it 5 s at most.
+    static let degradedCaching = "public, max-age=0, must-revalidate, s-maxage=5"
 
     /// The plan in one header, for `<focal-img>`'s `focal-load` event: strategy, crop and image
     /// size in pixels, the subjects used as `[kind, x, y, width, height, confidence]`, and the
@@ -335,4 +359,6 @@ extension HTTPField.Name {
     static var xkey: Self { Self("xkey")! }
     /// The plan, as compact JSON.
     static var focalPlan: Self { Self("X-Focal-Plan")! }
+    /// What the answer had to do without (`saved-crops`: the saved crops could not be read).
+    static var focalDegraded: Self { Self("X-Focal-Degraded")! }
 }

@@ -137,3 +137,64 @@ extension LibvipsLayer {
         }
     }
 }
+
+extension LibvipsLayer {
+    /// `TIFFLayout` and the tile checks it feeds: refused from the first directory, before libtiff
+    /// reads a tile.
+    @Suite("TIFFLayout") struct TIFFLayoutTests {
+        /// A little-endian classic TIFF directory of a grey image, tiled when `tile` is given (its
+        /// tiles' offsets and counts are never read here), with no pixel data.
+        static func directory(width: Int, height: Int, tile: (Int, Int)? = nil, samples: Int = 1, planar: Bool = false) -> Data {
+            var entries: [(tag: Int, type: Int, value: Int)] = [
+                (256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 8), (262, 3, samples == 1 ? 1 : 2), (277, 3, samples),
+            ]
+            if let (w, h) = tile { entries += [(322, 4, w), (323, 4, h)] }
+            if planar { entries.append((284, 3, 2)) }
+            entries.sort { $0.tag < $1.tag }
+            var bytes: [UInt8] = [0x49, 0x49, 42, 0] + ImageBytes.le32(8) + ImageBytes.le16(entries.count)
+            for entry in entries {
+                bytes += ImageBytes.le16(entry.tag) + ImageBytes.le16(entry.type) + ImageBytes.le32(1)
+                bytes += entry.type == 3 ? ImageBytes.le16(entry.value) + [0, 0] : ImageBytes.le32(entry.value)
+            }
+            return Data(bytes + ImageBytes.le32(0))
+        }
+
+        @Test func readsTilesAndPlanes() throws {
+            let layout = try #require(TIFFLayout.read(from: Self.directory(width: 1000, height: 500, tile: (256, 128))))
+            #expect(layout.width == 1000 && layout.height == 500)
+            #expect(layout.tiles.across == 4 && layout.tiles.down == 4 && layout.tiles.stored == 16)
+            #expect(layout.tileBytes == 256 * 128)
+            let planar = try #require(TIFFLayout.read(from: Self.directory(width: 512, height: 512, tile: (256, 256), samples: 3, planar: true)))
+            #expect(planar.tiles.stored == 12, "each of the 4 tiles once per sample")
+            #expect(planar.tileBytes == 256 * 256, "a plane's tile holds one sample")
+            let strips = try #require(TIFFLayout.read(from: Self.directory(width: 100, height: 100)))
+            #expect(strips.tileWidth == nil && strips.tiles.stored == 0 && DecodeCost.tiffTileSeconds(strips) == 0)
+            #expect(TIFFLayout.read(from: Data([0x49, 0x49, 42, 0, 0xFF, 0xFF, 0, 0])) == nil, "a directory outside the data")
+        }
+
+        @Test func tinyTilesAreRefusedAtOpen() {
+            // 390,625 tiles of 16 × 16: about a minute of CPU in libvips 8.14.
+            let data = Self.directory(width: 10000, height: 10000, tile: (16, 16))
+            #expect(DecodeCost.tiffTileSeconds(TIFFLayout.read(from: data)!) > 30)
+            let error = focalError { try SourceImage.open(data: data, name: "tiles.tif") }
+            #expect(error?.code == .inputTooCostly)
+            #expect(error?.publicMessage.contains("390625 tiles of 16×16") == true, "\(String(describing: error))")
+            #expect(error?.publicMessage.contains("maxDecodeTime") == true)
+        }
+
+        @Test func ordinaryTilesPass() throws {
+            // A 100 MP photo in 256-px tiles, and in 64-px ones: well under the 2 s limit.
+            for side in [256, 64] {
+                let layout = try #require(TIFFLayout.read(from: Self.directory(width: 10000, height: 10000, tile: (side, side))))
+                #expect(DecodeCost.tiffTileSeconds(layout) < 2, "\(side)-px tiles")
+            }
+        }
+
+        @Test func tilesLibvipsRefusesAreTooCostly() {
+            // 8192 × 8192 RGB in one tile: 201 MB, over libvips's 100 MB a tile.
+            let error = focalError { try SourceImage.open(data: Self.directory(width: 8192, height: 8192, tile: (8192, 8192), samples: 3), name: "big.tif") }
+            #expect(error?.code == .inputTooCostly)
+            #expect(error?.publicMessage.contains("8192×8192 tile") == true, "\(String(describing: error))")
+        }
+    }
+}

@@ -61,6 +61,45 @@ package final class PostgresServer: @unchecked Sendable {
         return server
     }
 
+    /// Stops the server (its connections are refused from then on), keeping its data.
+    package func halt() throws {
+        try pg("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts a halted server again on the same port.
+    package func resume() throws {
+        guard let port = URLComponents(string: url)?.port else { throw Failure(description: "no port in \(url)") }
+        try pg("pg_ctl", [
+            "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "-o",
+            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", "start",
+        ])
+    }
+
+    /// Freezes every process of the server (SIGSTOP), as a network partition would: connections
+    /// stay open and nothing answers, nothing is refused. `thaw()` undoes it.
+    package func freeze() throws { try signalAll(SIGSTOP) }
+
+    /// Lets a frozen server go on (SIGCONT).
+    package func thaw() throws { try signalAll(SIGCONT) }
+
+    /// Sends `signal` to the server's postmaster and every process it started.
+    private func signalAll(_ signal: Int32) throws {
+        let pidFile = (try? String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8)) ?? ""
+        guard let main = pidFile.split(separator: "\n").first.flatMap({ pid_t($0.trimmingCharacters(in: .whitespaces)) }) else {
+            throw Failure(description: "no postmaster.pid")
+        }
+        var pids = [main]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // Fields after the name: state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == main { pids.append(pid) }
+        }
+        for pid in pids { kill(pid, signal) }
+    }
+
     /// Stops the server and deletes its folder.
     package func stop() {
         _ = try? pg("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])

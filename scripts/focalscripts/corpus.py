@@ -609,6 +609,12 @@ def build(corpus):
     corpus.add("bomb-gif-20000-frames.gif", gif_canvas(64, 64, 1, 1, frames=20000), [OK, COSTLY],
                "a GIF of 20000 one-pixel frames (libnsgif stops counting after 4096)")
     corpus.add("bomb-tiff-one-strip-9000.tif", tiff(9000, 9000), [OK, COSTLY], "a 9000x9000 grey TIFF in one deflated strip")
+    corpus.add("bomb-tiff-tiles-16px.tif", tiff(10000, 10000, tile=16), COSTLY,
+               "10000x10000 in 390,625 tiles of 16x16 (a minute of CPU for 7 MB): refused from its directory")
+    corpus.add("ok-tiff-tiles-32px.tif", tiff(2000, 2000, tile=32), OK, "2000x2000 in 3,969 tiles of 32x32")
+    corpus.add("ok-tiff-tile-8192.tif", tiff(8192, 8192, tile=8192), OK, "8192x8192 grey in one tile of 67 MB")
+    corpus.add("bomb-tiff-tile-10240.tif", tiff(10240, 10240, tile=10240), COSTLY,
+               "10240x10240 grey in one tile of 105 MB, more than libvips decodes")
     v("black", "cmyk-black.v", 5000, 5000, "--bands", 4)
     v("copy", "cmyk-black.v", "cmyk5000.v", "--interpretation", "cmyk")
     corpus.add("bomb-jpeg-progressive-cmyk-5000.jpg", corpus.saved("cmyk5000.v", "pc5000.jpg", "interlace", "Q=50"), [OK, COSTLY],

@@ -194,17 +194,17 @@ extension FocalService {
         let (input, known) = try await input(for: source)
         let limits = configuration.pipeline.limits
         for case let .size(w, h) in targets { try limits.check(output: PixelSize(width: w, height: h)) }
-        let (object, found) = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> (Data, String?) in
+        let (object, found, degraded) = try await RequestTimeout.run(configuration.requestTimeout) { [self] () -> (Data, String?, Bool) in
             // One open and one detection: frames are planned on what a crop uses, as the image URL
             // renders them; the subjects listed are everything found.
             let plans = try await pipeline.plan(
                 input, frames: targets.map(TargetRule.fixed), options: options, savedCrops: body.options?.overrides ?? true,
                 listing: options.crop.needsDetection ? .everything : .crop)
             let id = known ?? plans.analysis.contentID
-            return (DocumentEncoding.data(PlanAnswer(plans, id: id, options: options)), id)
+            return (DocumentEncoding.data(PlanAnswer(plans, id: id, options: options)), id, plans.savedCropsUnknown)
         }
         if known == nil, let found { learn(found, for: source) }
-        return json(data: object)
+        return json(data: object, headers: degraded ? [.focalDegraded: Self.savedCropsDegraded] : [:])
     }
 
     /// `POST /v1/detect`: every subject every detector finds.
@@ -237,7 +237,7 @@ extension FocalService {
         }
         let id = Self.hex(SHA256.hash(data: data))
         try await uploads.put(data, id: id)
-        try await shared?.putUpload(data, id: id)
+        if let shared { try await savedCrops.call(savedCrops.writeDeadline) { try await shared.putUpload(data, id: id) } }
         return json(UploadAnswer(id: id, width: image.size.width, height: image.size.height, format: image.format), status: .created)
     }
 
@@ -253,7 +253,7 @@ extension FocalService {
             path = file
         } else if let upload = uploads.path(id), ImageCatalog.stamp(upload) != nil {
             path = upload
-        } else if let shared, let data = try await shared.upload(id) {
+        } else if let shared, let data = try await savedCrops.call(savedCrops.writeDeadline, { try await shared.upload(id) }) {
             // Uploaded through another replica: kept here from then on.
             try await uploads.put(data, id: id)
             path = uploads.path(id)

@@ -44,14 +44,14 @@ extension FocalService {
 
     func listOverrides(id: String) async throws -> Response {
         _ = try await knownImage(id)
-        let saved = try await overrides.overrides(image: id.lowercased())
+        let saved = try await savedCrops.list(image: id.lowercased())
         return json(SavedCropsAnswer(image: id.lowercased(), overrides: saved.map(SavedCropDocument.init)))
     }
 
     func getOverride(id: String, aspect: String) async throws -> Response {
         let key = try AspectKey(parsing: aspect)
         _ = try await knownImage(id)
-        guard let saved = try await overrides.override(image: id.lowercased(), aspect: key) else {
+        guard let saved = try await savedCrops.get(image: id.lowercased(), aspect: key) else {
             throw ServerError(.requestNotFound, "no crop saved for this image at \(key)")
         }
         return json(SavedCropDocument(saved), headers: [.eTag: "\"\(saved.revision)\""])
@@ -70,7 +70,7 @@ extension FocalService {
         guard key.matches(crop) else {
             throw ServerError.invalid("the crop \(crop.width)x\(crop.height) is not \(key) (within a pixel)")
         }
-        let (saved, created) = try await overrides.save(image: id.lowercased(), aspect: key, crop: crop, expected: expected)
+        let (saved, created) = try await savedCrops.save(image: id.lowercased(), aspect: key, crop: crop, expected: expected)
         logger.info("override saved", metadata: ["image": .string(saved.image), "aspect": .string(key.description), "revision": .stringConvertible(saved.revision)])
         return json(SavedCropDocument(saved), status: created ? .created : .ok, headers: [.eTag: "\"\(saved.revision)\""])
     }
@@ -79,7 +79,7 @@ extension FocalService {
         let key = try AspectKey(parsing: aspect)
         let expected = try Self.expectedRevision(request)
         _ = try await knownImage(id)
-        guard try await overrides.delete(image: id.lowercased(), aspect: key, expected: expected) else {
+        guard try await savedCrops.delete(image: id.lowercased(), aspect: key, expected: expected) else {
             throw ServerError(.requestNotFound, "no crop saved for this image at \(key)")
         }
         logger.info("override deleted", metadata: ["image": .string(id.lowercased()), "aspect": .string(key.description)])

@@ -18,6 +18,8 @@ public final class ServerMetrics: Sendable {
     private let connections: Metrics.Gauge
     private let bodyMemory: Metrics.Gauge
     private let admitted: Metrics.Gauge
+    private let answerMemory: Metrics.Gauge
+    private let savedCropsOpen: Metrics.Gauge
     private let closedSeen = Mutex<[String: Int]>([:])
     private let requestsInFlight = Mutex(0)
     private let requestsFinished = Mutex(0)
@@ -39,6 +41,8 @@ public final class ServerMetrics: Sendable {
         connections = Metrics.Gauge(label: "focal_http_connections_open", factory: factory)
         bodyMemory = Metrics.Gauge(label: "focal_http_body_bytes", factory: factory)
         admitted = Metrics.Gauge(label: "focal_jobs_memory_bytes", factory: factory)
+        answerMemory = Metrics.Gauge(label: "focal_http_answer_bytes", factory: factory)
+        savedCropsOpen = Metrics.Gauge(label: "focal_saved_crops_breaker_open", factory: factory)
         // The version serving, as Prometheus's build-info idiom: a gauge of 1 labelled with it.
         Metrics.Gauge(label: "focal_build_info", dimensions: [("version", FocalVersion.string)], factory: factory).record(1)
     }
@@ -60,7 +64,12 @@ public final class ServerMetrics: Sendable {
 
     /// Brings the pipeline's counters into the registry (the increase since the last call), and
     /// its gauges; called before each scrape.
-    func update(from statistics: PipelineStatistics, connections registry: ConnectionRegistry? = nil) {
+    func update(
+        from statistics: PipelineStatistics, connections registry: ConnectionRegistry? = nil, answers: AnswerMemory? = nil,
+        savedCrops: SavedCropGateway? = nil
+    ) {
+        if let answers { answerMemory.record(answers.usage.bytes) }
+        if let savedCrops { savedCropsOpen.record(savedCrops.breaker.current == .closed ? 0 : 1) }
         if let registry {
             connections.record(registry.open)
             bodyMemory.record(registry.bodyMemory)
@@ -94,6 +103,8 @@ public final class ServerMetrics: Sendable {
         count("focal_jobs_started_total", [], statistics.jobsStarted, before.jobsStarted)
         count("focal_jobs_joined_total", [], statistics.jobsJoined, before.jobsJoined)
         count("focal_refusals_total", [("reason", "overloaded")], statistics.refused, before.refused)
+        count("focal_degraded_total", [("what", "saved_crops")], statistics.savedCropsUnknown, before.savedCropsUnknown)
+        count("focal_cache_write_failures_total", [("layer", "disk")], statistics.diskWriteFailures, before.diskWriteFailures)
         jobs.record(statistics.jobsInProgress)
         queue.record(statistics.queueDepth)
     }

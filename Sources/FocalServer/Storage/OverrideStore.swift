@@ -52,15 +52,3 @@ public protocol OverrideStore: Sendable {
     /// - Throws: `ServerError` (`request.precondition_failed`) when `expected` is not current.
     func delete(image: String, aspect: AspectKey, expected: Int?) async throws -> Bool
 }
-
-/// A store's saved crops, as the pipeline asks for them: the one `SavedCropRule.match` picks.
-struct StoreOverrides: CropOverriding {
-    let store: any OverrideStore
-
-    func override(image id: String, ratio: Double) async throws -> CropOverride? {
-        let saved = try await store.overrides(image: id)
-        return SavedCropRule.match(saved, ratio: ratio) { $0.aspect.ratio }.map {
-            CropOverride(crop: $0.crop, revision: $0.revision, aspect: .aspect(width: $0.aspect.width, height: $0.aspect.height), updated: $0.updated)
-        }
-    }
-}

@@ -187,6 +187,29 @@ public final class PostgresOverrideStore: OverrideStore {
         }
     }
 
+    // MARK: - Notifications
+
+    /// The channel every write of a saved crop is announced on, with the image's id.
+    static let channel = "focal_saved_crops"
+
+    /// Announces that an image's saved crops changed, to every replica listening.
+    func announce(image: String) async throws {
+        _ = try await storage {
+            try await client.query("SELECT pg_notify(\(Self.channel), \(image))", logger: logger)
+        }
+    }
+
+    /// Listens to the announcements on one connection of the pool until it fails or the task is
+    /// cancelled: `connected` once listening, `notified` with each image id.
+    func listen(connected: @Sendable () -> Void, notified: @Sendable (String) -> Void) async throws {
+        try await client.withConnection { connection in
+            try await connection.listen(on: Self.channel) { notifications in
+                connected()
+                for try await notification in notifications { notified(notification.payload) }
+            }
+        }
+    }
+
     // MARK: - Uploads
 
     /// Stores an upload's bytes (once per identity).

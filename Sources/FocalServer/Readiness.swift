@@ -1,0 +1,60 @@
+import Focal
+import Foundation
+import Logging
+import Synchronization
+
+/// What `/readyz` checks: everything a request can need, so that a replica that would fail a
+/// kind of request is not ready (a cache in front then sends its requests elsewhere).
+///
+/// - The models: loaded at start (`prepare()`), and every model file of every accuracy present
+///   (an `accuracy(accurate)` request loads its own files on first use).
+/// - The saved crops' store, read within its deadline: SQLite is this replica's own, and a
+///   failing one makes it not ready; PostgreSQL is shared by every replica, and a failing one
+///   makes it degraded but ready (crops without a saved crop, and cached ones, are still served;
+///   taking every replica out would serve nothing).
+///
+/// A check runs at most once a second, however many probes come.
+struct Readiness: Sendable {
+    /// Not ready: why, safe to show anyone.
+    var problems: [String] = []
+    /// Ready but without something: what, safe to show.
+    var degraded: [String: String] = [:]
+
+    var isReady: Bool { problems.isEmpty }
+}
+
+extension FocalService {
+    /// The model files every accuracy may load.
+    static var modelFiles: [String] { FaceDetector.modelFiles + [ObjectDetector.modelFile, ObjectDetector.headsFile] }
+
+    /// Checks what a request can need (see `Readiness`), at most once a second.
+    func readiness() async -> Readiness {
+        if let last = lastReadiness.withLock({ $0 }), ContinuousClock.now - last.at < .seconds(1) { return last.value }
+        var readiness = Readiness()
+        if !isReady { readiness.problems.append("the models are not loaded yet") }
+        readiness.problems += missingModels()
+        if let failure = await savedCrops.probe() {
+            if savedCrops.shared == nil {
+                readiness.problems.append("the saved crops' database cannot be read")
+            } else {
+                readiness.degraded["saved_crops"] = "the shared database cannot be read: crops are made without saved crops"
+            }
+            if lastReadiness.withLock({ $0?.value.isReady != readiness.isReady || $0?.value.degraded != readiness.degraded }) {
+                logger.warning("readiness: the saved crops' store failed", metadata: ["error": .string(failure)])
+            }
+        }
+        lastReadiness.withLock { $0 = (ContinuousClock.now, readiness) }
+        return readiness
+    }
+
+    /// The model files that are missing or empty, as messages that name the file (not its folder).
+    func missingModels() -> [String] {
+        guard let folder = try? ModelDirectory.locate(explicit: configuration.pipeline.modelsPath, containing: FaceDetector.modelFile) else {
+            return ["the model folder is missing (\(FaceDetector.modelFile) not found)"]
+        }
+        return Self.modelFiles.compactMap { name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: folder.file(name)))?[.size] as? NSNumber
+            return (size?.intValue ?? 0) > 0 ? nil : "the model file \(name) is missing"
+        }
+    }
+}
