@@ -249,10 +249,13 @@ public final class FocalPipeline: Sendable {
         }
     }
 
-    /// Renders a plan from the working copy's decode when it was made and holds enough pixels;
-    /// otherwise from the file, decoded at the output's scale.
+    /// Renders a plan from the working copy's decode when it holds enough pixels (decoding it now
+    /// when detection did not: the detection cache answered); otherwise from the file, decoded at
+    /// the output's scale. Which of the two depends only on the image, the base size and the plan,
+    /// never on whether detection ran in this process: one plan renders the same bytes on every
+    /// replica and after a restart, so one ETag always stands for one set of bytes.
     private func render(_ plan: CropPlan, of copy: WorkingCopy, format: ImageFormat, quality: Int, flip: Flip) async throws -> Data {
-        if copy.hasDecoded, let data = try await copy.render(plan, format: format, quality: quality, flip: flip) {
+        if let data = try await copy.render(plan, format: format, quality: quality, flip: flip) {
             counters.withLock { $0.renders += 1 }
             return data
         }

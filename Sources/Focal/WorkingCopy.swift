@@ -32,9 +32,6 @@ final class WorkingCopy: Sendable {
         baseSize = image.size.fitting(longSide: baseLongSide)
     }
 
-    /// Whether the base has been decoded (or is being decoded).
-    var hasDecoded: Bool { base.withLock { $0 != nil } }
-
     /// The detectors' copies made so far, by size: faces and objects ask for the same proxy.
     private let copies = Mutex<[PixelSize: Task<PixelBuffer, any Error>]>([:])
 

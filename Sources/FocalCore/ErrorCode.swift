@@ -19,6 +19,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// An option or target is malformed or out of range.
     public static let requestInvalid = ErrorCode(rawValue: "request.invalid")
+    /// A URL written another way than the one Focal accepts (a percent-encoded signature, a
+    /// number with a leading zero, a filter given twice): one meaning has one URL.
+    public static let requestNotCanonical = ErrorCode(rawValue: "request.not_canonical")
     /// A signed URL's signature does not verify with any key.
     public static let requestBadSignature = ErrorCode(rawValue: "request.bad_signature")
     /// An `unsafe/` URL, and the service does not serve them.
@@ -118,7 +121,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// Every code Focal uses, in one list (a test checks it against the declarations above), so
     /// that every code can be walked: each has a deliberate HTTP status (`FocalServer`).
     public static let all: [ErrorCode] = [
-        .requestInvalid, .requestBadSignature, .requestUnsafeRefused, .requestUnauthorized, .requestNotFound,
+        .requestInvalid, .requestNotCanonical, .requestBadSignature, .requestUnsafeRefused, .requestUnauthorized, .requestNotFound,
         .requestTooLarge, .requestPreconditionFailed, .requestTimeout, .clientAborted, .inputEmpty, .inputTooLarge,
         .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputTimeout, .inputNotAnImage,
         .inputUnsupported, .inputCorrupt, .inputNotFound, .inputNotAFile, .inputUnreadable, .outputTooLarge,

@@ -12,4 +12,11 @@ extension String {
         }
         return result
     }
+
+    /// The text as one line (`oneLine`), at most `limit` characters of it, marked `…` when cut:
+    /// what a message echoes of something a client sent.
+    package func excerpt(_ limit: Int = 120) -> String {
+        let line = oneLine
+        return line.count <= limit ? line : String(line.prefix(max(0, limit))) + "…"
+    }
 }

@@ -73,8 +73,12 @@ enum ErrorResponse {
         return headers
     }
 
+    /// The longest message an error body carries: whatever a message echoes of a request stays
+    /// small (a 64 KiB path cannot come back whole).
+    static let maxMessage = 600
+
     static func data(status: HTTPResponse.Status, code: ErrorCode, message: String) -> Data {
-        DocumentEncoding.data(ErrorDocument(status: status.code, code: code.rawValue, message: message))
+        DocumentEncoding.data(ErrorDocument(status: status.code, code: code.rawValue, message: message.excerpt(maxMessage)))
     }
 
     /// The JSON response for an error.

@@ -223,7 +223,7 @@ public final class FocalService: Sendable {
     func input(for source: ImageSource) async throws -> (ImageInput, String?) {
         switch source {
         case let .file(path, relative):
-            guard let stamp = ImageCatalog.stamp(path) else { throw ServerError(.inputNotFound, "no image \(relative.oneLine) here") }
+            guard let stamp = ImageCatalog.stamp(path) else { throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here") }
             let id = catalog.knownIdentity(path: path, stamp: stamp)
             return (.file(path, contentID: id), id)
         case let .url(url):

@@ -9,7 +9,7 @@ extension HTTPResponse.Status {
     /// 429 overloaded, 502 fetch failed, 503 not ready or too slow, 504 fetch timeout.
     public init(for code: ErrorCode) {
         switch code {
-        case .requestInvalid, .inputEmpty: self = .badRequest
+        case .requestInvalid, .requestNotCanonical, .inputEmpty: self = .badRequest
         case .requestUnauthorized: self = .unauthorized
         case .requestBadSignature, .requestUnsafeRefused: self = .forbidden
         case .requestNotFound, .inputNotFound, .inputNotAFile, .fetchNotAllowed, .fetchAddressRefused: self = .notFound

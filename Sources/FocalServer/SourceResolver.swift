@@ -66,10 +66,10 @@ public struct SourceResolver: Sendable {
         guard !relative.isEmpty, !relative.contains("\0"), !relative.hasPrefix("/"),
             segments.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") })
         else {
-            throw ServerError(.inputNotFound, "no image \(relative.oneLine) here")
+            throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here")
         }
         guard let real = Self.realPath(root + "/" + relative), real.hasPrefix(root + "/") else {
-            throw ServerError(.inputNotFound, "no image \(relative.oneLine) here")
+            throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here")
         }
         return .file(path: real, relative: relative)
     }

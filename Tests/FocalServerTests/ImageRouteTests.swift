@@ -176,8 +176,15 @@ import Testing
     /// Each refusal has its documented status and code, as JSON.
     @Test(arguments: [
         ("/unsafe/300x300/filters:nope()/astronaut.png", HTTPResponse.Status.badRequest, "request.invalid"),
-        ("/unsafe/300x300/../Package.swift", .notFound, "input.not_found"),
-        ("/unsafe/300x300/%2E%2E%2FPackage.swift", .notFound, "input.not_found"),
+        ("/unsafe/300x300/../Package.swift", .badRequest, "request.not_canonical"),
+        ("/unsafe/300x300/%2E%2E%2FPackage.swift", .badRequest, "request.not_canonical"),
+        ("/unsafe/300x300/..%2FPackage.swift", .badRequest, "request.not_canonical"),
+        ("/unsafe/300x300/sub%2F..%2F..%2FPackage.swift", .badRequest, "request.not_canonical"),
+        ("/unsafe/0300x300/astronaut.png", .badRequest, "request.not_canonical"),
+        ("/unsafe/300x300/filters:quality(80):quality(80)/astronaut.png", .badRequest, "request.not_canonical"),
+        ("/unsafe/300x300/%61stronaut.png", .badRequest, "request.not_canonical"),
+        ("/unsafe/300x300/astronaut%2epng", .badRequest, "request.not_canonical"),
+        ("/unsafe/300x300/id:" + String(repeating: "A", count: 64), .badRequest, "request.not_canonical"),
         ("/unsafe/300x300/nothing-here.jpg", .notFound, "input.not_found"),
         ("/unsafe/9000x9000/astronaut.png", .unprocessableContent, "output.too_large"),
         ("/unsafe/300x300/http%3A%2F%2F127.0.0.1%3A9%2Fa.jpg", .notFound, "fetch.address_refused"),

@@ -9,8 +9,8 @@ import Testing
 
 @testable import FocalServer
 
-/// Every door reads the crop option table: a URL's filters, a `/v1/plan` body and the element take
-/// every spelling the table lists and agree on the canonical one; the README and the element name
+/// Every door reads the crop option table: a `/v1/plan` body and the element take every spelling
+/// the table lists and agree on the canonical one, which is the only one a URL's filter takes; the README and the element name
 /// exactly the table's options. (The command line is checked in `CLITests`.)
 @Suite struct OptionTableTests {
     /// Every option with every spelling it lists.
@@ -37,11 +37,21 @@ import Testing
         #expect(try Self.canonical(name, try #require(once)) == once, "\(name) \(text) -> \(String(describing: once))")
     }
 
-    @Test("a URL filter takes every spelling of its option", arguments: spellings)
-    func urlTakesEverySpelling(name: String, text: String) throws {
+    @Test("a URL filter takes the canonical spelling of its option and refuses the others, naming it", arguments: spellings)
+    func urlTakesOneSpelling(name: String, text: String) throws {
         let option = try #require(CropOption.named(name))
-        let request = try ImageRequest(ThumborURL(path: try Self.urlPath(option, text)))
-        #expect(option.text(of: request.options) == (try Self.canonical(name, text)))
+        let canonical = try Self.canonical(name, text)
+        let path = try Self.urlPath(option, text)
+        guard let filter = option.filter, text != canonical, let canonical else {
+            let request = try ImageRequest(ThumborURL(path: path))
+            #expect(option.text(of: request.options) == canonical)
+            return
+        }
+        let error = #expect(throws: ServerError.self, "\(path) was taken; a URL takes only \(filter)(\(canonical))") {
+            try ImageRequest(ThumborURL(path: path))
+        }
+        #expect(error?.code == .requestNotCanonical)
+        #expect(error?.publicMessage.contains("\(filter)(\(canonical))") == true, "\(String(describing: error?.publicMessage))")
     }
 
     @Test("a /v1/plan body takes every spelling, as a string and as a JSON number or boolean, and answers the canonical one")

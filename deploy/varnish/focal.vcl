@@ -18,7 +18,8 @@ vcl 4.1;
 #   so `?cb=1`, `?cb=2`, ... are one object and cannot fill the cache.
 # - What Focal would refuse anyway and is cheap to tell is refused here with a JSON error like
 #   Focal's (`{"status", "code", "message"}`): other methods (405), URLs over 8 KiB (414), control
-#   characters, raw or percent-encoded (400). `/metrics` is never served to clients (404): scrape
+#   characters, raw or percent-encoded (400), a percent-encoded signature or a zero-padded size
+#   (400 `request.not_canonical`: one spelling per URL). `/metrics` is never served to clients (404): scrape
 #   each replica directly.
 #
 # The backends come from `backends.vcl` (found on varnishd's vcl_path, e.g. /etc/varnish): one
@@ -96,6 +97,16 @@ sub vcl_recv {
     if (req.url ~ "[\x00-\x1f\x7f]|%(?:[01][0-9A-Fa-f]|7[Ff])") {
         set req.http.X-Focal-Code = "request.invalid";
         return (synth(400, "the URL holds a control character"));
+    }
+    # One spelling per URL, as Focal refuses them (README, Security): a percent-encoded signature,
+    # a size with a leading zero. Each would be another cache object for the same image.
+    if (req.url ~ "^/[^/?]*%[^/?]*/") {
+        set req.http.X-Focal-Code = "request.not_canonical";
+        return (synth(400, "the signature is percent-encoded; send it as it was made"));
+    }
+    if (req.url ~ "^/[^/?]+/(?:meta/)?(?:\d+x\d+:\d+x\d+/)?(?:(?:adaptive-)?(?:full-)?fit-in/)?(?:-?0\d+x-?(?:\d+|orig)?|-?(?:\d+|orig)?x-?0\d+)/") {
+        set req.http.X-Focal-Code = "request.not_canonical";
+        return (synth(400, "a size has a leading zero; write it without one"));
     }
     # The replicas' metrics are scraped from each replica, never through the cache.
     if (req.url ~ "^/metrics(?:[/?]|$)") {

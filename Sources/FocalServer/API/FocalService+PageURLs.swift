@@ -7,15 +7,14 @@ import Hummingbird
 /// the page while the server stays no open signer.
 ///
 /// It takes `{"paths": [...]}` as `/v1/sign` does and answers `{"urls": [...]}`, but signs only
-/// the gallery's own kinds of URL, and only of photos under the root:
-/// - `WxH/[smart/][filters:format(auto)/]PATH`, each side 1...`maxSide` (a frame, smart or centred);
-/// - `fit-in/SxS/[filters:format(auto)/]PATH`, S 1...`maxSide` (the original's preview).
-/// No other option or filter, no remote URL, no upload id, no `meta/`: those need `/v1/sign` and
-/// the token.
+/// the gallery's own URLs, written exactly as the page writes them, of photos under the root:
+/// - `WxH/[smart/][filters:format(auto)/]PATH`, a frame, smart or centred, of a size on the
+///   ladder (`PageURLLadder`);
+/// - `fit-in/SxS/[filters:format(auto)/]PATH`, the original's preview, S on the preview ladder;
+/// - `PATH` encoded as `encodeURIComponent` encodes each part (`FocalImageMarkup.encoded`).
+/// No other option, filter, size or spelling; no remote URL, no upload id, no `meta/`: those
+/// need `/v1/sign` and the token.
 extension FocalService {
-    /// The largest side a page URL may ask for.
-    static let pageURLMaxSide = 2048
-
     func pageURLs(_ request: Request) async throws -> Response {
         guard !configuration.keys.isEmpty, !configuration.allowUnsafe, configuration.publicPhotos else {
             throw ServerError(
@@ -27,23 +26,31 @@ extension FocalService {
         return try await signPaths(request) { path throws(ServerError) in try checkPagePath(path) }
     }
 
-    /// Refuses a path that is not one of the gallery's kinds of URL of a photo under the root.
+    /// Refuses a path that is not one of the gallery's URLs of a photo under the root, as the page
+    /// writes it.
     func checkPagePath(_ path: String) throws(ServerError) {
         let url = try ThumborURL(path: "/unsafe/" + path)
         let refuse = { (why: String) -> ServerError in
-            ServerError.invalid("\(path.oneLine) is not a URL the page signs: \(why); sign it with /v1/sign and the token")
+            ServerError.invalid("\(path.excerpt()) is not a URL the page signs: \(why); sign it with /v1/sign and the token")
         }
         guard !url.meta, url.manualCrop == nil, url.flip.isEmpty, url.horizontalAlignment == nil, url.verticalAlignment == nil
         else { throw refuse("only a size, smart/ and format(auto) are signed here") }
         guard url.filters.allSatisfy({ $0.name == "format" && $0.arguments == "auto" }) else {
             throw refuse("the only filter signed here is format(auto)")
         }
-        let side = 1...Self.pageURLMaxSide
+        let size: String
         switch (url.fitIn, url.width, url.height) {
-        case let (nil, .pixels(w), .pixels(h)) where side.contains(w) && side.contains(h): break
-        case let (.normal?, .pixels(w), .pixels(h)) where w == h && side.contains(w) && !url.smart: break
-        default: throw refuse("the size must be WxH (or fit-in/SxS) with sides up to \(Self.pageURLMaxSide)")
+        case let (nil, .pixels(w), .pixels(h)) where PageURLLadder.allows(width: w, height: h):
+            size = "\(w)x\(h)/" + (url.smart ? "smart/" : "")
+        case let (.normal?, .pixels(w), .pixels(h)) where w == h && PageURLLadder.previewSides.contains(w) && !url.smart:
+            size = "fit-in/\(w)x\(h)/"
+        default:
+            throw refuse("the size must be on the page's ladder (long sides \(PageURLLadder.sides.map(String.init).joined(separator: ", ")); previews fit-in/SxS with S 200 to 2000 by 200)")
         }
-        guard case .file = try resolver.resolve(url.image) else { throw refuse("only photos under the root are signed here") }
+        guard case let .file(_, relative) = try resolver.resolve(url.image) else { throw refuse("only photos under the root are signed here") }
+        // Written exactly as the page writes it: one URL per image, size and mode.
+        let image = (try? FocalImageMarkup.encoded(relative)) ?? ""
+        let canonical = size + (url.filters.isEmpty ? "" : "filters:format(auto)/") + image
+        guard path == canonical else { throw refuse("the page writes it \(canonical.excerpt())") }
     }
 }

@@ -206,7 +206,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             if let coding = head.headerFields[.transferEncoding],
                 coding.split(separator: ",").last?.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
             {
-                refuse(context, ServerError.invalid("Transfer-Encoding \(coding.oneLine) does not end in chunked; send Content-Length or chunked"), reason: "bad_request")
+                refuse(context, ServerError.invalid("Transfer-Encoding \(coding.excerpt()) does not end in chunked; send Content-Length or chunked"), reason: "bad_request")
                 return
             }
             let declared = head.headerFields[.contentLength].flatMap { Int($0) }

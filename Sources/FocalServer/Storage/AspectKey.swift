@@ -9,7 +9,7 @@ public struct AspectKey: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: `ServerError` (`request.invalid`) for anything else.
     public init(parsing text: String) throws(ServerError) {
         let parts = text.lowercased().split(whereSeparator: { $0 == "x" || $0 == ":" })
-        guard parts.count == 2, let w = ThumborURL.number(parts[0]), let h = ThumborURL.number(parts[1]), w > 0, h > 0,
+        guard parts.count == 2, let w = (try? ThumborURL.number(parts[0])) ?? nil, let h = (try? ThumborURL.number(parts[1])) ?? nil, w > 0, h > 0,
             w <= 100_000, h <= 100_000
         else { throw ServerError.invalid("an aspect is written like 16x9") }
         self.init(width: w, height: h)

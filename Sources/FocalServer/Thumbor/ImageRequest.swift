@@ -42,6 +42,9 @@ public struct ImageRequest: Sendable {
                 } catch {
                     throw ServerError.invalid(error.publicMessage)
                 }
+                if let (a, b) = aspect, argument != "\(a):\(b)" {
+                    throw ServerError(.requestNotCanonical, "write aspect(\(a):\(b)), not aspect(\(argument.excerpt(40))): a URL takes one spelling of each value")
+                }
             case "strip_icc", "strip_exif":
                 // Outputs never carry metadata or profiles.
                 break
@@ -64,9 +67,20 @@ public struct ImageRequest: Sendable {
                         focus = focus.map { $0.union(box) } ?? box
                     } else {
                         try option.apply(argument, to: &options)
+                        // One spelling per URL: the value as the option table prints it.
+                        var alone = FocalOptions()
+                        try option.apply(argument, to: &alone)
+                        if let canonical = option.text(of: alone), canonical != argument {
+                            throw ServerError(
+                                .requestNotCanonical, "write \(filter.name)(\(canonical)), not \(filter.name)(\(argument.excerpt(40))): a URL takes one spelling of each value")
+                        }
                     }
-                } catch {
+                } catch let error as ServerError {
+                    throw error
+                } catch let error as PlanningError {
                     throw ServerError.invalid(error.publicMessage)
+                } catch {
+                    throw ServerError.invalid("\(filter.name)() is malformed")
                 }
                 if option.name == "format" { formatChosen = true }
             }

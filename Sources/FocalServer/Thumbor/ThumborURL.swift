@@ -1,4 +1,5 @@
 public import Focal
+import Foundation
 
 /// A request in thumbor's URL grammar, the one thumbor, imagor and their client libraries
 /// (libthumbor, Pollexor, ruby-thumbor, Thumbor-PHP) generate:
@@ -88,6 +89,10 @@ public struct ThumborURL: Hashable, Sendable {
         let first = rest[..<slash]
         guard !first.isEmpty else { throw ServerError.invalid("the URL starts with an empty part; expected unsafe or a signature") }
         signature = first == "unsafe" ? nil : String(first)
+        if first.contains("%") {
+            throw ServerError(
+                .requestNotCanonical, "the signature is percent-encoded; send it as it was made (URL-safe base64, = as it is)")
+        }
         signedPath = String(rest[rest.index(after: slash)...])
         image = ""
 
@@ -131,6 +136,65 @@ public struct ThumborURL: Hashable, Sendable {
         }
         image = segments.joined(separator: "/")
         guard !image.isEmpty else { throw ServerError.invalid("the URL names no image after its options") }
+        try Self.checkCanonical(image: image)
+        var once = Set<String>()
+        for filter in filters where filter.name != "focal" {
+            guard once.insert(filter.name).inserted else {
+                throw ServerError(.requestNotCanonical, "the filter \(filter.name)() is given twice; give it once")
+            }
+        }
+    }
+
+    /// Refuses an image part written another way than the one Focal accepts, so that one image has
+    /// one URL (and a cache in front one copy): percent-encodings in upper case and never of a
+    /// letter, digit, `-`, `.`, `_` or `~`; a path with no empty, `.` or `..` part; an id in lower
+    /// case. A source URL (`http…`) is taken however it is encoded.
+    static func checkCanonical(image: String) throws(ServerError) {
+        let decoded = image.removingPercentEncoding ?? image
+        let lowered = decoded.lowercased()
+        // A source URL is fetched as it decodes: clients encode whole URLs in many ways.
+        guard !lowered.hasPrefix("http://"), !lowered.hasPrefix("https://") else { return }
+        let bytes = Array(image.utf8)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%") {
+                guard i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) else {
+                    throw ServerError.invalid("the image part has a % that does not start an encoded byte (%XX)")
+                }
+                let decoded = high << 4 | low
+                let lower = bytes[i + 1...i + 2].contains { (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+                if lower || isUnreserved(decoded) {
+                    let written = String(decoding: bytes[i...i + 2], as: UTF8.self)
+                    let canonical = isUnreserved(decoded) ? String(UnicodeScalar(decoded)) : written.uppercased()
+                    throw ServerError(.requestNotCanonical, "the image part writes \(written) where the URL must say \(canonical)")
+                }
+                i += 3
+            } else {
+                i += 1
+            }
+        }
+        if decoded.hasPrefix("id:") {
+            if decoded != lowered { throw ServerError(.requestNotCanonical, "an image id is written in lower case") }
+            return
+        }
+        for part in decoded.split(separator: "/", omittingEmptySubsequences: false) where part.isEmpty || part == "." || part == ".." {
+            throw ServerError(.requestNotCanonical, "the image path has an empty, . or .. part; name the file by its plain path")
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// RFC 3986's unreserved characters, which are never percent-encoded in a canonical URL.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~")].contains(byte)
     }
 
     /// `AxB:CxD`, or nil when the segment is not one.
@@ -142,7 +206,7 @@ public struct ThumborURL: Hashable, Sendable {
             let parts = corner.split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
             for part in parts {
-                guard let value = Self.number(part) else { throw ServerError.invalid("crop \(segment) has a number too large") }
+                guard let value = try Self.number(part) else { throw ServerError.invalid("crop \(String(segment).excerpt()) has a number too large") }
                 numbers.append(value)
             }
         }
@@ -160,7 +224,7 @@ public struct ThumborURL: Hashable, Sendable {
             if text.isEmpty { return (flip, .auto) }
             if text == "orig" { return (flip, .original) }
             guard text.allSatisfy(\.isASCIIDigit) else { return nil }
-            guard let value = Self.number(text) else { throw ServerError.invalid("size \(segment) has a number too large") }
+            guard let value = try Self.number(text) else { throw ServerError.invalid("size \(String(segment).excerpt()) has a number too large") }
             return (flip, value == 0 ? .auto : .pixels(value))
         }
         guard let w = try side(parts[0]), let h = try side(parts[1]) else { return false }
@@ -177,11 +241,11 @@ public struct ThumborURL: Hashable, Sendable {
         func finish() throws(ServerError) {
             guard !current.isEmpty else { return }
             guard let open = current.firstIndex(of: "("), current.hasSuffix(")") else {
-                throw ServerError.invalid("filter '\(current)' must look like name(arguments)")
+                throw ServerError.invalid("filter '\(current.excerpt())' must look like name(arguments)")
             }
             let name = String(current[..<open])
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                throw ServerError.invalid("filter '\(current)' has no valid name")
+                throw ServerError.invalid("filter '\(current.excerpt())' has no valid name")
             }
             result.append(Filter(name: name, arguments: String(current[current.index(after: open)..<current.index(before: current.endIndex)])))
             current = ""
@@ -195,18 +259,22 @@ public struct ThumborURL: Hashable, Sendable {
                 continue
             default: break
             }
-            guard depth >= 0 else { throw ServerError.invalid("filters '\(text)' have an unmatched parenthesis") }
+            guard depth >= 0 else { throw ServerError.invalid("filters '\(text.excerpt())' have an unmatched parenthesis") }
             current.append(character)
         }
-        guard depth == 0 else { throw ServerError.invalid("filters '\(text)' have an unmatched parenthesis") }
+        guard depth == 0 else { throw ServerError.invalid("filters '\(text.excerpt())' have an unmatched parenthesis") }
         try finish()
         guard result.count <= 32 else { throw ServerError.invalid("at most 32 filters are accepted") }
         return result
     }
 
     /// A decimal of at most 9 digits (so that it fits anything it is used for), or nil.
-    static func number(_ text: Substring) -> Int? {
+    /// - Throws: `ServerError` (`request.not_canonical`) for a number with a leading zero.
+    static func number(_ text: Substring) throws(ServerError) -> Int? {
         guard !text.isEmpty, text.count <= 9, text.allSatisfy(\.isASCIIDigit) else { return nil }
+        if text.count > 1, text.first == "0" {
+            throw ServerError(.requestNotCanonical, "the number \(String(text).excerpt(12)) has a leading zero; write it without one")
+        }
         return Int(text)
     }
 }

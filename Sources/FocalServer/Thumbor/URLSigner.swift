@@ -24,8 +24,9 @@ public struct URLSigner: Sendable {
     /// Whether `signature` is `path`'s signature under any key. Every key is tried and every
     /// comparison takes the same time whatever the bytes, so timing tells nothing.
     public func verify(_ signature: String, path: String) -> Bool {
-        // A signature may arrive percent-encoded (`%3D` for `=`).
-        let given = Array((signature.removingPercentEncoding ?? signature).utf8)
+        // Compared as sent, byte for byte: a signature spelled another way (`%3D` for `=`) is
+        // another URL, which a cache in front would keep apart.
+        let given = Array(signature.utf8)
         var valid = false
         for key in keys {
             let expected = Array(Self.signature(of: path, key: key).utf8)

@@ -65,6 +65,8 @@ function photoFromUpload({ id, name }) {
 /** Applies the page's signing (when needed) to an element. */
 function prepare(element) {
   if (state.sign) element.sign = state.sign;
+  // Where /v1/page-urls signs the page's URLs, it signs the sizes of its ladder only.
+  if (state.config?.pageURLSides) element.setAttribute('ladder', state.config.pageURLSides.join(' '));
   return element;
 }
 

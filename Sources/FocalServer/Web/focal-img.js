@@ -57,7 +57,7 @@ const CROP_OPTIONS = /*focal:crop-options*/[];
 
 /** Attributes that change which crop is requested. */
 const REQUEST_ATTRIBUTES = [
-  'src', 'server', 'step', 'max-dpr', 'signer', 'cache-name', 'revalidate',
+  'src', 'server', 'step', 'ladder', 'max-dpr', 'signer', 'cache-name', 'revalidate',
   ...CROP_OPTIONS.map((option) => option.attribute),
 ];
 
@@ -101,6 +101,44 @@ export function frameSize(width, height, dpr = 1, step = DEFAULT_STEP, limit = n
     w = Math.max(1, Math.floor(tw * scale + 1e-6)); h = Math.max(1, Math.floor(th * scale + 1e-6));
   }
   return { width: w, height: h };
+}
+
+/**
+ * The size, in device pixels, that an element with a `ladder` of long sides requests: the box's
+ * simple ratio (or the nearest one with terms up to 32), its long side the smallest rung that
+ * covers the box at `dpr` (the largest when none does, or past `limit`), its short side that
+ * times the ratio, rounded. A server that signs only such sizes (`/v1/page-urls`) holds a few
+ * thousand shapes per photo, not millions.
+ * @returns {{width: number, height: number} | null}  null for an empty box or an empty ladder
+ */
+function ladderSize(width, height, dpr, ladder, limit = null) {
+  if (!(width > 0 && height > 0) || !ladder.length) return null;
+  const [p, q] = simpleRatio(width, height) || nearestRatio(width, height);
+  const needed = Math.max(width, height) * dpr - 1e-6;
+  const most = limit ? Math.max(limit.width, limit.height) : Infinity;
+  const fitting = ladder.filter((side) => side <= most);
+  const rungs = fitting.length ? fitting : ladder.slice(0, 1);
+  const long = rungs.find((side) => side >= needed) ?? rungs[rungs.length - 1];
+  const short = Math.max(1, Math.round(long * Math.min(p, q) / Math.max(p, q)));
+  return p >= q ? { width: long, height: short } : { width: short, height: long };
+}
+
+/** `[p, q]` in lowest terms (each up to 32) nearest to width:height, however far. */
+function nearestRatio(width, height) {
+  let best = [1, 1], bestError = Infinity;
+  for (let q = 1; q <= 32; q++) {
+    for (let p = 1; p <= 32; p++) {
+      if (gcd(p, q) !== 1) continue;
+      const error = Math.abs(p * height - q * width) / (q * height);
+      if (error < bestError - 1e-12) { best = [p, q]; bestError = error; }
+    }
+  }
+  return best;
+}
+
+/** The long sides of a `ladder` attribute ("64 128 256"), ascending; empty when there is none. */
+function ladderSides(text) {
+  return String(text || '').split(/[\s,]+/).map(Number).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
 }
 
 /**
@@ -754,8 +792,10 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     const ratio = width > 0 && height > 0 ? simpleRatio(width, height) : null;
     const options = this.#options();
     const shape = ratio ? `${ratio.join(':')}|${JSON.stringify(options)}` : null;
-    const size = frameSize(width, height, this.#pixelRatio(), Number(this.getAttribute('step')) || DEFAULT_STEP,
-      width > 0 && height > 0 ? limitFor(identity, shape, width / height) : null);
+    const limit = width > 0 && height > 0 ? limitFor(identity, shape, width / height) : null;
+    const ladder = ladderSides(this.getAttribute('ladder'));
+    const size = ladder.length ? ladderSize(width, height, this.#pixelRatio(), ladder, limit)
+      : frameSize(width, height, this.#pixelRatio(), Number(this.getAttribute('step')) || DEFAULT_STEP, limit);
     if (!size) return;
     const path = cropPath(src, size, options);
     const name = this.getAttribute('cache-name');
@@ -867,7 +907,9 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#root();
     this.#previewFor = identity;
     this.#placeholder.removeAttribute('src');
-    const tiny = frameSize(size.width, size.height, PREVIEW_SIDE / Math.max(size.width, size.height), 1);
+    const ladder = ladderSides(this.getAttribute('ladder'));
+    const tiny = ladder.length ? ladderSize(size.width, size.height, 1, ladder.slice(0, 1))
+      : frameSize(size.width, size.height, PREVIEW_SIDE / Math.max(size.width, size.height), 1);
     try {
       const url = await this.#url(cropPath(src, tiny, options));
       if (this.#previewFor === identity && this.#shown?.identity !== identity) this.#placeholder.src = url;

@@ -33,6 +33,9 @@ struct ConfigDocument: Encodable {
     let publicPhotos: Bool
     /// `POST /v1/page-urls` signs the page's own image URLs for anyone (`--key --public-photos`).
     let pageURLs: Bool
+    /// The long sides `/v1/page-urls` signs (`PageURLLadder.sides`), when it signs: the page's
+    /// elements take their sizes from it (`<focal-img ladder>`).
+    let pageURLSides: [Int]?
     let version: String
     let options: [Option]
     /// Where to load `<focal-img>` from for good: its versioned, immutable path and its
@@ -56,6 +59,7 @@ struct ConfigDocument: Encodable {
         signedReads = configuration.signedOnly
         publicPhotos = configuration.publicPhotos
         pageURLs = configuration.signedOnly && configuration.publicPhotos
+        pageURLSides = pageURLs ? PageURLLadder.sides : nil
         version = FocalVersion.string
         let assets = WebAssets.shared
         element = Element(
