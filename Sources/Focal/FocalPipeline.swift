@@ -77,6 +77,7 @@ public final class FocalPipeline: Sendable {
         if let disk {
             let usage = disk.usage
             (statistics.diskEntries, statistics.diskBytes, statistics.diskDiscarded) = (usage.entries, usage.bytes, usage.discarded)
+            (statistics.diskIgnored, statistics.diskWriteFailures) = (usage.ignored, usage.writeFailures)
         }
         return statistics
     }

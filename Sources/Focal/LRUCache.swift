@@ -1,7 +1,7 @@
 /// Values by key with a total cost limit; the least recently used go first when it is exceeded.
 /// Not synchronised: callers keep it inside a lock.
 struct LRUCache<Key: Hashable, Value> {
-    private struct Entry {
+    fileprivate struct Entry {
         var value: Value
         var cost: Int
         var newer: Key?
@@ -84,3 +84,6 @@ struct LRUCache<Key: Hashable, Value> {
         if oldest == nil { oldest = key }
     }
 }
+
+extension LRUCache: Sendable where Key: Sendable, Value: Sendable {}
+extension LRUCache.Entry: Sendable where Key: Sendable, Value: Sendable {}

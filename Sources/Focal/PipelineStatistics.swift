@@ -38,13 +38,17 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var savedCropsUnknown = 0
     /// Disk cache writes that failed (a full or read-only disk, a vanished folder).
     public var diskWriteFailures = 0
+    /// Files named like disk cache entries that Focal could not have written (too large, not a
+    /// regular file): never read.
+    public var diskIgnored = 0
     /// Results held in the memory cache now.
     public var memoryEntries = 0
     /// Bytes held in the memory cache now.
     public var memoryBytes = 0
-    /// Results in the disk cache as this pipeline knows them (0 without one).
+    /// Results in the disk cache as this pipeline knows them (0 without one, and while its folder
+    /// is first being listed).
     public var diskEntries = 0
-    /// Bytes in the disk cache as this pipeline knows them.
+    /// Bytes in the disk cache as this pipeline knows them: the blocks its files take.
     public var diskBytes = 0
     /// Disk entries deleted because they could not be read or did not check out.
     public var diskDiscarded = 0

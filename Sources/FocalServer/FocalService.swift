@@ -103,11 +103,19 @@ public final class FocalService: Sendable {
             let savedCrops = savedCrops
             tasks.append(Task.detached(priority: .utility) { await savedCrops.listen() })
         }
-        let (pipeline, connections, metrics) = (pipeline, connections, metrics)
+        let (pipeline, connections, metrics, logger) = (pipeline, connections, metrics, logger)
         tasks.append(Task.detached(priority: .utility) {
             var trimmedAt = -1
+            var failedWrites = 0
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(2))
+                // Disk cache writes that failed since the last look: one line, however many.
+                let failures = pipeline.statistics.diskWriteFailures
+                if failures > failedWrites {
+                    logger.warning(
+                        "disk cache writes failed", metadata: ["failures": .stringConvertible(failures - failedWrites), "folder": .string(pipeline.configuration.diskCache?.folder ?? "")])
+                    failedWrites = failures
+                }
                 let requests = metrics.requests
                 guard requests.finished != trimmedAt, requests.inFlight == 0, pipeline.statistics.jobsInProgress == 0,
                     connections.bodyMemory == 0

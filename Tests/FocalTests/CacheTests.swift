@@ -19,13 +19,13 @@ private func cachePipeline(
         detectors: detectors)
 }
 
-/// The `*.focal` entries of a cache folder, name to size in bytes.
+/// The `*.focal` entries of a cache folder, name to the bytes they take on disk (their blocks).
 private func cacheEntries(_ folder: String) -> [String: Int] {
     let manager = FileManager.default
     var entries: [String: Int] = [:]
     for name in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(DiskCache.suffix) {
         let size = (try? manager.attributesOfItem(atPath: folder + "/" + name))?[.size] as? NSNumber
-        entries[name] = size?.intValue ?? 0
+        entries[name] = DiskCache.diskBytes(folder + "/" + name, apparent: size?.intValue ?? 0)
     }
     return entries
 }
@@ -400,6 +400,71 @@ private func jpeg(quality: Int) -> FocalOptions {
         let total = cacheEntries(settings.folder).values.reduce(0, +)
         #expect(total <= bound, "the folder holds \(total) bytes, over its bound of \(bound)")
         #expect(pipeline.statistics.diskBytes <= bound)
+    }
+}
+
+/// What a disk cache does with what it did not write itself, with writes that fail, and with a
+/// folder of many entries.
+@Suite("Disk cache hazards") struct DiskCacheHazardTests {
+    @Test("a foreign 2 GiB file named like an entry is never read: the crop is made and counted as ignored")
+    func foreignFilesAreNotRead() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = ImageInput.file(astronaut)
+        let target = CropTarget.size(width: 120, height: 120)
+        // The entry's name, from a folder of its own (names do not depend on the folder).
+        let measure = DiskCacheSettings(folder: scratch.file("measure"))
+        _ = try await cachePipeline(disk: measure).crop(input, to: target)
+        let name = try #require(cacheEntries(measure.folder).keys.first)
+        let folder = scratch.file("cache")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Sparse: 2 GiB long, no blocks written.
+        let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: folder + "/" + name, contents: nil); return folder + "/" + name }()))
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+        let pipeline = cachePipeline(disk: DiskCacheSettings(folder: folder))
+        let result = try await pipeline.crop(input, to: target)
+        #expect(result.origin == .fresh, "the foreign file was not taken for the entry")
+        #expect(pipeline.statistics.diskIgnored >= 1)
+        #expect(pipeline.statistics.diskMisses == 0 || pipeline.statistics.diskHits == 0)
+    }
+
+    @Test("a write that fails is counted, and the crop is served all the same")
+    func failedWritesAreCounted() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let folder = scratch.file("cache")
+        let pipeline = cachePipeline(disk: DiskCacheSettings(folder: folder))
+        _ = try await pipeline.crop(.file(astronaut), to: .size(width: 100, height: 100))
+        #expect(pipeline.statistics.diskWriteFailures == 0)
+        // The folder becomes a file: every later write fails (as on a full or read-only disk).
+        try FileManager.default.removeItem(atPath: folder)
+        FileManager.default.createFile(atPath: folder, contents: Data("not a folder".utf8))
+        let result = try await pipeline.crop(.file(astronaut), to: .size(width: 101, height: 100))
+        #expect(result.plan.outputSize == PixelSize(width: 101, height: 100))
+        #expect(pipeline.statistics.diskWriteFailures == 1)
+    }
+
+    @Test("a folder of 20,000 entries is listed apart: entries written meanwhile join the index, and the bound holds")
+    func manyEntriesAreListedApart() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let folder = scratch.file("cache")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for i in 0..<20_000 {
+            FileManager.default.createFile(atPath: folder + "/" + String(format: "%064x", i) + DiskCache.suffix, contents: Data([UInt8(i & 0xFF)]))
+        }
+        // Each of them takes a block on disk: the bound holds 256 of them.
+        let bound = 256 * 4096
+        let pipeline = cachePipeline(disk: DiskCacheSettings(folder: folder, maxBytes: bound))
+        let result = try await pipeline.crop(.file(astronaut), to: .size(width: 90, height: 90), options: jpeg(quality: 70))
+        #expect(result.origin == .fresh)
+        try await pollUntil("the folder is listed", seconds: 60) { pipeline.statistics.diskEntries > 0 }
+        let entries = cacheEntries(folder)
+        #expect(entries.values.reduce(0, +) <= bound, "\(entries.count) entries, \(entries.values.reduce(0, +)) bytes")
+        let written = try #require(result.key).appending(DiskCache.suffix)
+        #expect(entries[written] != nil, "the entry written while the folder was listed is kept: it is the newest")
+        #expect(try await pipeline.crop(.file(astronaut), to: .size(width: 90, height: 90), options: jpeg(quality: 70)).origin == .memoryCache)
     }
 }
 

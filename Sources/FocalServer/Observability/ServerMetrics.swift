@@ -105,6 +105,7 @@ public final class ServerMetrics: Sendable {
         count("focal_refusals_total", [("reason", "overloaded")], statistics.refused, before.refused)
         count("focal_degraded_total", [("what", "saved_crops")], statistics.savedCropsUnknown, before.savedCropsUnknown)
         count("focal_cache_write_failures_total", [("layer", "disk")], statistics.diskWriteFailures, before.diskWriteFailures)
+        count("focal_cache_ignored_total", [("layer", "disk")], statistics.diskIgnored, before.diskIgnored)
         jobs.record(statistics.jobsInProgress)
         queue.record(statistics.queueDepth)
     }
