@@ -115,9 +115,7 @@ struct ServeCommand: AsyncParsableCommand {
         var settings: Logger.Metadata = [:]
         for (name, value) in configuration.summary { settings[name] = .string(value) }
         logger.info("starting", metadata: settings)
-        if configuration.allowUnsafe && !["127.0.0.1", "::1", "localhost"].contains(configuration.host) {
-            logger.warning("unsafe URLs are served on a non-loopback address: anyone who reaches it can ask for any crop")
-        }
+        for warning in configuration.startWarnings { logger.warning("\(warning)") }
         try await runServer(configuration: configuration, logger: logger)
         logger.info("stopped")
     }

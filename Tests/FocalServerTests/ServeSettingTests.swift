@@ -42,6 +42,18 @@ import Testing
     }
 
     /// Names, flags and variables are unique, and each setting is logged under its name.
+    /// A key or token shorter than 24 bytes is warned about at start, by its place (never its
+    /// text); a long one is not.
+    @Test func shortSecretsAreWarnedAbout() throws {
+        let long = String(repeating: "k", count: 32)
+        let warned = try ServerConfiguration(flags: ["key": ["x", long], "token": ["short-token"]], environment: [:]).startWarnings
+        #expect(warned.count == 2, "\(warned)")
+        #expect(warned.first?.hasPrefix("key 1 of 2 is only 1 bytes") == true, "\(warned)")
+        #expect(warned.contains { $0.hasPrefix("the token is only 11 bytes") })
+        #expect(!warned.joined().contains("short-token") && !warned.joined().contains(long), "no secret is shown")
+        #expect(try ServerConfiguration(flags: ["key": [long], "token": [long]], environment: [:]).startWarnings.isEmpty)
+    }
+
     @Test func theListIsConsistent() throws {
         let all = ServeSetting.all
         #expect(Set(all.map(\.name)).count == all.count)

@@ -35,6 +35,19 @@ import Testing
         #expect(AcceptedFormats(acceptHeader: "image/webp," + padding) == [.webp])
     }
 
+    /// Only the first 2 KiB are read, and no entry longer than 128 bytes: a 70 KB header of one
+    /// long entry (which once cost 20 times a browser's) reads as nothing, and a cut entry is
+    /// dropped whole, so its `q=0` cannot be lost.
+    @Test func readsABoundedNumberOfBytes() {
+        let long = "image/webp;" + String(repeating: "x", count: 70_000)
+        #expect(AcceptedFormats(acceptHeader: long) == [])
+        #expect(AcceptedFormats(acceptHeader: "image/avif," + long) == [.avif])
+        // An entry cut at 2 KiB would read `image/avif;q`, which accepts AVIF: it is dropped whole.
+        #expect(AcceptedFormats(acceptHeader: String(repeating: "x", count: 2035) + ",image/avif;q=0") == [])
+        #expect(AcceptedFormats(acceptHeader: String(repeating: "x", count: 2040) + ",image/webp") == [], "past 2 KiB nothing is read")
+        #expect(AcceptedFormats(acceptHeader: "image/webp," + String(repeating: "x", count: 2030) + ",image/avif") == [.webp])
+    }
+
     @Test func bestFormatForASize() {
         let small = PixelSize(width: 1200, height: 800), large = PixelSize(width: 3000, height: 2000)
         #expect(AcceptedFormats([.avif, .webp]).best(for: small) == .avif)

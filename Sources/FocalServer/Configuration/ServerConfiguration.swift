@@ -104,6 +104,28 @@ public struct ServerConfiguration: Sendable {
         ]
     }
 
+    /// The shortest key that is not warned about: 24 bytes (as `head -c 24 /dev/urandom | base64`
+    /// gives 32 characters), out of reach of guessing and of offline searches from a signed URL.
+    public static let safeKeyBytes = 24
+
+    /// What the start-up log warns about, each a line an operator should act on: keys shorter than
+    /// `safeKeyBytes` (anyone who finds one can sign any URL), a token as short, unsafe URLs on an
+    /// address others can reach. None of them stops the start: a test or a demo may want them.
+    public var startWarnings: [String] {
+        var warnings: [String] = []
+        for (index, key) in keys.enumerated() where key.utf8.count < Self.safeKeyBytes {
+            warnings.append(
+                "key \(index + 1) of \(keys.count) is only \(key.utf8.count) bytes: a short key can be guessed from one signed URL, and then anyone can sign any URL; use \(Self.safeKeyBytes) random bytes or more (head -c 24 /dev/urandom | base64)")
+        }
+        if let token, token.utf8.count < Self.safeKeyBytes {
+            warnings.append("the token is only \(token.utf8.count) bytes: use \(Self.safeKeyBytes) random bytes or more, it lets anyone who has it write")
+        }
+        if allowUnsafe && !["127.0.0.1", "::1", "localhost"].contains(host) {
+            warnings.append("unsafe URLs are served on a non-loopback address: anyone who reaches it can ask for any crop")
+        }
+        return warnings
+    }
+
     /// The address policy in words: `public addresses only; also 10.0.0.0/8`.
     static func describe(_ policy: AddressPolicy) -> String {
         var parts = [policy.refusesSpecialPurpose ? "public addresses only" : "any address"]
