@@ -17,7 +17,7 @@ LINK := -Xlinker -rpath -Xlinker \$$ORIGIN/../lib/focal -Xlinker -rpath -Xlinker
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps models fixtures build release demo serve test test-browser eval stress eval-stress bench bench-formats package-element check-element \
+.PHONY: all deps test-deps models fixtures build release demo serve test test-browser eval stress eval-stress bench bench-formats package-element check-element \
 	bench-serve client-tests cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
 	bench-lock bench-abuse bench-build lint readme-options man install uninstall test-install
 
@@ -25,6 +25,10 @@ all: build
 
 deps:
 	@scripts/setup.sh deps
+
+# What the tests need besides (a PostgreSQL server for the stores' and the database fault tests).
+test-deps:
+	@scripts/setup.sh test-deps
 
 models: deps
 	@scripts/setup.sh models
@@ -61,7 +65,7 @@ serve: models fixtures release
 # corpus tests bound each hostile input's time; each runs in a process of its own so that the
 # CPU-heavy suites cannot delay their clocks. The libvips leak tests count objects process-wide:
 # they run alone too, so that no other suite's images are counted.
-test: models fixtures corpus
+test: models fixtures corpus test-deps
 	$(SWIFT) build --build-tests $(LINK)
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --skip NetworkTests --skip CorpusTests --skip AbuseTests --skip LeakTests
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter LeakTests

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Focal needs and is missing: Debian packages, the model files, the test photos.
-# Usage: scripts/setup.sh deps|models|fixtures|all
+# Usage: scripts/setup.sh deps|test-deps|models|fixtures|all
 # Every download is checked by sha256; a mismatch stops with an error naming the file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -186,10 +186,20 @@ fixtures() {
     say "fixture photos ready in $FIXTURES/"
 }
 
+# What `make test` needs besides: a PostgreSQL server for the stores' tests and the database
+# fault tests (each starts its own cluster on a loopback port in a temporary folder; the
+# package's own service is not used).
+test_deps() {
+    local missing=()
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+    apt_install ${missing[@]+"${missing[@]}"}
+}
+
 case "${1:-all}" in
     deps) deps ;;
+    test-deps) deps; test_deps ;;
     models) models ;;
     fixtures) fixtures ;;
     all) deps; models; fixtures ;;
-    *) die "unknown step '$1' (deps, models, fixtures, all)" ;;
+    *) die "unknown step '$1' (deps, test-deps, models, fixtures, all)" ;;
 esac

@@ -421,8 +421,14 @@ import Glibc
         let signature = URLSigner.signature(of: path, key: TestSecrets.keys[0])
         try await withServer({ $0.allowUnsafe = false }) { client in
             try await client.execute(uri: "/\(signature)/\(path)", method: .get) { #expect($0.status == .ok) }
-            let padded = signature + String(repeating: "%00", count: 256)
+            let padded = signature + String(repeating: "A", count: 256)
             try await client.execute(uri: "/\(padded)/\(path)", method: .get) { #expect($0.status == .forbidden) }
+            // Percent-encoded, it is another spelling: refused before it is compared.
+            let encoded = signature + String(repeating: "%00", count: 256)
+            try await client.execute(uri: "/\(encoded)/\(path)", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.json?["code"] as? String == "request.not_canonical")
+            }
         }
         #expect(!URLSigner.constantTimeEqual(Array("abc".utf8), Array(("abc" + String(repeating: "\0", count: 256)).utf8)))
     }

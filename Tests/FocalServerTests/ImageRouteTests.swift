@@ -204,6 +204,20 @@ import Testing
         }
     }
 
+    /// An error echoes at most a line of what the client sent: a 60 KB path comes back as a short
+    /// message, not whole.
+    @Test func echoedPathsAreBounded() async throws {
+        try await withServer { client in
+            let long = String(repeating: "a", count: 60_000) + ".png"
+            try await client.execute(uri: "/unsafe/100x100/\(long)", method: .get) { response in
+                #expect(response.status == .notFound)
+                let message = response.json?["message"] as? String ?? ""
+                #expect(message.count < 200, "\(message.count) characters")
+                #expect(response.data.count < 1024)
+            }
+        }
+    }
+
     /// `meta/` answers thumbor's JSON shape, with Focal's plan beside it.
     @Test func metaIsThumborsShapePlusFocal() async throws {
         try await withServer { client in
