@@ -103,6 +103,14 @@ public final class FocalService: Sendable {
             let savedCrops = savedCrops
             tasks.append(Task.detached(priority: .utility) { await savedCrops.listen() })
         }
+        // Readiness, checked every second apart from the probes that read it.
+        tasks.append(Task.detached(priority: .utility) { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard let self else { return }
+                await self.refreshReadiness()
+            }
+        })
         let (pipeline, connections, metrics, logger) = (pipeline, connections, metrics, logger)
         tasks.append(Task.detached(priority: .utility) {
             var trimmedAt = -1
@@ -141,6 +149,7 @@ public final class FocalService: Sendable {
         } catch {
             logger.error("not ready: models could not be loaded", metadata: ["error": .string((error as? any FocalError)?.detail ?? "\(error)")])
         }
+        await refreshReadiness()
     }
 
     /// Migrates the shared database, waiting up to 30 s for it to accept connections.
@@ -178,6 +187,11 @@ public final class FocalService: Sendable {
             throw ServerError(.requestUnsafeRefused, "unsafe URLs are not served here; sign the URL")
         }
         var imageRequest = try ImageRequest(url)
+        // Answers hold their whole budget already: refused before any work, not after a render.
+        if answers.isFull {
+            metrics.refused("answers_full")
+            throw ServerError(.serverAnswersFull, "too many large answers are being sent now; try again shortly")
+        }
         let source = try resolver.resolve(url.image)
         let (input, known) = try await input(for: source)
         let vary = negotiateFormat(&imageRequest, accept: request.headers[.accept])

@@ -13,7 +13,8 @@ import Synchronization
 ///   makes it degraded but ready (crops without a saved crop, and cached ones, are still served;
 ///   taking every replica out would serve nothing).
 ///
-/// A check runs at most once a second, however many probes come.
+/// The checks run in the background every second (`refreshReadiness`), so that a probe is
+/// answered at once from the last result, however many come and however slow a failing store is.
 struct Readiness: Sendable {
     /// Not ready: why, safe to show anyone.
     var problems: [String] = []
@@ -27,13 +28,21 @@ extension FocalService {
     /// The model files every accuracy may load.
     static var modelFiles: [String] { FaceDetector.modelFiles + [ObjectDetector.modelFile, ObjectDetector.headsFile] }
 
-    /// Checks what a request can need (see `Readiness`), at most once a second.
-    func readiness() async -> Readiness {
-        if let last = lastReadiness.withLock({ $0 }), ContinuousClock.now - last.at < .seconds(1) { return last.value }
+    /// What the last check found (see `Readiness`); before the first, not ready.
+    func readiness() -> Readiness {
+        lastReadiness.withLock { $0?.value } ?? Readiness(problems: ["the service is starting"])
+    }
+
+    /// Checks what a request can need (see `Readiness`) and keeps the result for `readiness()`.
+    /// The store is probed only when its breaker lets a call through: while it is open, the store
+    /// stays as failing as it was found.
+    @discardableResult
+    func refreshReadiness() async -> Readiness {
         var readiness = Readiness()
         if !isReady { readiness.problems.append("the models are not loaded yet") }
         readiness.problems += missingModels()
-        if let failure = await savedCrops.probe() {
+        let failure: String? = savedCrops.breaker.current == .open ? "the circuit breaker is open" : await savedCrops.probe()
+        if let failure {
             if savedCrops.shared == nil {
                 readiness.problems.append("the saved crops' database cannot be read")
             } else {

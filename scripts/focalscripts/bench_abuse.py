@@ -2,9 +2,10 @@
 
 A benchmark, not a test: it prints figures and exits 0 unless the server could not start or
 crashed (exited during an attack, or did not exit cleanly after SIGTERM). Every attack starts a
-fresh `focal serve --root ROOT --allow-unsafe --allow-network 127.0.0.1` (plus FOCAL_SERVE_ARGS)
-on a free loopback port, warms the well-behaved client's URL, runs the attack (bounded in count
-and time, stopping by itself), and measures:
+fresh `focal serve --root ROOT --allow-unsafe --allow-network 127.0.0.1` (plus the attack's own
+flags, then FOCAL_SERVE_ARGS; `spellings` takes --key instead of --allow-unsafe) on a free
+loopback port, warms the well-behaved client's URL (and what the attack asks for again and
+again), runs the attack (bounded in count and time, stopping by itself), and measures:
 
   - the attack's requests or connections made, and their outcomes: the HTTP status answered, or
     `closed` (the server closed or reset the connection without an answer), `timeout`,
@@ -53,38 +54,89 @@ Attacks (full figures; --quick in brackets):
                 Reports, for each answer, whether its body length equals its Content-Length, and
                 how long the process took to exit (it bounds shutdown at request + header + body
                 timeouts + 5 s = 75 s by default).
+  non-readers   `/unsafe/2048x2048/filters:format(png)/astronaut.png` (about 7.4 MB) warmed into
+                the memory cache, then 300 [150] sockets (SO_RCVBUF 4096, set before connecting)
+                each sending one GET for it and never reading, held 20 s [12 s: past the 10 s the
+                server gives a reader that takes nothing]. Answers of one stored copy count
+                once on --answer-memory. Reports GET /healthz probes made every 0.5 s on new
+                connections during the attack (p50, max; the target is under 1 s, and RSS under
+                800 MB) and the connections the server closed by the end: `closed` (the client saw
+                EOF or RST) or `closed-unread` (the server's end is closed, per /proc/net/tcp, and
+                its FIN waits behind bytes the client never read).
+  answer-memory the server with --memory-cache 0 --answer-memory 64, and 40 [20] sockets (small
+                receive buffer) asking one after another for PNGs of astronaut.png at 2048x2048,
+                2047x2048, 2046x2048, ... (about 7.4 MB each, none shared), reading their heads
+                and nothing more. Reports the statuses in order (200s, then 503
+                `server.answers_full` once the answers held pass 64 MiB) and the peak of
+                focal_http_answer_bytes. (Without the memory cache the well-behaved client's crop
+                is made anew each time, in the queue behind the PNGs.)
+  slow-readers-cap  the server started with RLIMIT_NOFILE 512 (connection cap 192), and 230 [200]
+                sockets (small receive buffer) each asking for the warmed 2048x2048 PNG and
+                reading 1 KiB a second, for 20 s [12 s]. /healthz probes as in non-readers, from
+                the moment every request is sent: how long until one got in, and the
+                evicted_stalled and answer_too_slow counts from /metrics; and the sockets closed
+                before any answer although their GET went with the connection.
+  tiff-tiles    a root of its own (.cache/bench-abuse/tiff-root/, built once with `vips`) holding
+                a 10000x10000 grey deflate TIFF in 16x16 tiles (390,625 tiles: far past the 2 s
+                decode estimate), and 4 threads GETting `/unsafe/400x400/tiny.tif` for 10 s [4 s].
+                Reports the outcomes (422 `input.too_costly` expected), the server's CPU and the
+                slowest refusal.
+  database-down a throw-away PostgreSQL (focalscripts.cluster.Postgres) and
+                `focal serve --database=URL` on a root of its own (.cache/bench-abuse/db-root/: the
+                fixtures, which the warm-up plans, and fresh/, JPEG copies of them that nothing
+                read before); one smart crop warmed; then PostgreSQL stopped, and 4 threads GET
+                smart crops at sizes never asked before (`/unsafe/{w}x{h}/smart/<photo>`) for
+                10 s [5 s], of fixtures and fresh photos in turn. Reports outcomes by status and
+                X-Focal-Degraded, latencies, and /readyz (200 "degraded" expected). Skipped (not a
+                failure) when PostgreSQL is not installed (Debian's postgresql package).
+  database-frozen  as database-down, but every PostgreSQL process SIGSTOPped instead (SIGCONT
+                afterwards, always); at the end SIGTERM to the server: seconds to exit (the bound
+                is 35 s).
+  spellings     a server with --key (signed URLs only), and 200 requests of non-canonical
+                spellings of signed URLs of coffee.png, in turn: the signature's `=` written `%3D`,
+                sizes zero-padded (`0300x0200`, signed as written), `format(auto):format(auto)`.
+                Reports the outcomes (400 `request.not_canonical` expected) and
+                focal_renders_total before and after (no new render expected).
 
 The table is printed at the end and written, with every detail, to .cache/bench-abuse/results.json.
 The server's log of each attack is kept in .cache/bench-abuse/logs/.
 
 Options (`make bench-abuse BENCH_ABUSE_FLAGS="--quick --only drip,sigterm"`): --quick (every
-attack shortened: a smoke run of under 2 minutes), --only NAME,... (some attacks, by the names above).
+attack shortened: a smoke run of a few minutes), --only NAME,... (some attacks, by the names above).
 Environment: FOCAL_BIN (default .build/release/focal, else .build/debug/focal), FOCAL_SERVE_ARGS
 (extra `focal serve` flags, e.g. "--memory-budget 256").
 """
 import argparse
 import asyncio
+import base64
 import collections
+import hashlib
+import hmac
 import http.client
 import json
 import os
+import pwd
 import random
 import resource
+import secrets
+import select
 import shlex
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
 
 from . import images, paths, processes
 from .cli import cores, percentile, prog, sayer
+from .cluster import Postgres, postgres_tool
 from .processes import cpu_seconds, log_lines, open_sockets, status_kib
 from .servers import FocalServer, Server, focal_serve_support
-from .web import get, metric_by, metric_sum
+from .web import get, metric_by, metric_sum, sign, signed
 
 WORK = os.path.join(paths.CACHE, "bench-abuse")
 FIXTURES = paths.FIXTURES
@@ -94,7 +146,17 @@ BIG_RECIPE = f"astronaut.png resize {BIG_SCALE}, png compression 0"
 IDS_PHOTOS, IDS_OTHERS = 2000, 20000
 IDS_RECIPE = f"{IDS_PHOTOS} tiny jpegs in photos/, {IDS_OTHERS} text files in other/"
 RENDER_SIDES = [1700, 1900, 2100, 2300, 2500, 2800]
-ATTACKS = ["url-flood", "file-flood", "stalled", "drip", "idle-fd", "unknown-id", "sigterm"]
+BIG_ANSWER = "/unsafe/2048x2048/filters:format(png)/astronaut.png"  # about 7.4 MB
+TIFF_RECIPE = "10000x10000 black, tiffsave --tile 16x16 --compression deflate"
+DB_RECIPE = "Fixtures photos, and fresh/: each as a JPEG (Q=90)"
+DATABASE_ATTACKS = ("database-down", "database-frozen")
+CAPPED_ATTACKS = ("idle-fd", "slow-readers-cap")  # RLIMIT_NOFILE 512: /metrics is not asked during them
+SHUTDOWN_BOUND_S = 35  # --request-timeout 30 + 5
+# Flags of the attacks that need a server of their own kind (before FOCAL_SERVE_ARGS).
+SERVE_FLAGS = {"answer-memory": ["--memory-cache", "0", "--answer-memory", "64"]}
+ATTACKS = ["url-flood", "file-flood", "stalled", "drip", "idle-fd", "unknown-id", "sigterm",
+           "non-readers", "answer-memory", "slow-readers-cap", "tiff-tiles", "database-down", "database-frozen",
+           "spellings"]
 
 
 say = sayer("bench-abuse")
@@ -138,9 +200,9 @@ def well_behaved(port, path):
 class Client:
     """The well-behaved client, started and stopped around an attack."""
 
-    def __init__(self, port):
+    def __init__(self, port, path=CLIENT_PATH):
         self.process = subprocess.Popen(
-            processes.module_command("bench_abuse", "--well-behaved", port, CLIENT_PATH), env=processes.module_env(),
+            processes.module_command("bench_abuse", "--well-behaved", port, path), env=processes.module_env(),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def stop(self):
@@ -166,7 +228,8 @@ def metrics(server, timeout=1.0):
 class Monitor:
     """Samples the server's VmRSS every 50 ms, and /metrics and its open sockets every 250 ms."""
 
-    GAUGES = ("focal_http_connections_open", "focal_http_body_bytes", "focal_jobs_memory_bytes")
+    GAUGES = ("focal_http_connections_open", "focal_http_body_bytes", "focal_jobs_memory_bytes",
+              "focal_http_answer_bytes")
 
     def __init__(self, server, use_metrics=True):
         self.server, self.pid, self.use_metrics = server, server.pid, use_metrics
@@ -213,6 +276,7 @@ class Monitor:
             result["peak_connections"] = self.peaks["focal_http_connections_open"]
             result["peak_body_mib"] = self.peaks["focal_http_body_bytes"] / 2**20
             result["peak_jobs_memory_mib"] = self.peaks["focal_jobs_memory_bytes"] / 2**20
+            result["peak_answer_mib"] = self.peaks["focal_http_answer_bytes"] / 2**20
         return result
 
 
@@ -262,6 +326,172 @@ def flood(threads, job, deadline):
     for t in pool:
         t.join()
     return outcomes
+
+
+def fetch(port, path, timeout=30, headers=None):
+    """One GET on a new connection: (status or an outcome word, seconds, lower-case headers, body)."""
+    started = time.monotonic()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        body = response.read()
+        return (str(response.status), time.monotonic() - started,
+                {k.lower(): v for k, v in response.getheaders()}, body)
+    except Exception as error:  # noqa: BLE001
+        return outcome_of(error), time.monotonic() - started, {}, b""
+    finally:
+        conn.close()
+
+
+def with_code(status, headers):
+    """`503 server.answers_full`: a status with the server's error code, when it sent one."""
+    code = headers.get("x-focal-error")
+    return f"{status} {code}" if code else status
+
+
+def request_signature(key, method, path, body):
+    """Focal's request signature (README): HMAC-SHA256 of `METHOD path\nhex(SHA-256(body))`, URL-safe
+    base64 without padding, for the JSON API of a signed-only server."""
+    digest = hashlib.sha256(body).hexdigest()
+    mac = hmac.new(key.encode(), f"{method} {path}\n{digest}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+
+def latency_text(seconds):
+    """`p50 12 ms, max 340 ms` of a list of durations in seconds."""
+    if not seconds:
+        return "none answered"
+    return f"p50 {percentile(seconds, 50) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms"
+
+
+def runs(values):
+    """`9x200, 11x503 server.answers_full`: a sequence as runs of equal values."""
+    out = []
+    for value in values:
+        if out and out[-1][0] == value:
+            out[-1][1] += 1
+        else:
+            out.append([value, 1])
+    return ", ".join(f"{n}x{v}" for v, n in out)
+
+
+class Probe:
+    """GETs `path` (/healthz) on a new connection every `every` seconds, one at a time, in a thread
+    of its own, until stop(): latencies, failures, and when the first 200 came."""
+
+    def __init__(self, port, path="/healthz", every=0.5, timeout=15):
+        self.port, self.path, self.every, self.timeout = port, path, every, timeout
+        self.records = []  # (started, seconds, outcome), times from self.started
+        self.inflight = None
+        self.stop_event = threading.Event()
+        self.started = time.monotonic()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.stop_event.is_set():
+            begun = time.monotonic()
+            self.inflight = begun
+            outcome = fetch(self.port, self.path, timeout=self.timeout)[0]
+            took = time.monotonic() - begun
+            self.inflight = None
+            self.records.append((begun - self.started, took, outcome))
+            self.stop_event.wait(max(0.0, self.every - took))
+
+    def stop(self):
+        """{probes, ok, p50_ms, max_ms (of the 200s), failures, first_ok_after_s, waiting_s, slow: [(started
+        s after the probe began, ms)] of those over 500 ms}."""
+        self.stop_event.set()
+        self.thread.join(2)
+        records, inflight = list(self.records), self.inflight
+        ok = [took for _, took, outcome in records if outcome == "200"]
+        failures = collections.Counter(outcome for _, _, outcome in records if outcome != "200")
+        first = next((start + took for start, took, outcome in records if outcome == "200"), None)
+        waiting = time.monotonic() - inflight if inflight is not None and self.thread.is_alive() else None
+        return {"probes": len(records), "ok": len(ok), "p50_ms": percentile([t * 1000 for t in ok], 50),
+                "max_ms": max(ok) * 1000 if ok else None, "failures": dict(failures),
+                "first_ok_after_s": first, "waiting_s": waiting,
+                "slow": [(round(start, 1), round(took * 1000)) for start, took, _ in records if took > 0.5]}
+
+
+def probe_text(probe):
+    text = (f"/healthz every 0.5 s on new connections: {probe['probes']} probes, {probe['ok']} answered 200, "
+            f"p50 {fmt(probe['p50_ms'])} ms, max {fmt(probe['max_ms'])} ms")
+    if probe["failures"]:
+        text += f", failures {probe['failures']}"
+    if probe["waiting_s"] is not None:
+        text += f", one still waiting after {probe['waiting_s']:.1f} s"
+    if probe["slow"]:
+        text += "; over 500 ms (s after the probes began: ms): " + ", ".join(f"{s}: {ms}" for s, ms in probe["slow"])
+    return text
+
+
+# Raw sockets that read little or nothing ----------------------------------------------------------
+
+TCP_ESTABLISHED, TCP_CLOSE, TCP_CLOSE_WAIT = 1, 7, 8
+
+
+def open_get(port, path, rcvbuf=4096, timeout=5):
+    """A socket with a small receive buffer (set before connecting, so that the window stays small)
+    that has sent one GET of `path`: (socket, None), or (None, outcome word) when it failed."""
+    sock = socket.socket()
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.settimeout(timeout)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        return sock, None
+    except OSError as error:
+        sock.close()
+        return None, "connect-fail" if outcome_of(error) != "refused" else "refused"
+
+
+def parse_head(data):
+    """(status, lower-case headers) of the start of an HTTP answer (status None if it has no
+    status line yet)."""
+    lines = data.split(b"\r\n\r\n", 1)[0].decode(errors="replace").split("\r\n")
+    parts = lines[0].split()
+    status = parts[1] if len(parts) > 1 and lines[0].startswith("HTTP/") else None
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return status, headers
+
+
+def server_side_states(port):
+    """{client port: TCP state} of the server's end of each loopback connection to `port`, from
+    /proc/net/tcp (a connection whose server end is gone altogether is absent)."""
+    states = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                lines = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) < 4:
+                continue
+            local, remote, state = fields[1], fields[2], int(fields[3], 16)
+            if int(local.rsplit(":", 1)[1], 16) == port and state != 10:  # 10: the listening socket
+                states[int(remote.rsplit(":", 1)[1], 16)] = state
+    return states
+
+
+def connection_state(sock, server_states):
+    """`closed` when the client has seen the server's EOF or RST, `closed-unread` when the server's
+    end is closed but its FIN waits behind bytes this client never read, else `open`."""
+    try:
+        error = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        state = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
+        local_port = sock.getsockname()[1]
+    except OSError:
+        return "closed"
+    if error or state in (TCP_CLOSE, TCP_CLOSE_WAIT):
+        return "closed"
+    return "open" if server_states.get(local_port) == TCP_ESTABLISHED else "closed-unread"
 
 
 # Raw connections (asyncio) ------------------------------------------------------------------------
@@ -433,6 +663,68 @@ def copies_root(run_dir, count):
     return folder, names
 
 
+def tiff_root():
+    """.cache/bench-abuse/tiff-root/: tiny.tif, 10000x10000 grey in 16x16 deflate tiles, and
+    grace_hopper.jpg for the well-behaved client (built once)."""
+    folder = os.path.join(WORK, "tiff-root")
+    stamp = os.path.join(folder, "recipe.txt")
+    if os.path.exists(stamp) and open(stamp).read() == TIFF_RECIPE:
+        return folder
+    if not shutil.which("vips"):
+        sys.exit("bench-abuse: vips is needed to make the tiled TIFF (apt-get install libvips-tools)")
+    say(f"making {paths.shown(folder)}/tiny.tif (once)")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    shutil.copy(os.path.join(FIXTURES, "grace_hopper.jpg"), folder)
+    images.vips("black", "tiny.v", 10000, 10000, cwd=folder)
+    images.vips("tiffsave", "tiny.v", "tiny.part.tif", "--tile", "--tile-width", 16, "--tile-height", 16,
+                "--compression", "deflate", cwd=folder)
+    os.remove(os.path.join(folder, "tiny.v"))
+    os.replace(os.path.join(folder, "tiny.part.tif"), os.path.join(folder, "tiny.tif"))
+    with open(stamp, "w") as f:
+        f.write(TIFF_RECIPE)
+    return folder
+
+
+def fixture_photos():
+    return sorted(f for f in os.listdir(FIXTURES) if f.endswith((".jpg", ".png")))
+
+
+def db_root():
+    """.cache/bench-abuse/db-root/: the fixtures' photos (the warm-up plans them, so their saved
+    crops are known before the database goes away) and fresh/, a JPEG of each that nothing reads
+    before the attack (built once)."""
+    folder = os.path.join(WORK, "db-root")
+    stamp = os.path.join(folder, "recipe.txt")
+    if os.path.exists(stamp) and open(stamp).read() == DB_RECIPE:
+        return folder
+    say(f"making {paths.shown(folder)}/ (once)")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(os.path.join(folder, "fresh"))
+    for photo in fixture_photos():
+        shutil.copy(os.path.join(FIXTURES, photo), folder)
+        stem = os.path.splitext(photo)[0]
+        images.vips("copy", os.path.join(FIXTURES, photo), os.path.join(folder, "fresh", stem + ".jpg[Q=90]"))
+    with open(stamp, "w") as f:
+        f.write(DB_RECIPE)
+    return folder
+
+
+def postgres_missing():
+    """Why a PostgreSQL server cannot be started here, or None."""
+    try:
+        for tool in ("initdb", "postgres", "pg_isready", "createdb", "pg_ctl"):
+            postgres_tool(tool)
+    except RuntimeError as error:
+        return str(error)
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "as root PostgreSQL runs as the user postgres, which does not exist (Debian's postgresql package)"
+    return None
+
+
 class SourceServer(Server):
     """python3 -m http.server on loopback serving a folder."""
 
@@ -457,6 +749,60 @@ class LimitedFocal(FocalServer):
         setter = ("import os, resource, sys; n = int(sys.argv[1]); "
                   "resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); os.execv(sys.argv[2], sys.argv[2:])")
         return [sys.executable, "-c", setter, str(self.nofile)] + super().command()
+
+
+class PostgresFocal(FocalServer):
+    """`focal serve --database=URL` with a throw-away PostgreSQL of its own (cluster.Postgres, in a
+    temporary folder: world-readable, since as root PostgreSQL runs as the user postgres), started
+    before it and stopped after it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.postgres = None
+        self.pg_folder = None
+        self.frozen = []
+
+    def start(self, timeout=120):
+        self.pg_folder = tempfile.mkdtemp(prefix="focal-bench-abuse-pg-")
+        os.chmod(self.pg_folder, 0o755)
+        self.postgres = Postgres(self.pg_folder)  # stop() stops whatever of it started
+        try:
+            self.postgres.start()
+        except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+            raise RuntimeError(f"PostgreSQL did not start: {error}") from None
+        # Joined with "=": the URL is one argument whatever it holds.
+        self.extra_args.append(f"--database={self.postgres.url}")
+        return super().start(timeout)
+
+    def freeze(self):
+        """SIGSTOP to every PostgreSQL process (the postmaster and its children); their pids."""
+        pids = processes.process_tree(self.postgres.process.pid)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+                self.frozen.append(pid)
+            except ProcessLookupError:
+                pass
+        return pids
+
+    def thaw(self):
+        """SIGCONT to every process freeze() stopped."""
+        for pid in self.frozen:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self.frozen = []
+
+    def stop(self, grace=15):
+        try:
+            super().stop(grace)
+        finally:
+            self.thaw()
+            if self.postgres:
+                self.postgres.stop()
+            if self.pg_folder:
+                shutil.rmtree(self.pg_folder, ignore_errors=True)
 
 
 # The attacks --------------------------------------------------------------------------------------
@@ -658,6 +1004,303 @@ def attack_sigterm(ctx):
             "exit_status": process.returncode, "responses": records, "notes": notes, "signalled": True}
 
 
+def attack_non_readers(ctx):
+    count, hold = (150, 12) if ctx.quick else (300, 20)
+    port = ctx.server.port
+    probe = Probe(port)
+    socks, outcomes = [], collections.Counter()
+    for _ in range(count):
+        sock, failure = open_get(port, BIG_ANSWER)
+        if sock:
+            socks.append(sock)
+        else:
+            outcomes[failure] += 1
+    sent = time.monotonic()
+    time.sleep(hold)
+    server_states = server_side_states(port)
+    states = [connection_state(sock, server_states) for sock in socks]
+    held = time.monotonic() - sent
+    probed = probe.stop()
+    for sock in socks:
+        sock.close()
+    outcomes.update(states)
+    closed = outcomes["closed"] + outcomes["closed-unread"]
+    notes = [f"{count} sockets (SO_RCVBUF 4096) each asking {BIG_ANSWER} and reading nothing, held {held:.0f} s; "
+             f"closed by the server by the end: {closed} ({outcomes['closed']} seen by the client as EOF/RST, "
+             f"{outcomes['closed-unread']} with only the server's end closed, its FIN behind unread bytes), "
+             f"{outcomes['open']} still open",
+             probe_text(probed)]
+    return {"made": count, "outcomes": outcomes, "probe": probed, "notes": notes}
+
+
+def attack_answer_memory(ctx):
+    count, wait = (20, 45) if ctx.quick else (40, 90)
+    port = ctx.server.port
+    records = []
+    for i in range(count):
+        width = 2048 - i
+        sock, failure = open_get(port, f"/unsafe/{width}x2048/filters:format(png)/astronaut.png")
+        records.append({"width": width, "sock": sock, "outcome": failure, "data": b"", "sent": time.monotonic()})
+        time.sleep(0.02)
+    pending = [r for r in records if r["sock"]]
+    for r in pending:
+        r["sock"].setblocking(False)
+    deadline = time.monotonic() + wait
+    while pending and time.monotonic() < deadline:
+        ready, _, _ = select.select([r["sock"] for r in pending], [], [], 0.5)
+        for r in [r for r in pending if r["sock"] in ready]:
+            try:
+                chunk = r["sock"].recv(4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                r["outcome"] = "closed"
+                pending.remove(r)
+                continue
+            r["data"] += chunk
+            if b"\r\n\r\n" in r["data"]:  # the head: read no more of this answer
+                status, headers = parse_head(r["data"])
+                r["outcome"] = with_code(status or "closed", headers)
+                r["head_after"] = time.monotonic() - r["sent"]
+                pending.remove(r)
+    for r in pending:
+        r["outcome"] = "timeout"
+    for r in records:
+        if r["sock"]:
+            r["sock"].close()
+    outcomes = collections.Counter(r["outcome"] for r in records)
+    refused = [r["width"] for r in records if r["outcome"].startswith("503")]
+    heads = [r["head_after"] for r in records if "head_after" in r]
+    notes = [f"{count} sockets asking PNGs of {records[0]['width']}x2048 down to {records[-1]['width']}x2048, "
+             f"reading only their heads; in order: {runs(r['outcome'] for r in records)}"
+             + (f"; first 503 at width {refused[0]}" if refused else "; no answer refused")
+             + (f"; heads within {max(heads):.1f} s" if heads else "")]
+    responses = [{k: v for k, v in r.items() if k not in ("sock", "data")} for r in records]
+    return {"made": count, "outcomes": outcomes, "responses": responses, "notes": notes}
+
+
+def attack_slow_readers_cap(ctx):
+    count, seconds = (200, 12) if ctx.quick else (230, 20)
+    port = ctx.server.port
+    readers = []
+    for _ in range(count):
+        sock, failure = open_get(port, BIG_ANSWER, timeout=3)
+        readers.append({"sock": sock, "outcome": failure, "data": b"", "status": None, "body": 0,
+                        "opened": time.monotonic()})
+        if sock:
+            sock.setblocking(False)
+    sent = time.monotonic()
+    probe = Probe(port)  # from the moment the cap is full
+    deadline = sent + seconds
+    while time.monotonic() < deadline:
+        tick = time.monotonic()
+        for r in readers:
+            if r["sock"] is None or "end" in r:
+                continue
+            try:
+                chunk = r["sock"].recv(1024)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = None
+            if not chunk:
+                r["end"] = "reset" if chunk is None else "eof"
+                r["closed_after"] = time.monotonic() - r["opened"]
+                continue
+            r["body"] += len(chunk)
+            if r["status"] is None:
+                r["data"] += chunk
+                r["status"] = parse_head(r["data"])[0] if b"\r\n" in r["data"] else None
+        time.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
+    probed = probe.stop()
+    # The server's FIN waits behind what a reader has not read: its end's state says more.
+    server_states = server_side_states(port)
+    at_end = collections.Counter(connection_state(r["sock"], server_states) for r in readers
+                                 if r["sock"] and "end" not in r)
+    for r in readers:
+        if r["sock"]:
+            r["sock"].close()
+    values = metrics(ctx.server, timeout=10) or {}
+    early = {k: int(v) for k, v in metric_by(values, "focal_connections_closed_early_total", "reason").items()}
+    outcomes = collections.Counter()
+    for r in readers:
+        if r["outcome"]:
+            outcomes[r["outcome"]] += 1
+        elif r["status"]:
+            outcomes[r["status"]] += 1
+        else:
+            outcomes["closed" if "end" in r else "open"] += 1
+    closed = sorted(r["closed_after"] for r in readers if "closed_after" in r)
+    # Closed before any answer although the GET went with the connection: which ones, and how.
+    unanswered = [(i, r["end"]) for i, r in enumerate(readers) if r["status"] is None and "end" in r]
+    first = probed["first_ok_after_s"]
+    notes = [f"{count} sockets (SO_RCVBUF 4096) each asking {BIG_ANSWER} and reading 1 KiB/s for {seconds} s "
+             f"under RLIMIT_NOFILE 512; {sum(1 for r in readers if r['status'])} got a head; "
+             + (f"{len(closed)} closed by the server after {closed[0]:.1f}-{closed[-1]:.1f} s "
+                f"(median {percentile(closed, 50):.1f} s)" if closed else "none closed by the server")
+             + (f"; closed before any answer (socket number, how): {unanswered}" if unanswered else ""),
+             f"at the end, of those the client had seen no close of: {at_end['open']} open, "
+             f"{at_end['closed-unread']} with the server's end closed (its FIN behind unread bytes), "
+             f"{at_end['closed']} closed",
+             "a /healthz probe got in " + (f"{first:.1f} s after the last request was sent" if first is not None
+                                           else "NEVER during the attack"),
+             probe_text(probed),
+             f"focal_connections_closed_early_total: evicted_stalled {early.get('evicted_stalled', 0)}, "
+             f"answer_too_slow {early.get('answer_too_slow', 0)}"
+             + ("" if values else " (/metrics did not answer)")]
+    return {"made": count, "outcomes": outcomes, "probe": probed, "closed_after_s": closed, "at_end": dict(at_end),
+            "unanswered": unanswered,
+            "evicted_stalled": early.get("evicted_stalled"), "answer_too_slow": early.get("answer_too_slow"),
+            "notes": notes}
+
+
+def attack_tiff_tiles(ctx):
+    seconds = 4 if ctx.quick else 10
+    port = ctx.server.port
+    times, lock = collections.defaultdict(list), threading.Lock()
+
+    def job(i, n):
+        status, took, headers, _ = fetch(port, "/unsafe/400x400/tiny.tif", timeout=60)
+        outcome = with_code(status, headers)
+        with lock:
+            times[outcome].append(took)
+        return outcome
+
+    started = time.monotonic()
+    outcomes = flood(4, job, started + seconds)
+    elapsed = time.monotonic() - started
+    refusals = [t for outcome, ts in times.items() if outcome.startswith("422") for t in ts]
+    notes = [f"4 threads for {elapsed:.1f} s: {sum(outcomes.values())} requests "
+             f"({sum(outcomes.values()) / elapsed:.0f}/s); 422s {latency_text(refusals)}"]
+    return {"made": sum(outcomes.values()), "outcomes": outcomes,
+            "slowest_refusal_ms": max(refusals) * 1000 if refusals else None, "notes": notes}
+
+
+def database_attack(ctx, frozen):
+    seconds = 5 if ctx.quick else 10
+    server = ctx.server
+    port = server.port
+    known = [p for p in fixture_photos() if p != "grace_hopper.jpg"]
+    fresh = ["fresh/" + os.path.splitext(p)[0] + ".jpg" for p in known]
+    counter, lock = iter(range(10**6)), threading.Lock()
+    times = {"known": collections.defaultdict(list), "fresh": collections.defaultdict(list)}
+    notes, result = [], {}
+    try:
+        if frozen:
+            pids = server.freeze()
+            notes.append(f"PostgreSQL frozen: SIGSTOP to its {len(pids)} processes")
+        else:
+            begun = time.monotonic()
+            server.postgres.stop()
+            notes.append(f"PostgreSQL stopped (pg_ctl stop -m fast) in {time.monotonic() - begun:.1f} s")
+
+        def job(i, n):
+            with lock:
+                k = next(counter)
+            group = "known" if k % 2 == 0 else "fresh"
+            photos = known if group == "known" else fresh
+            # A size never asked before: widths 120-519, then the next height.
+            path = f"/unsafe/{120 + k // 2 % 400}x{200 + k // 800}/smart/{photos[k // 2 % len(photos)]}"
+            status, took, headers, _ = fetch(port, path, timeout=60)
+            outcome = with_code(status, headers) + (" degraded" if headers.get("x-focal-degraded") else "")
+            with lock:
+                times[group][outcome].append(took)
+            return outcome
+
+        started = time.monotonic()
+        readiness = Probe(port, "/readyz")
+        outcomes = flood(4, job, started + seconds)
+        elapsed = time.monotonic() - started
+        result["readyz_probe"] = readiness.stop()
+        status, took, _, body = fetch(port, "/readyz", timeout=10)
+        try:
+            ready = json.loads(body).get("status")
+        except ValueError:
+            ready = body[:80]
+        result["readyz"] = {"status": status, "body_status": ready, "ms": took * 1000}
+        values = metrics(server, timeout=10) or {}
+        degraded = metric_sum(values, "focal_degraded_total") if values else None
+        notes.append(f"4 threads for {elapsed:.1f} s of smart crops at new sizes, fixtures and fresh photos in turn; "
+                     f"/readyz {status} {ready!r} in {took * 1000:.0f} ms; focal_degraded_total {fmt(degraded)}")
+        notes.append(probe_text(result["readyz_probe"]).replace("/healthz", "/readyz"))
+        for group, label in (("known", "fixtures (saved crops read before)"), ("fresh", "fresh photos (never read)")):
+            for outcome, ts in sorted(times[group].items()):
+                notes.append(f"  {label}: {outcome} x{len(ts)}, {latency_text(ts)}")
+        all_times = [t for g in times.values() for ts in g.values() for t in ts]
+        result.update(made=sum(outcomes.values()), outcomes=outcomes, notes=notes,
+                      p50_ms=percentile([t * 1000 for t in all_times], 50),
+                      max_ms=max(all_times) * 1000 if all_times else None,
+                      by_group={g: {o: len(ts) for o, ts in v.items()} for g, v in times.items()})
+        if frozen:
+            ctx.client_result = ctx.client.stop()  # what it sees after SIGTERM is no figure
+            process = server.process.popen
+            signalled = time.monotonic()
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=SHUTDOWN_BOUND_S + 25)
+                exit_after = time.monotonic() - signalled
+            except subprocess.TimeoutExpired:
+                exit_after = None
+            notes.append(f"SIGTERM with the database frozen: the process exited "
+                         + (f"{exit_after:.1f} s later with status {process.returncode} (bound {SHUTDOWN_BOUND_S} s)"
+                            if exit_after is not None else f"not at all within {SHUTDOWN_BOUND_S + 25} s"))
+            result.update(signalled=True, exit_after_s=exit_after, exit_status=process.returncode)
+    finally:
+        if frozen:
+            server.thaw()
+    return result
+
+
+def attack_database_down(ctx):
+    return database_attack(ctx, frozen=False)
+
+
+def attack_database_frozen(ctx):
+    return database_attack(ctx, frozen=True)
+
+
+def attack_spellings(ctx):
+    key, port, count = ctx.key, ctx.server.port, 200
+    base = "300x200/smart/coffee.png"
+    canonical = {"plain": signed(key, base),
+                 "format(auto)": signed(key, "300x200/smart/filters:format(auto)/coffee.png")}
+    checks = {name: fetch(port, path, timeout=60)[0] for name, path in canonical.items()}
+    spellings = {
+        "signature %3D": "/" + sign(key, base).replace("=", "%3D") + "/" + base,
+        "zero-padded 0300x0200": signed(key, "0300x0200/smart/coffee.png"),
+        "format(auto):format(auto)": signed(key, "300x200/smart/filters:format(auto):format(auto)/coffee.png"),
+    }
+    names = list(spellings)
+    by_spelling, lock = {name: collections.Counter() for name in names}, threading.Lock()
+
+    def renders():
+        values = metrics(ctx.server, timeout=10)
+        return metric_sum(values, "focal_renders_total") if values else None
+
+    def job(i, n):
+        k = n * 4 + i
+        if k >= count:
+            return None
+        name = names[k % len(names)]
+        status, _, headers, _ = fetch(port, spellings[name], timeout=30)
+        outcome = with_code(status, headers)
+        with lock:
+            by_spelling[name][outcome] += 1
+        return outcome
+
+    before = renders()
+    outcomes = flood(4, job, time.monotonic() + 120)
+    after = renders()
+    notes = [f"the canonical URLs first: {checks}; then {sum(outcomes.values())} requests, 4 threads",
+             f"focal_renders_total {fmt(before)} before, {fmt(after)} after"]
+    notes += [f"  {name}: {dict(by_spelling[name])}" for name in names]
+    return {"made": sum(outcomes.values()), "outcomes": outcomes, "canonical": checks,
+            "by_spelling": {k: dict(v) for k, v in by_spelling.items()},
+            "renders_before": before, "renders_after": after, "notes": notes}
+
+
 # Running an attack --------------------------------------------------------------------------------
 
 class Context:
@@ -666,30 +1309,66 @@ class Context:
 
 def server_for(name, args, run_dir):
     workdir = os.path.join(run_dir, name)
-    extra = ["--allow-network", "127.0.0.1"] + args.focal_args
+    extra = ["--allow-network", "127.0.0.1"] + SERVE_FLAGS.get(name, []) + args.focal_args
     root = FIXTURES
     if name == "file-flood":
         root = args.copies[0]
     elif name == "unknown-id":
         root = args.ids_root
-    cls, kwargs = FocalServer, {}
-    if name == "idle-fd":
-        cls, kwargs = LimitedFocal, {"nofile": 512}
-    return cls(args.focal, root, allow_unsafe=True, extra_args=extra, workdir=workdir, **kwargs)
+    elif name == "tiff-tiles":
+        root = args.tiff_root
+    elif name in DATABASE_ATTACKS:
+        root = args.db_root
+    cls, kwargs = FocalServer, {"allow_unsafe": True}
+    if name in CAPPED_ATTACKS:
+        cls, kwargs["nofile"] = LimitedFocal, 512
+    elif name in DATABASE_ATTACKS:
+        cls = PostgresFocal
+    if name == "spellings":  # signed URLs only
+        kwargs.update(allow_unsafe=False, keys=[args.key])
+    return cls(args.focal, root, extra_args=extra, workdir=workdir, **kwargs)
 
 
-def warm_workers(server):
+def client_path_for(name, args):
+    """The well-behaved client's URL: signed on the server that takes signed URLs only."""
+    return signed(args.key, CLIENT_PATH[len("/unsafe/"):]) if name == "spellings" else CLIENT_PATH
+
+
+def prepare_big_answer(ctx):
+    """BIG_ANSWER rendered once and read whole, so that it is in the memory cache."""
+    status, took, _, body = fetch(ctx.server.port, BIG_ANSWER, timeout=120)
+    if status != "200":
+        raise RuntimeError(f"warm-up of {BIG_ANSWER} answered {status}")
+    return f"{BIG_ANSWER} warmed: {len(body)} bytes in {took:.1f} s"
+
+
+def prepare_smart_crop(ctx):
+    status, took, _, _ = fetch(ctx.server.port, "/unsafe/200x200/smart/astronaut.png", timeout=120)
+    if status != "200":
+        raise RuntimeError(f"warm-up of a smart crop answered {status}")
+    return None
+
+
+# What an attack asks for again and again, warmed before "RSS before" is read.
+PREPARE = {"non-readers": prepare_big_answer, "slow-readers-cap": prepare_big_answer,
+           "database-down": prepare_smart_crop, "database-frozen": prepare_smart_crop}
+
+
+def warm_workers(server, key=None):
     """Brings the server to its steady state before "RSS before" is read: plans of the fixtures
     on two threads, so that every worker has loaded its detectors (each inference thread keeps
     its own copy of the networks) and the allocator its arenas; then waits for the trim that
-    follows a burst."""
-    photos = sorted(f for f in os.listdir(FIXTURES) if f.endswith((".jpg", ".png")))
+    follows a burst. With `key` (a signed-only server), each plan carries its request signature."""
+    photos = fixture_photos()
 
     def plan(photo):
         body = json.dumps({"source": {"path": photo}, "frames": [{"aspect": "1:1"}]}).encode()
+        headers = {"Content-Type": "application/json"}
+        if key:
+            headers["X-Focal-Signature"] = request_signature(key, "POST", "/v1/plan", body)
         try:
             connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-            connection.request("POST", "/v1/plan", body=body, headers={"Content-Type": "application/json"})
+            connection.request("POST", "/v1/plan", body=body, headers=headers)
             connection.getresponse().read()
             connection.close()
         except OSError:
@@ -703,7 +1382,11 @@ def warm_workers(server):
 
 
 def run_attack(name, args, run_dir, source):
+    if name in DATABASE_ATTACKS and args.postgres_missing:
+        say(f"{name}: skipped: {args.postgres_missing}")
+        return {"attack": name, "skipped": f"PostgreSQL is not installed ({args.postgres_missing})"}
     server = server_for(name, args, run_dir)
+    client_path = client_path_for(name, args)
     started = time.monotonic()
     try:
         server.start(timeout=180)
@@ -713,18 +1396,19 @@ def run_attack(name, args, run_dir, source):
     start_seconds = time.monotonic() - started
     row = {"attack": name, "server_start_s": start_seconds}
     try:
-        status, _, body = get(server.base + CLIENT_PATH, timeout=120)
+        status, _, body = get(server.base + client_path, timeout=120)
         if status != 200:
-            raise RuntimeError(f"warm-up of {CLIENT_PATH} answered {status}: {body[:200]!r}")
-        get(server.base + CLIENT_PATH, timeout=60)
-        warm_workers(server)
+            raise RuntimeError(f"warm-up of {client_path} answered {status}: {body[:200]!r}")
+        get(server.base + client_path, timeout=60)
+        warm_workers(server, key=args.key if name == "spellings" else None)
         ctx = Context()
-        ctx.server, ctx.quick, ctx.source = server, args.quick, source
+        ctx.server, ctx.quick, ctx.source, ctx.key = server, args.quick, source, args.key
         ctx.copy_names = args.copies[1] if name == "file-flood" else None
+        prepared = PREPARE[name](ctx) if name in PREPARE else None
         pid = server.pid
         row["rss_before_mib"] = status_kib(pid, "VmRSS") / 1024
-        monitor = Monitor(server, use_metrics=(name != "idle-fd"))
-        ctx.client, ctx.client_result = Client(server.port), None
+        monitor = Monitor(server, use_metrics=(name not in CAPPED_ATTACKS))
+        ctx.client, ctx.client_result = Client(server.port, client_path), None
         say(f"{name}: attacking")
         attack_started = time.monotonic()
         result = globals()["attack_" + name.replace("-", "_")](ctx)
@@ -732,6 +1416,8 @@ def run_attack(name, args, run_dir, source):
         row["client"] = ctx.client_result or ctx.client.stop()
         row.update(monitor.stop())
         row.update(result)
+        if prepared:
+            row["notes"].insert(0, prepared)
         if result.get("signalled"):
             row["rss_after_mib"] = None
             row["crashed"] = not (result["exit_after_s"] is not None and result["exit_status"] == 0)
@@ -766,6 +1452,11 @@ def run_attack(name, args, run_dir, source):
                                 f"answered, {row['client']['errors']} errors {row['client']['error_kinds']}")
             row["notes"].append(f"{len(cap)} log lines about the connection limit"
                                 + (f", first: {cap[0][:200]}" if cap else ""))
+        if name == "slow-readers-cap":
+            row["notes"].append(f"{len(cap)} log lines about the connection limit")
+        if name == "tiff-tiles":
+            row["notes"].append(f"server CPU {row['cpu_percent']:.1f}% of a core over {row['seconds']:.1f} s; "
+                                f"slowest refusal {fmt(row.get('slowest_refusal_ms'))} ms")
         shutdown = log_lines(server.log_path, ("shutting down", "shutdown bound", "stopped"))
         if result.get("signalled"):
             row["notes"] += [f"  log: {line[:200]}" for line in shutdown]
@@ -797,19 +1488,22 @@ def print_table(rows, setup):
     for line in setup:
         print(line)
     print()
-    header = (f"{'attack':<11} {'made':>6} {'RSS before':>10} {'peak RSS':>9} {'VmHWM':>6} {'RSS +5s':>8} "
+    header = (f"{'attack':<16} {'made':>6} {'RSS before':>10} {'peak RSS':>9} {'VmHWM':>6} {'RSS +5s':>8} "
               f"{'conns':>6} {'CPU%':>5} {'client':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6}  outcomes")
     print(header)
     print("-" * len(header))
     for r in rows:
+        if r.get("skipped"):
+            print(f"{r['attack']:<16} skipped: {r['skipped']}")
+            continue
         if r.get("failed") and "client" not in r:
-            print(f"{r['attack']:<11} FAILED: {r['failed']}")
+            print(f"{r['attack']:<16} FAILED: {r['failed']}")
             continue
         c = r["client"]
         conns = r.get("peak_connections")
         conns_text = fmt(conns) if conns is not None else f"{r['peak_sockets']}s"
         outcomes = " ".join(f"{k}:{v}" for k, v in sorted(r["outcomes"].items()))
-        print(f"{r['attack']:<11} {r['made']:>6} {fmt(r['rss_before_mib']):>10} {fmt(r['peak_rss_mib']):>9} "
+        print(f"{r['attack']:<16} {r['made']:>6} {fmt(r['rss_before_mib']):>10} {fmt(r['peak_rss_mib']):>9} "
               f"{fmt(r['hwm_mib']):>6} {fmt(r.get('rss_after_mib')):>8} {conns_text:>6} {r['cpu_percent']:>5.0f} "
               f"{c['requests']:>7} {fmt(c['p50_ms'], '.1f'):>7} {fmt(c['p99_ms'], '.1f'):>7} "
               f"{fmt(c['max_ms'], '.1f'):>7} {c['errors']:>6}  {outcomes}")
@@ -824,6 +1518,8 @@ def print_table(rows, setup):
         if r.get("peak_body_mib") is not None and (r.get("peak_body_mib") or r.get("peak_jobs_memory_mib")):
             print(f"{r['attack']}: peak focal_http_body_bytes {r['peak_body_mib']:.0f} MiB, "
                   f"focal_jobs_memory_bytes {r['peak_jobs_memory_mib']:.0f} MiB")
+        if r["attack"] in NEW_ATTACKS and (r.get("peak_answer_mib") or 0) >= 0.5:
+            print(f"{r['attack']}: peak focal_http_answer_bytes {r['peak_answer_mib']:.0f} MiB")
     flags = []
     for r in rows:
         if "client" not in r:
@@ -841,6 +1537,7 @@ def print_table(rows, setup):
                          f"before ({r['rss_before_mib']:.0f} MiB)")
         if r["attack"] == "sigterm" and r["outcomes"].get("complete", 0) != r["made"]:
             flags.append("sigterm: an answer was cut short after SIGTERM")
+        flags += new_attack_flags(r)
         if r.get("crashed"):
             flags.append(f"{r['attack']}: the server CRASHED or did not exit cleanly")
     if flags:
@@ -850,9 +1547,59 @@ def print_table(rows, setup):
     return flags
 
 
+NEW_ATTACKS = ATTACKS[ATTACKS.index("non-readers"):]
+
+
+def new_attack_flags(r):
+    """What looks wrong in a row of the attacks added after sigterm."""
+    name, outcomes, flags = r["attack"], r.get("outcomes", {}), []
+    probe = r.get("probe")
+    if probe and name != "slow-readers-cap":
+        if probe["max_ms"] is not None and probe["max_ms"] > 1000:
+            flags.append(f"{name}: a /healthz probe took {probe['max_ms']:.0f} ms (> 1 s)")
+        if probe["failures"] or probe["waiting_s"] is not None or not probe["ok"]:
+            flags.append(f"{name}: /healthz probes failed: {probe['failures']}"
+                         + (f", one waiting {probe['waiting_s']:.1f} s" if probe["waiting_s"] is not None else ""))
+    if name == "slow-readers-cap" and probe and probe["first_ok_after_s"] is None:
+        flags.append("slow-readers-cap: no /healthz probe got in while the cap was full")
+    if name == "answer-memory" and not any(k.startswith("503") for k in outcomes):
+        flags.append("answer-memory: no answer was refused 503 past --answer-memory 64")
+    if name == "answer-memory" and r.get("peak_answer_mib", 0) > 64 + 8:
+        flags.append(f"answer-memory: focal_http_answer_bytes reached {r['peak_answer_mib']:.0f} MiB (budget 64)")
+    if name == "tiff-tiles":
+        other = {k: v for k, v in outcomes.items() if not k.startswith("422")}
+        if other:
+            flags.append(f"tiff-tiles: answers other than 422: {other}")
+        if (r.get("slowest_refusal_ms") or 0) > 1000:
+            flags.append(f"tiff-tiles: a refusal took {r['slowest_refusal_ms']:.0f} ms")
+    if name in DATABASE_ATTACKS:
+        other = {k: v for k, v in outcomes.items() if not k.startswith("200")}
+        if other:
+            flags.append(f"{name}: smart crops not answered 200: {other}")
+        ready = r.get("readyz") or {}
+        if ready and (ready.get("status") != "200" or ready.get("body_status") != "degraded"):
+            flags.append(f"{name}: /readyz answered {ready.get('status')} {ready.get('body_status')!r}, "
+                         f"not 200 'degraded'")
+        ready_probe = r.get("readyz_probe") or {}
+        if ready_probe.get("max_ms") is not None and ready_probe["max_ms"] > 1000:
+            flags.append(f"{name}: /readyz took up to {ready_probe['max_ms']:.0f} ms (> 1 s)")
+        if name == "database-frozen" and r.get("exit_after_s") is not None and r["exit_after_s"] > SHUTDOWN_BOUND_S:
+            flags.append(f"database-frozen: SIGTERM took {r['exit_after_s']:.1f} s (bound {SHUTDOWN_BOUND_S} s)")
+    if name == "spellings":
+        other = {k: v for k, v in outcomes.items() if k != "400 request.not_canonical"}
+        if other:
+            flags.append(f"spellings: answers other than 400 request.not_canonical: {other}")
+        if r.get("renders_before") is None or r.get("renders_after") != r.get("renders_before"):
+            flags.append(f"spellings: focal_renders_total went from {r.get('renders_before')} to "
+                         f"{r.get('renders_after')}")
+        if any(v != "200" for v in r.get("canonical", {}).values()):
+            flags.append(f"spellings: the canonical URLs answered {r['canonical']}")
+    return flags
+
+
 def main():
     parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="every attack shortened (under 2 minutes)")
+    parser.add_argument("--quick", action="store_true", help="every attack shortened (a smoke run)")
     parser.add_argument("--only", default=",".join(ATTACKS), help="comma-separated: " + ", ".join(ATTACKS))
     parser.add_argument("--well-behaved", nargs=2, metavar=("PORT", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -888,6 +1635,12 @@ def main():
             args.ids_root = ids_root()
         if "file-flood" in attacks:
             args.copies = copies_root(run_dir, 200 if args.quick else 600)
+        if "tiff-tiles" in attacks:
+            args.tiff_root = tiff_root()
+        args.postgres_missing = postgres_missing() if any(a in DATABASE_ATTACKS for a in attacks) else None
+        if any(a in DATABASE_ATTACKS for a in attacks) and not args.postgres_missing:
+            args.db_root = db_root()
+        args.key = secrets.token_hex(24)
         for name in attacks:
             rows.append(run_attack(name, args, run_dir, source))
     finally:

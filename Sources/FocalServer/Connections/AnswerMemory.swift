@@ -43,6 +43,10 @@ final class AnswerMemory: Sendable {
         state.withLock { state in (state.bytes, state.storages.values.reduce(0) { $0 + $1.holders }, state.refused) }
     }
 
+    /// Whether the answers in flight hold the whole budget now: a new request's answer could not be
+    /// sent, so it is not worth making.
+    var isFull: Bool { state.withLock { $0.bytes >= budget } }
+
     /// Reserves what sending `data` holds, or nil when the budget cannot take it. Bytes whose
     /// storage another answer holds already cost nothing more. A first answer is always let
     /// through when nothing else is held, so that one answer within the output limits is never

@@ -3,7 +3,8 @@ import HummingbirdCore
 import Logging
 
 /// The most connections `focal serve` keeps open (`RequestLimits.maxConnections`). Within a
-/// 32nd of the cap (at least one), each new connection closes an idle one (one that never sent a
+/// 32nd of the cap (at least one), each new connection closes an idle one (idle for
+/// `ConnectionRegistry.minimumIdle` at least) (one that never sent a
 /// request, the oldest first; else the one idle the longest between requests), so a crowd of idle
 /// connections cannot keep a new client out, nor push out a client that uses its connection. At
 /// the cap the server stops accepting: new connections wait in the listen backlog until one
@@ -36,7 +37,9 @@ struct ConnectionCap: AvailableConnectionsDelegate {
         // Near the cap, each new connection closes the one idle the longest, so that there is
         // always room for a client with something to send.
         guard count >= limit - max(1, limit / 32) else { return }
-        let evicted = registry.evictIdle(1)
+        // Idle for a moment at least: a connection accepted just now may have its request waiting
+        // unread (its bytes are seen only when its event loop reads them).
+        let evicted = registry.evictIdle(1, idleFor: ConnectionRegistry.minimumIdle)
         guard count >= limit else { return }
         registry.capReached(stalled: max(1, limit / 32))
         if !full {

@@ -46,6 +46,10 @@ final class ConnectionRegistry: Sendable {
 
     deinit { capWatch.withLock { $0?.cancel() } }
 
+    /// How long a connection must have been idle to be closed to make room: one accepted a moment
+    /// ago may hold a request its event loop has not read yet.
+    static let minimumIdle: Duration = .milliseconds(500)
+
     /// Connections open now.
     var open: Int { channels.withLock { $0.count } }
 
@@ -99,7 +103,7 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// The connection cap holds accepting back: until `capLeft()`, close the connection idle the
-    /// longest (idle for 200 ms at least) every 200 ms, or when none is idle up to `stalled` of
+    /// longest (idle for `minimumIdle` at least) every 200 ms, or when none is idle up to `stalled` of
     /// those stalled the longest (clients that have taken nothing of their answers for a second
     /// at least), so that clients waiting in the backlog get in.
     func capReached(stalled batch: Int = 1) {
@@ -109,7 +113,7 @@ final class ConnectionRegistry: Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(200))
                     guard let self else { return }
-                    if self.evictIdle(1, idleFor: .milliseconds(200)) == 0 { self.evictStalled(batch) }
+                    if self.evictIdle(1, idleFor: Self.minimumIdle) == 0 { self.evictStalled(batch) }
                 }
             }
         }

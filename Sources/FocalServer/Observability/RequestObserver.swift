@@ -43,8 +43,9 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
             metadata["code"] = .string(code.rawValue)
             metadata["error"] = .string(Self.bounded(Self.withoutCredentials((failure as? any FocalError)?.detail ?? "\(failure)"), 1024))
         }
-        // A client that went away is not the server's failure.
-        let level: Logger.Level = failure == nil || response.status.code < 500 ? .info : .error
+        // A client that went away is not the server's failure, nor a refusal for capacity.
+        let capacity = failure.map { [.serverAnswersFull, .serverOverloaded].contains(ErrorResponse.describe($0).code) } ?? false
+        let level: Logger.Level = failure == nil || response.status.code < 500 ? .info : capacity ? .notice : .error
         logger.log(level: level, "request", metadata: metadata)
         return response
     }

@@ -15,7 +15,7 @@ extension FocalService {
         let routes = RouteCollection(context: FocalRequestContext.self)
         routes.get("/healthz") { _, _ in self.json(["status": "alive"]) }
         routes.get("/readyz") { _, _ -> Response in
-            let readiness = await self.readiness()
+            let readiness = self.readiness()
             guard readiness.isReady else {
                 throw ServerError(.serverNotReady, "the service is not ready: " + readiness.problems.joined(separator: "; "))
             }

@@ -25,7 +25,7 @@ final class SavedCropGateway: CropOverriding {
     let store: any OverrideStore
     /// The shared database, whose notifications keep entries fresh across replicas.
     let shared: PostgresOverrideStore?
-    /// How long one read may take; default 1 s.
+    /// How long one read may take; default 500 ms (an indexed read of a few rows).
     let readDeadline: Duration
     /// How long one write may take; default 5 s.
     let writeDeadline: Duration
@@ -55,7 +55,7 @@ final class SavedCropGateway: CropOverriding {
 
     /// Creates the gateway; every duration defaults to the value documented on its property.
     init(
-        store: any OverrideStore, logger: Logger, readDeadline: Duration = .seconds(1), writeDeadline: Duration = .seconds(5),
+        store: any OverrideStore, logger: Logger, readDeadline: Duration = .milliseconds(500), writeDeadline: Duration = .seconds(5),
         freshFor: Duration = .seconds(10), staleFor: Duration = .seconds(3600), maxPerImage: Int = 64,
         breaker: CircuitBreaker = CircuitBreaker()
     ) {
@@ -239,6 +239,9 @@ final class SavedCropGateway: CropOverriding {
                 }
             } catch {
                 if !Task.isCancelled {
+                    // The database went away under this replica: count it, so that the breaker
+                    // opens without waiting for requests to find out.
+                    breaker.failed()
                     logger.warning("not listening to saved crops' notifications; trying again", metadata: ["error": .string("\(error)")])
                 }
             }
