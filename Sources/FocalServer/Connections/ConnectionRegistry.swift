@@ -149,13 +149,15 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// Closes up to `count` idle connections (idle at least `idleFor`): those that never sent a
-    /// request first, then those idle the longest; returns how many.
+    /// Closes up to `count` idle connections (idle at least `idleFor`, or four times that for one
+    /// that has served a request): those that never sent a request first, then those idle the
+    /// longest; returns how many.
     @discardableResult
     func evictIdle(_ count: Int, idleFor: Duration = .zero) -> Int {
         let now = ContinuousClock.now
         let oldest = idle.withLock { idle -> [any Channel] in
-            let chosen = idle.filter { now - $0.value.since >= idleFor }
+            // A client that has asked for something keeps its connection longer: four times as long.
+            let chosen = idle.filter { now - $0.value.since >= ($0.value.served ? idleFor * 4 : idleFor) }
                 .sorted { ($0.value.served ? 1 : 0, $0.value.since) < ($1.value.served ? 1 : 0, $1.value.since) }.prefix(max(0, count))
             for (key, _) in chosen { idle[key] = nil }
             return chosen.map(\.value.channel)
