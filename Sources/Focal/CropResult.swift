@@ -67,6 +67,15 @@ public struct CropResult: Sendable {
         return copy
     }
 
+    /// The same result, marked as made without knowing the saved crops when `unknown` (a cached
+    /// result found while the store could not say whether one applies).
+    func degraded(_ unknown: Bool) -> CropResult {
+        guard unknown else { return self }
+        var copy = self
+        copy.savedCropsUnknown = true
+        return copy
+    }
+
     /// The same result from another origin.
     func from(_ origin: Origin) -> CropResult {
         var copy = self

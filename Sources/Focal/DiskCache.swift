@@ -31,6 +31,8 @@ final class DiskCache: Sendable {
     static let suffix = ".focal"
     /// The largest entry ever read or written: more than any output the limits allow.
     static let maxEntryBytes = 128 << 20
+    /// The most writes that wait to join the index while the folder is listed.
+    static let maxPending = 10_000
 
     private struct Header: Codable {
         let key: String
@@ -45,6 +47,8 @@ final class DiskCache: Sendable {
         var index: LRUCache<String, Void>?
         /// Whether the folder is being listed now (then `index` is nil).
         var listing = false
+        /// When listing the folder last failed: it is tried again 10 s later.
+        var listingFailed: ContinuousClock.Instant?
         /// Entries written while the folder was being listed, with the bytes they take.
         var pending: [(String, Int)] = []
         var discarded = 0
@@ -127,6 +131,9 @@ final class DiskCache: Sendable {
         }
         let dropped = state.withLock { state -> [(String, Void)] in
             guard state.index != nil else {
+                // While the folder is listed, at most `maxPending` writes wait to join the index;
+                // past them the entry is not kept (the bound could not be kept for it).
+                guard state.pending.count < Self.maxPending else { return [(name, ())] }
                 state.pending.append((name, size))
                 return []
             }
@@ -187,6 +194,7 @@ final class DiskCache: Sendable {
     private func prepared() -> Bool {
         let start = state.withLock { state -> Bool? in
             if state.index != nil || state.listing { return false }
+            if let failed = state.listingFailed, ContinuousClock.now - failed < .seconds(10) { return false }
             guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else {
                 state.writeFailures += 1
                 return nil
@@ -209,7 +217,15 @@ final class DiskCache: Sendable {
         let manager = FileManager.default
         var found: [(name: String, size: Int, date: Double)] = []
         let hourAgo = Date().timeIntervalSince1970 - 3600
-        for name in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] {
+        guard let names = try? manager.contentsOfDirectory(atPath: folder) else {
+            // Tried again later: meanwhile reads and writes go on, tracked in `pending`.
+            state.withLock { state in
+                state.listing = false
+                state.listingFailed = .now
+            }
+            return
+        }
+        for name in names {
             var status = stat()
             guard lstat(path(name), &status) == 0 else { continue }
             let date = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9

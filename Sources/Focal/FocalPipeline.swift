@@ -144,7 +144,7 @@ public final class FocalPipeline: Sendable {
         if keyKnown, let identity,
             let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors))
         {
-            return hit.identified(identity)
+            return hit.identified(identity).degraded(options.savedCropsUnknown)
         }
         let known = identity
         var jobKey = ResultKey(
@@ -183,7 +183,7 @@ public final class FocalPipeline: Sendable {
             // Identified only now (a URL): its saved crop, then the cache.
             options = try await applyingOverride(options, identity: identity, target: target).options
             if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
-                return hit.identified(identity)
+                return hit.identified(identity).degraded(options.savedCropsUnknown)
             }
         }
         try Task.checkCancellation()
@@ -192,7 +192,7 @@ public final class FocalPipeline: Sendable {
         if rule.fixed == nil, let identity {
             options = try await applyingOverride(options, identity: identity, target: target).options
             if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
-                return hit.identified(identity)
+                return hit.identified(identity).degraded(options.savedCropsUnknown)
             }
         }
         if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
@@ -212,7 +212,10 @@ public final class FocalPipeline: Sendable {
         let plan = try Analysis(image: image, subjects: subjects).plan(target, options: options.crop)
         if case .aspect = target { try configuration.limits.check(output: plan.outputSize) }
         let format = try options.outputFormat(for: image.format, size: plan.outputSize)
-        let data = try await render(plan, of: copy, format: format, quality: options.quality, flip: options.flip)
+        // A plain crop decodes at the output's scale; a detecting one shares the detectors' decode.
+        let data = options.crop.needsDetection
+            ? try await render(plan, of: copy, format: format, quality: options.quality, flip: options.flip)
+            : try await render(image, plan: plan, format: format, quality: options.quality, flip: options.flip)
         try Task.checkCancellation()
         let key = identity.map { ResultKey(identity: $0, target: rule.key, options: options, detectors: detectors) }
         var result = CropResult(data: data, format: format, plan: plan, detected: subjects, key: key?.fileName)

@@ -54,22 +54,36 @@ public struct TIFFLayout: Hashable, Sendable {
                 entries < UInt64(n)
             else { return nil }
             var layout = TIFFLayout()
+            var seen = Set<UInt64>()
             for index in 0..<Int(entries) {
                 let entry = Int(first) + countSize + index * entrySize
                 guard let tag = read(entry, 2), let type = read(entry + 2, 2), let count = read(entry + 4, big ? 8 : 4) else { return nil }
-                // SHORT, LONG or LONG8; the first value, inline or where the entry points.
-                let size: Int
+                // libtiff keeps the first of a repeated tag and ignores the rest: so does this.
+                guard seen.insert(tag).inserted else { continue }
+                // Every integer type libtiff reads these tags from (BYTE, SHORT, LONG, LONG8 and
+                // their signed forms, UNDEFINED): the first value, inline or where the entry points.
+                let size: Int, signed: Bool
                 switch type {
-                case 3: size = 2
-                case 4: size = 4
-                case 16: size = 8
+                case 1, 7: (size, signed) = (1, false)
+                case 6: (size, signed) = (1, true)
+                case 3: (size, signed) = (2, false)
+                case 8: (size, signed) = (2, true)
+                case 4: (size, signed) = (4, false)
+                case 9: (size, signed) = (4, true)
+                case 16: (size, signed) = (8, false)
+                case 17: (size, signed) = (8, true)
                 default: continue
                 }
                 guard count >= 1 else { continue }
                 let field = entry + 4 + (big ? 8 : 4)
-                let inline = UInt64(size) * count <= UInt64(offsetSize)
+                // Inline when count × size fits the field (compared without multiplying: the count
+                // is the file's, up to 2^64 - 1).
+                let inline = count <= UInt64(offsetSize / size)
                 let at = inline ? field : (read(field, offsetSize).flatMap { $0 < UInt64(n) ? Int($0) : nil } ?? -1)
-                guard let value = read(at, size), value <= UInt64(Int32.max) else { continue }
+                guard var value = read(at, size) else { continue }
+                // A negative signed value is no size: left as absent (libtiff refuses it).
+                if signed, value & (1 << (UInt64(size) * 8 - 1)) != 0 { continue }
+                value = min(value, UInt64(Int32.max))
                 let number = Int(value)
                 switch tag {
                 case 256: layout.width = number

@@ -187,9 +187,11 @@ public final class FocalService: Sendable {
             throw ServerError(.requestUnsafeRefused, "unsafe URLs are not served here; sign the URL")
         }
         var imageRequest = try ImageRequest(url)
-        // Answers hold their whole budget already: refused before any work, not after a render.
+        // Answers hold their whole budget already: refused before any work, not after a render,
+        // and the clients stalled the longest lose their answers so that later ones fit.
         if answers.isFull {
             metrics.refused("answers_full")
+            connections.evictStalled(Self.stalledPerRefusal)
             throw ServerError(.serverAnswersFull, "too many large answers are being sent now; try again shortly")
         }
         let source = try resolver.resolve(url.image)
@@ -260,7 +262,7 @@ public final class FocalService: Sendable {
             }
             // Uploaded through another replica: from the shared database (asked last, so that a
             // database away costs only these), kept here from then on.
-            if let shared, let data = try await savedCrops.call(savedCrops.writeDeadline, { try await shared.upload(id) }) {
+            if let shared, let data = try await savedCrops.call(savedCrops.writeDeadline, counted: false, { try await shared.upload(id) }) {
                 try await uploads.put(data, id: id)
                 return (.file(path, contentID: id), id)
             }
@@ -301,6 +303,7 @@ public final class FocalService: Sendable {
         }
         guard let hold = answers.hold(result.data) else {
             metrics.refused("answers_full")
+            connections.evictStalled(Self.stalledPerRefusal)
             throw ServerError(.serverAnswersFull, "too many large answers are being sent now; try again shortly")
         }
         headers[.contentLength] = String(result.data.count)
@@ -319,6 +322,10 @@ public final class FocalService: Sendable {
         guard let frame = plans.frames.first else { throw ServerError(.internalFailure, "meta planned no frame") }
         return (MetaDocument(url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip), id, plans.savedCropsUnknown)
     }
+
+    /// How many stalled readers (clients that took nothing of their answers for a second) lose
+    /// their connections each time the answer memory refuses an answer.
+    static let stalledPerRefusal = 4
 
     /// `X-Focal-Degraded` when the saved crops could not be read: the answer is what would be
     /// made were nothing saved.

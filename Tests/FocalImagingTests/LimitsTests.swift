@@ -190,6 +190,47 @@ extension LibvipsLayer {
             }
         }
 
+        /// Attacker-written directories: a count of 2^64 - 1 (which once trapped a multiply), a tag
+        /// given twice (libtiff keeps the first: so must the estimate), tiles given as BYTE.
+        @Test func hostileDirectoriesAreReadAsLibtiffReadsThem() throws {
+            // BigTIFF: II, 43, offset size 8, 0, first directory at 16; one entry of tag 256, LONG8,
+            // count 2^64 - 1, value 0.
+            var big: [UInt8] = [0x49, 0x49, 43, 0, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]
+            big += [1, 0, 0, 0, 0, 0, 0, 0]  // one entry
+            big += [0, 1, 16, 0] + [UInt8](repeating: 0xFF, count: 8) + [UInt8](repeating: 0, count: 8)
+            big += [UInt8](repeating: 0, count: 8)
+            #expect(TIFFLayout.read(from: Data(big)) != nil, "read without trapping")
+
+            // TileWidth and TileLength 16, then again 4096: the first pair counts.
+            var twice = Self.directory(width: 10000, height: 10000, tile: (16, 16))
+            twice = Self.withExtraEntries(twice, [(322, 4, 4096), (323, 4, 4096)])
+            let layout = try #require(TIFFLayout.read(from: twice))
+            #expect(layout.tileWidth == 16 && layout.tileHeight == 16)
+            #expect(focalError { try SourceImage.open(data: twice, name: "twice.tif") }?.code == .inputTooCostly)
+
+            // Tiles given as BYTE 16: still tiles of 16.
+            let bytes = Self.withExtraEntries(Self.directory(width: 10000, height: 10000), [(322, 1, 16), (323, 1, 16)])
+            #expect(TIFFLayout.read(from: bytes)?.tiles.stored == 625 * 625)
+        }
+
+        /// `directory` with more entries appended to its one directory (after the others, so that
+        /// a repeated tag comes second), its entry count raised to match.
+        static func withExtraEntries(_ data: Data, _ extra: [(tag: Int, type: Int, value: Int)]) -> Data {
+            var bytes = [UInt8](data)
+            let count = Int(bytes[8]) | Int(bytes[9]) << 8
+            let end = 10 + count * 12
+            var added: [UInt8] = []
+            for entry in extra {
+                added += ImageBytes.le16(entry.tag) + ImageBytes.le16(entry.type) + ImageBytes.le32(1)
+                added += entry.type == 1 ? [UInt8(entry.value), 0, 0, 0] : ImageBytes.le32(entry.value)
+            }
+            bytes.insert(contentsOf: added, at: end)
+            let total = count + extra.count
+            bytes[8] = UInt8(total & 0xFF)
+            bytes[9] = UInt8(total >> 8)
+            return Data(bytes)
+        }
+
         @Test func tilesLibvipsRefusesAreTooCostly() {
             // 8192 × 8192 RGB in one tile: 201 MB, over libvips's 100 MB a tile.
             let error = focalError { try SourceImage.open(data: Self.directory(width: 8192, height: 8192, tile: (8192, 8192), samples: 3), name: "big.tif") }

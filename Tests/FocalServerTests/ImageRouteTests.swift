@@ -204,6 +204,26 @@ import Testing
         }
     }
 
+    /// A signed URL is taken as its signer wrote it (thumbor's clients write `format(jpg)`); the
+    /// same spelling on an unsafe URL, which anyone can write many ways, is refused naming the one
+    /// to use. Leading zeros are refused either way.
+    @Test func signedURLsKeepTheirSignersSpelling() async throws {
+        try await withServer { client in
+            let path = "300x200/filters:format(jpg)/astronaut.png"
+            try await client.execute(uri: signed(path), method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+            }
+            try await client.execute(uri: "/unsafe/" + path, method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect((response.json?["message"] as? String)?.contains("format(jpeg)") == true)
+            }
+            try await client.execute(uri: signed("0300x200/astronaut.png"), method: .get) { response in
+                #expect(response.json?["code"] as? String == "request.not_canonical")
+            }
+        }
+    }
+
     /// An error echoes at most a line of what the client sent: a 60 KB path comes back as a short
     /// message, not whole.
     @Test func echoedPathsAreBounded() async throws {

@@ -237,7 +237,7 @@ extension FocalService {
         }
         let id = Self.hex(SHA256.hash(data: data))
         try await uploads.put(data, id: id)
-        if let shared { try await savedCrops.call(savedCrops.writeDeadline) { try await shared.putUpload(data, id: id) } }
+        if let shared { try await savedCrops.call(savedCrops.writeDeadline, counted: false) { try await shared.putUpload(data, id: id) } }
         return json(UploadAnswer(id: id, width: image.size.width, height: image.size.height, format: image.format), status: .created)
     }
 
@@ -253,7 +253,7 @@ extension FocalService {
             path = file
         } else if let upload = uploads.path(id), ImageCatalog.stamp(upload) != nil {
             path = upload
-        } else if let shared, let data = try await savedCrops.call(savedCrops.writeDeadline, { try await shared.upload(id) }) {
+        } else if let shared, let data = try await savedCrops.call(savedCrops.writeDeadline, counted: false, { try await shared.upload(id) }) {
             // Uploaded through another replica: kept here from then on.
             try await uploads.put(data, id: id)
             path = uploads.path(id)

@@ -24,7 +24,9 @@ final class ConnectionRegistry: Sendable {
     private let idle = Mutex<[ObjectIdentifier: (channel: any Channel, since: ContinuousClock.Instant, served: Bool)]>([:])
     /// Connections whose socket has taken nothing of their pending writes for a second: since when.
     private let stalled = Mutex<[ObjectIdentifier: (channel: any Channel, since: ContinuousClock.Instant)]>([:])
-    /// Connections closed to make room: closed at once, whatever they still had to write.
+    /// Connections closed to make room: closed at once, whatever they still had to write. Only
+    /// open connections are marked (under the same lock as `channels`, see `close(_:reason:)`), so
+    /// no mark outlives its connection to fall on another at the same address.
     private let evicted = Mutex<Set<ObjectIdentifier>>([])
     /// While the cap holds accepting back, a task closes an idle connection every 200 ms.
     private let capWatch = Mutex<Task<Void, Never>?>(nil)
@@ -69,10 +71,12 @@ final class ConnectionRegistry: Sendable {
 
     func remove(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
-        _ = channels.withLock { $0.removeValue(forKey: id) }
+        channels.withLock { channels in
+            channels[id] = nil
+            _ = evicted.withLock { $0.remove(id) }
+        }
         _ = idle.withLock { $0.removeValue(forKey: id) }
         _ = stalled.withLock { $0.removeValue(forKey: id) }
-        _ = evicted.withLock { $0.remove(id) }
     }
 
     /// Records whether a connection's socket has taken nothing of its pending writes for a second.
@@ -134,7 +138,11 @@ final class ConnectionRegistry: Sendable {
 
     /// Closes connections chosen to make room, at once.
     private func close(_ chosen: [any Channel], reason: String) {
-        evicted.withLock { evicted in for channel in chosen { evicted.insert(ObjectIdentifier(channel)) } }
+        channels.withLock { channels in
+            evicted.withLock { evicted in
+                for channel in chosen where channels[ObjectIdentifier(channel)] != nil { evicted.insert(ObjectIdentifier(channel)) }
+            }
+        }
         for channel in chosen {
             closedEarly(reason)
             channel.close(promise: nil)

@@ -46,6 +46,11 @@ final class CircuitBreaker: Sendable {
         state.withLock { $0 = (0, nil, false) }
     }
 
+    /// A call ended with no verdict (its caller was cancelled): a probe it was is free again.
+    func abandoned() {
+        state.withLock { $0.probing = false }
+    }
+
     /// A call failed: open once `threshold` failed in a row, or again after a failed probe.
     func failed() {
         state.withLock { state in

@@ -45,8 +45,10 @@ final class SavedCropGateway: CropOverriding {
     private let entries = Mutex<[String: Entry]>([:])
     /// Since when this replica has listened to the database's notifications (nil: not now).
     private let listening = Mutex<ContinuousClock.Instant?>(nil)
-    /// When a notification last came for each image (writers wait on it), bounded.
+    /// When each image was last written, here or (by notification) on another replica, bounded.
     private let noticed = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// When a notification last came back for each image (writers wait on it), bounded.
+    private let announced = Mutex<[String: ContinuousClock.Instant]>([:])
 
     private struct Entry {
         var crops: [SavedCrop]
@@ -104,6 +106,9 @@ final class SavedCropGateway: CropOverriding {
     }
 
     private func remember(_ crops: [SavedCrop], for id: String, fetched: ContinuousClock.Instant) {
+        // Written since this read began (here, or announced by another replica): what it read may
+        // be older than the write, so it is not kept.
+        if let written = noticed.withLock({ $0[id] }), written >= fetched { return }
         entries.withLock { entries in
             if entries.count >= Self.maxEntries, entries[id] == nil {
                 // Bounded: the oldest tenth goes.
@@ -115,8 +120,13 @@ final class SavedCropGateway: CropOverriding {
         }
     }
 
-    /// Forgets what is known of an image (it was written).
+    /// Forgets what is known of an image (it was written, here or on another replica), and
+    /// remembers when, so that a read that began before cannot put it back.
     func invalidate(_ id: String) {
+        noticed.withLock { noticed in
+            if noticed.count >= Self.maxEntries { noticed.removeAll(keepingCapacity: true) }
+            noticed[id] = .now
+        }
         _ = entries.withLock { $0.removeValue(forKey: id) }
     }
 
@@ -169,7 +179,7 @@ final class SavedCropGateway: CropOverriding {
         guard listening.withLock({ $0 }) != nil else { return }
         let deadline = ContinuousClock.now + Self.noticeWait
         while ContinuousClock.now < deadline {
-            if let seen = noticed.withLock({ $0[id] }), seen >= started { return }
+            if let seen = announced.withLock({ $0[id] }), seen >= started { return }
             try? await Task.sleep(for: .milliseconds(5))
         }
     }
@@ -180,24 +190,30 @@ final class SavedCropGateway: CropOverriding {
     /// the breaker.
     /// - Throws: `ServerError` (`server.storage`) when the breaker is open or the deadline passes;
     ///   what the store throws (a `ServerError` of the store's own counts as an answer, not a failure).
-    func call<T: Sendable>(_ deadline: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard breaker.allows() else {
+    /// - Parameter counted: Whether the outcome counts on the breaker; default true. Uploads'
+    ///   bytes (up to 64 MiB) are fetched through the same database but do not count: slow ones
+    ///   must not take the saved crops out.
+    func call<T: Sendable>(_ deadline: Duration, counted: Bool = true, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let admitted = counted ? breaker.allows() : breaker.current != .open
+        guard admitted else {
             throw ServerError(.serverStorage, "the saved crops' database is failing; try again shortly", cause: "circuit breaker open")
         }
         do {
             let value = try await TimeBound.run(deadline, timedOut: {
                 ServerError(.serverStorage, "the saved crops' database did not answer in time; try again shortly", cause: "no answer within \(deadline)")
             }, body)
-            breaker.succeeded()
+            if counted { breaker.succeeded() }
             return value
         } catch let error as ServerError where error.code != .serverStorage {
             // The store answered (a stale revision, a bad request): it is working.
-            breaker.succeeded()
+            if counted { breaker.succeeded() }
             throw error
         } catch is CancellationError {
+            // The caller went away: nothing learnt, but a probe it was must not stay taken.
+            if counted { breaker.abandoned() }
             throw CancellationError()
         } catch {
-            breaker.failed()
+            if counted { breaker.failed() }
             throw error
         }
     }
@@ -232,9 +248,9 @@ final class SavedCropGateway: CropOverriding {
                     listening.withLock { $0 = .now }
                 } notified: { [self] id in
                     invalidate(id)
-                    noticed.withLock { noticed in
-                        if noticed.count >= Self.maxEntries { noticed.removeAll(keepingCapacity: true) }
-                        noticed[id] = .now
+                    announced.withLock { announced in
+                        if announced.count >= Self.maxEntries { announced.removeAll(keepingCapacity: true) }
+                        announced[id] = .now
                     }
                 }
             } catch {

@@ -42,7 +42,7 @@ public struct ImageRequest: Sendable {
                 } catch {
                     throw ServerError.invalid(error.publicMessage)
                 }
-                if let (a, b) = aspect, argument != "\(a):\(b)" {
+                if url.signature == nil, let (a, b) = aspect, argument != "\(a):\(b)" {
                     throw ServerError(.requestNotCanonical, "write aspect(\(a):\(b)), not aspect(\(argument.excerpt(40))): a URL takes one spelling of each value")
                 }
             case "strip_icc", "strip_exif":
@@ -67,10 +67,11 @@ public struct ImageRequest: Sendable {
                         focus = focus.map { $0.union(box) } ?? box
                     } else {
                         try option.apply(argument, to: &options)
-                        // One spelling per URL: the value as the option table prints it.
+                        // One spelling per unsafe URL: the value as the option table prints it.
+                        // (A signed URL is written as its signer chose: thumbor takes format(jpg).)
                         var alone = FocalOptions()
                         try option.apply(argument, to: &alone)
-                        if let canonical = option.text(of: alone), canonical != argument {
+                        if url.signature == nil, let canonical = option.text(of: alone), canonical != argument {
                             throw ServerError(
                                 .requestNotCanonical, "write \(filter.name)(\(canonical)), not \(filter.name)(\(argument.excerpt(40))): a URL takes one spelling of each value")
                         }

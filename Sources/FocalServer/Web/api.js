@@ -89,7 +89,8 @@ export const api = {
   async previewURL(photo, longSide) {
     if (!previewSigner || photo.src.startsWith('id:')) return this.originalURL(photo.id);
     const side = Math.max(200, Math.min(2000, Math.ceil(longSide / 200) * 200));   // a few sizes, cacheable
-    const path = photo.src.split('/').map((part) => encodeURIComponent(part)).join('/');
+    // Encoded as focal-img.js encodes a source (`:` kept), the one spelling /v1/page-urls signs.
+    const path = photo.src.split('/').map((part) => encodeURIComponent(part).replace(/%3A/gi, ':')).join('/');
     return previewSigner(`fit-in/${side}x${side}/filters:format(auto)/${path}`);
   },
   /** [{path, id}] */
