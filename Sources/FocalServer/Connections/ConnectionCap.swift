@@ -8,9 +8,9 @@ import Logging
 /// request, the oldest first; else the one idle the longest between requests), so a crowd of idle
 /// connections cannot keep a new client out, nor push out a client that uses its connection. At
 /// the cap the server stops accepting: new connections wait in the listen backlog until one
-/// closes, and the system refuses them once it is full. Meanwhile every 200 ms an idle connection
-/// is closed, or when none is idle up to a 32nd of the cap of those whose clients have taken
-/// nothing of their answers for a second (`ConnectionRegistry.capReached`): slow readers cannot
+/// closes, and the system refuses them once it is full. Meanwhile every 200 ms up to a 32nd of the
+/// cap of idle connections are closed, or when none is idle as many of those whose clients have
+/// taken nothing of their answers for a second (`ConnectionRegistry.capReached`): slow readers cannot
 /// hold the cap either.
 /// Nothing spins on `accept`, and reaching the cap is logged (at most once every 10 s).
 struct ConnectionCap: AvailableConnectionsDelegate {
@@ -41,7 +41,7 @@ struct ConnectionCap: AvailableConnectionsDelegate {
         // unread (its bytes are seen only when its event loop reads them).
         let evicted = registry.evictIdle(1, idleFor: ConnectionRegistry.minimumIdle)
         guard count >= limit else { return }
-        registry.capReached(stalled: max(1, limit / 32))
+        registry.capReached(batch: max(1, limit / 32))
         if !full {
             full = true
             // Once per 10 s at most: under a flood the cap is reached again and again.

@@ -50,7 +50,7 @@ final class ConnectionRegistry: Sendable {
 
     /// How long a connection must have been idle to be closed to make room: one accepted a moment
     /// ago may hold a request its event loop has not read yet.
-    static let minimumIdle: Duration = .milliseconds(500)
+    static let minimumIdle: Duration = .milliseconds(100)
 
     /// Connections open now.
     var open: Int { channels.withLock { $0.count } }
@@ -106,18 +106,18 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// The connection cap holds accepting back: until `capLeft()`, close the connection idle the
-    /// longest (idle for `minimumIdle` at least) every 200 ms, or when none is idle up to `stalled` of
-    /// those stalled the longest (clients that have taken nothing of their answers for a second
+    /// The connection cap holds accepting back: until `capLeft()`, every 200 ms close up to `batch`
+    /// of the connections idle the longest (idle for `minimumIdle` at least), or when none is idle
+    /// as many of those stalled the longest (clients that have taken nothing of their answers for a second
     /// at least), so that clients waiting in the backlog get in.
-    func capReached(stalled batch: Int = 1) {
+    func capReached(batch: Int = 1) {
         capWatch.withLock { watch in
             guard watch == nil else { return }
             watch = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(200))
                     guard let self else { return }
-                    if self.evictIdle(1, idleFor: Self.minimumIdle) == 0 { self.evictStalled(batch) }
+                    if self.evictIdle(batch, idleFor: Self.minimumIdle) == 0 { self.evictStalled(batch) }
                 }
             }
         }
