@@ -6,7 +6,9 @@ import Synchronization
 final class CircuitBreaker: Sendable {
     /// Whether calls go through.
     enum State: String, Sendable {
-        case closed, open, halfOpen = "half-open"
+        case closed
+        case open
+        case halfOpen = "half-open"
     }
 
     let threshold: Int
