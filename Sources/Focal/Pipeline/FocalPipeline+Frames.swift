@@ -52,36 +52,30 @@ extension FocalPipeline {
         }
     }
 
+    /// The shared steps once (`planSteps`: fetch, open, detect for every scope), then each frame
+    /// by the crop's own steps (`frameSteps`: its target, its saved crop, its plan).
     private func planAdmitted(
         _ input: ImageInput, frames: [TargetRule], options: FocalOptions, savedCrops: Bool, listing: DetectionScope
     ) async throws -> FramePlans {
-        let detect = options.crop.needsDetection
-        let (location, identity) = try await fetched(input, identity: Self.givenIdentity(input), identify: detect)
-        let image = try await open(location)
-        var found: [DetectionScope: [Subject]] = [:]
-        if detect {
-            let copy = workingCopy(of: image, accuracy: options.accuracy, outputLongSide: nil)
-            found = try await subjects(of: copy, identity: identity, accuracy: options.accuracy, scopes: [.crop, listing])
-        }
-        let used = Analysis(image: image, subjects: found[.crop] ?? [])
+        var shared = CropJob(input: input, rule: nil, options: options, detectors: detectorSignature(options.accuracy), scopes: [.crop, listing])
+        shared.identify = options.crop.needsDetection
+        try await run(&shared, Self.planSteps)
+        guard let image = shared.image else { throw ImagingError(.internalFailure, "the plan opened no image", source: input.description) }
         var plans: [FramePlan] = []
         var unknown = false
         for rule in frames {
-            let target = try rule.target(for: Self.ruleSize(image, options.crop))
-            if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
-            var frameOptions = options
-            var saved: CropOverride?
-            if savedCrops, let identity {
-                (frameOptions, saved) = try await applyingOverride(options, identity: identity, target: target)
-                unknown = unknown || frameOptions.savedCropsUnknown
+            var frame = shared
+            frame.rule = rule
+            if !savedCrops { frame.savedCrop = .none }
+            try await run(&frame, Self.frameSteps)
+            guard let target = frame.target, let plan = frame.plan else {
+                throw ImagingError(.internalFailure, "a frame was not planned", source: input.description)
             }
-            frameOptions.crop = savedCropApplied(frameOptions, target: target, imageSize: image.size)
-            let plan = try used.plan(target, options: frameOptions.crop)
-            if case .aspect = target { try configuration.limits.check(output: plan.outputSize) }
-            plans.append(FramePlan(target: target, plan: plan, savedCrop: saved))
+            if case .unknown = frame.savedCrop { unknown = true }
+            plans.append(FramePlan(target: target, plan: plan, savedCrop: frame.foundSavedCrop))
         }
-        var analysis = Analysis(image: image, subjects: found[listing] ?? [])
-        analysis.contentID = identity?.contentID
+        var analysis = Analysis(image: image, subjects: shared.subjects?[listing] ?? [])
+        analysis.contentID = shared.identity?.contentID
         var answer = FramePlans(analysis: analysis, frames: plans)
         answer.savedCropsUnknown = unknown
         return answer

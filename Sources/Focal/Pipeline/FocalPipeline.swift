@@ -40,7 +40,7 @@ public final class FocalPipeline: Sendable {
     private let jobs: SharedJobs<CropResult>
     let admission: Admission
     private let loader: URLLoader
-    private let overrides: (any CropOverriding)?
+    let overrides: (any CropOverriding)?
     let counters = Mutex(PipelineStatistics())
 
     /// Creates a pipeline.
@@ -127,37 +127,31 @@ public final class FocalPipeline: Sendable {
         }
     }
 
-    /// Answers from a cache, or joins or starts the job for this request.
+    /// Answers from a cache, or joins or starts the job for this request: the crop's steps
+    /// (`cropSteps`) in an admitted job shared by identical requests. What can be known without
+    /// work runs first (a given identity: its saved crop, then the result lookup).
     private func cropOrShare(_ input: ImageInput, sizedBy rule: TargetRule, options: FocalOptions) async throws -> CropResult {
-        let detectors = detectorSignature(options.accuracy)
-        // The identity is known before any work for a cache name or a content ID the caller gives;
-        // any other input is identified by its content inside its job, once admitted (read or
-        // fetched, then hashed on the pool).
-        let identity = Self.givenIdentity(input)
-        var options = options
-        if let identity, let target = rule.fixed {
-            options = try await applyingOverride(options, identity: identity, target: target).options
-        }
-        // A target derived from the image's size, or a saved crop that may apply, is only known
-        // once the image is open: the cache is asked then.
-        let keyKnown = rule.fixed != nil || overrides == nil || !options.crop.needsDetection
-        if keyKnown, let identity,
-            let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors))
-        {
-            return hit.identified(identity).degraded(options.savedCropsUnknown)
-        }
-        let known = identity
+        var job = CropJob(input: input, rule: rule, options: options, detectors: detectorSignature(options.accuracy))
+        job.wantsResult = true
+        try await runWhenKnown(&job)
+        if let result = job.result { return result }
+        // Without an identity, requests for the same file or URL share a job all the same.
         var jobKey = ResultKey(
-            identity: identity ?? ImageIdentity(location: input.location), target: rule.key, options: options, detectors: detectors
+            identity: job.identity ?? ImageIdentity(location: input.location), target: rule.key, options: job.options,
+            detectors: job.detectors
         ).text
         if options.fallback == .centerCrop { jobKey += "|center-fallback" }
-        let (loadedInput, finalOptions) = (input, options)
-        // Without an identity, requests for the same file or URL share a job all the same.
+        let start = job
         return try await jobs.value(for: jobKey) { [self] admission in
             counters.withLock { admission == .joined ? ($0.jobsJoined += 1) : ($0.jobsStarted += 1) }
         } work: { [self] in
             do {
-                return try await produce(loadedInput, identity: known, rule: rule, options: finalOptions, detectors: detectors)
+                var job = start
+                try await run(&job, Self.cropSteps)
+                guard let result = job.result else {
+                    throw ImagingError(.internalFailure, "the crop's steps made no result", source: input.description)
+                }
+                return result
             } catch is CancellationError {
                 counters.withLock { $0.jobsCancelled += 1 }
                 throw CancellationError()
@@ -172,65 +166,10 @@ public final class FocalPipeline: Sendable {
         return PixelSize(width: max(1, Int(clipped.width.rounded(.down))), height: max(1, Int(clipped.height.rounded(.down))))
     }
 
-    /// One job: fetch, open, detect, plan, encode, cache; it stops between stages once cancelled.
-    private func produce(
-        _ input: ImageInput, identity known: ImageIdentity?, rule: TargetRule, options: FocalOptions, detectors: String
-    ) async throws -> CropResult {
-        var options = options
-        if options.crop.needsDetection { prepareDetection(options.accuracy) }
-        let (location, identity) = try await fetched(input, identity: known)
-        if known == nil, let identity, let target = rule.fixed {
-            // Identified only now (a URL): its saved crop, then the cache.
-            options = try await applyingOverride(options, identity: identity, target: target).options
-            if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
-                return hit.identified(identity).degraded(options.savedCropsUnknown)
-            }
-        }
-        try Task.checkCancellation()
-        let image = try await open(location)
-        let target = try rule.target(for: Self.ruleSize(image, options.crop))
-        if rule.fixed == nil, let identity {
-            options = try await applyingOverride(options, identity: identity, target: target).options
-            if let hit = await cached(ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)) {
-                return hit.identified(identity).degraded(options.savedCropsUnknown)
-            }
-        }
-        if case let .size(width, height) = target { try image.checkOutput(PixelSize(width: width, height: height)) }
-        options.crop = savedCropApplied(options, target: target, imageSize: image.size)
-        try Task.checkCancellation()
-        // Decoded once, at the larger of what the detectors and the output need (see WorkingCopy).
-        let copy = workingCopy(of: image, accuracy: options.accuracy, outputLongSide: outputLongSide(image, target, options.crop))
-        let subjects: [Subject]
-        do {
-            subjects = options.crop.needsDetection
-                ? try await self.subjects(of: copy, identity: identity, accuracy: options.accuracy, scope: .crop) : []
-        } catch let error as DetectionError where options.fallback == .centerCrop {
-            return try await centerFallback(image, to: target, options: options, reason: error)
-        }
-        try Task.checkCancellation()
-        try image.deadline.check(source: image.name)
-        let plan = try Analysis(image: image, subjects: subjects).plan(target, options: options.crop)
-        if case .aspect = target { try configuration.limits.check(output: plan.outputSize) }
-        let format = try options.outputFormat(for: image.format, size: plan.outputSize)
-        // A plain crop decodes at the output's scale; a detecting one shares the detectors' decode.
-        let data = options.crop.needsDetection
-            ? try await render(plan, of: copy, format: format, quality: options.quality, flip: options.flip)
-            : try await render(image, plan: plan, format: format, quality: options.quality, flip: options.flip)
-        try Task.checkCancellation()
-        let key = identity.map { ResultKey(identity: $0, target: rule.key, options: options, detectors: detectors) }
-        var result = CropResult(data: data, format: format, plan: plan, detected: subjects, key: key?.fileName)
-        result.overrideRevision = options.savedCropRevision
-        result.contentID = identity?.contentID
-        result.savedCropsUnknown = options.savedCropsUnknown
-        // A result that may miss a saved crop is cached nowhere.
-        if let key, !options.savedCropsUnknown { await store(result, for: key) }
-        return result
-    }
-
     /// The long side, in pixels of a decode of the whole image, that the output needs when that
     /// is known before detection: a size target with the largest crop (its crop size does not
     /// depend on the subjects). Nil when it depends on them (zoom, overrides).
-    private func outputLongSide(_ image: SourceImage, _ target: CropTarget, _ crop: CropOptions) -> Int? {
+    func outputLongSide(_ image: SourceImage, _ target: CropTarget, _ crop: CropOptions) -> Int? {
         guard crop.override == nil, crop.bounds == nil, case .fill = crop.zoom else { return nil }
         let long = Double(max(image.size.width, image.size.height))
         switch target {
@@ -258,7 +197,7 @@ public final class FocalPipeline: Sendable {
     /// the output's scale. Which of the two depends only on the image, the base size and the plan,
     /// never on whether detection ran in this process: one plan renders the same bytes on every
     /// replica and after a restart, so one ETag always stands for one set of bytes.
-    private func render(_ plan: CropPlan, of copy: WorkingCopy, format: ImageFormat, quality: Int, flip: Flip) async throws -> Data {
+    func render(_ plan: CropPlan, of copy: WorkingCopy, format: ImageFormat, quality: Int, flip: Flip) async throws -> Data {
         if let data = try await copy.render(plan, format: format, quality: quality, flip: flip) {
             counters.withLock { $0.renders += 1 }
             return data
@@ -330,15 +269,14 @@ public final class FocalPipeline: Sendable {
     private func analyzeAdmitted(
         _ input: ImageInput, accuracy: Accuracy, detect: Bool, scope: DetectionScope
     ) async throws -> Analysis {
-        let identify = detect && configuration.detectionCacheEntries > 0
-        let (location, known) = try await fetched(input, identity: Self.givenIdentity(input), identify: identify)
-        let image = try await open(location)
-        var analysis = Analysis(image: image, subjects: [])
-        if detect {
-            let copy = workingCopy(of: image, accuracy: accuracy, outputLongSide: nil)
-            analysis = Analysis(image: image, subjects: try await subjects(of: copy, identity: known, accuracy: accuracy, scope: scope))
-        }
-        analysis.contentID = known?.contentID
+        var options = FocalOptions(accuracy: accuracy)
+        options.crop.detect = detect
+        var job = CropJob(input: input, rule: nil, options: options, detectors: detectorSignature(accuracy), scopes: [scope])
+        job.identify = detect && configuration.detectionCacheEntries > 0
+        try await run(&job, Self.analysisSteps)
+        guard let image = job.image else { throw ImagingError(.internalFailure, "the analysis opened no image", source: input.description) }
+        var analysis = Analysis(image: image, subjects: job.subjects?[scope] ?? [])
+        analysis.contentID = job.identity?.contentID
         return analysis
     }
 
@@ -433,7 +371,7 @@ public final class FocalPipeline: Sendable {
     }
 
     /// A centre crop of an image whose detection failed; not cached, so a later request retries.
-    private func centerFallback(
+    func centerFallback(
         _ image: SourceImage, to target: CropTarget, options: FocalOptions, reason: any Error
     ) async throws -> CropResult {
         var crop = options.crop
@@ -459,7 +397,7 @@ public final class FocalPipeline: Sendable {
     // MARK: - Caches
 
     /// A cached result from memory, else from disk (then kept in memory too).
-    private func cached(_ key: ResultKey) async -> CropResult? {
+    func cached(_ key: ResultKey) async -> CropResult? {
         if let hit = results.result(for: key) {
             counters.withLock { $0.memoryHits += 1 }
             return hit.from(.memoryCache)
@@ -476,7 +414,7 @@ public final class FocalPipeline: Sendable {
         return found
     }
 
-    private func store(_ result: CropResult, for key: ResultKey) async {
+    func store(_ result: CropResult, for key: ResultKey) async {
         results.store(result, for: key)
         guard let disk else { return }
         _ = try? await pool.run { disk.write(result, for: key) }

@@ -1,0 +1,92 @@
+import FocalCore
+import FocalImaging
+import Foundation
+
+/// What one crop or plan knows so far: filled in by its steps, in order, and read by the ones
+/// after them (`CropStep`). A step never changes what an earlier one resolved; the options are
+/// resolved once (the saved crop found and applied) before the plan reads them.
+struct CropJob: Sendable {
+    /// What a saved crop lookup found.
+    enum SavedCrop: Sendable {
+        /// Not asked yet: the identity or the target is not known.
+        case notAsked
+        /// None applies (or none can: no store, no detection, no content identity).
+        case none
+        /// This one applies.
+        case found(CropOverride)
+        /// The store could not say (`SavedCropsUnavailable`).
+        case unknown
+    }
+
+    /// The image as given.
+    let input: ImageInput
+    /// How the target follows from the image; nil for a job that plans no frame of its own (the
+    /// shared part of a plan of many frames, an analysis).
+    var rule: TargetRule?
+    /// The detector signature, part of result keys.
+    let detectors: String
+    /// The scopes of detection this job lists: `.crop` for a crop.
+    let scopes: Set<DetectionScope>
+    /// The options, resolved as the steps go (the saved crop and its revision).
+    var options: FocalOptions
+    /// The image's identity: given, or its content's once it is read.
+    var identity: ImageIdentity?
+    /// Where its bytes are: the input's, or in memory once read or fetched.
+    var location: ImageInput.Location
+    /// Whether it has been fetched (or read) and identified.
+    var fetched = false
+    /// The opened image.
+    var image: SourceImage?
+    /// The target, once resolved (a fixed one at once, a derived one once the image is open).
+    var target: CropTarget?
+    /// The saved crop, once asked for.
+    var savedCrop: SavedCrop = .notAsked
+    /// The result key last looked up, so that a lookup runs once per key.
+    var lookedUp: String?
+    /// The decode the detectors and the render share.
+    var copy: WorkingCopy?
+    /// What the detectors found, by scope.
+    var subjects: [DetectionScope: [Subject]]?
+    /// The plan.
+    var plan: CropPlan?
+    /// The result: from a cache, or rendered.
+    var result: CropResult?
+    /// Whether the job is done (a cached result, a fallback): the steps after stop.
+    var finished = false
+    /// Whether the job makes a result (a crop), so that a cached one may answer it; a plan does not.
+    var wantsResult = false
+    /// Whether an image read for this job is identified by its content (a crop's is; a plan's or
+    /// an analysis's only when its subjects may be cached or saved crops found under it).
+    var identify = true
+
+    init(input: ImageInput, rule: TargetRule?, options: FocalOptions, detectors: String, scopes: Set<DetectionScope> = [.crop]) {
+        self.input = input
+        self.rule = rule
+        self.options = options
+        self.detectors = detectors
+        self.scopes = scopes
+        location = input.location
+        identity = FocalPipeline.givenIdentity(input)
+    }
+
+    /// Whether a saved crop could decide this job: a store, a detecting crop, a content identity.
+    func mayHaveSavedCrop(_ pipeline: FocalPipeline) -> Bool {
+        pipeline.overrides != nil && options.crop.needsDetection && identity?.contentID != nil
+    }
+
+    /// The saved crop that decides this job, if one does.
+    var foundSavedCrop: CropOverride? {
+        if case let .found(saved) = savedCrop { saved } else { nil }
+    }
+
+    /// What the detectors found that a crop uses.
+    var cropSubjects: [Subject] { subjects?[.crop] ?? [] }
+
+    /// The key the result is filed under, once the identity is known and the saved crop settled
+    /// (found, none, or not possible).
+    func resultKey(_ pipeline: FocalPipeline) -> ResultKey? {
+        guard let identity, let rule else { return nil }
+        if case .notAsked = savedCrop, mayHaveSavedCrop(pipeline) { return nil }
+        return ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)
+    }
+}

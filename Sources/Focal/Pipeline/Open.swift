@@ -1,0 +1,9 @@
+/// The image's header read and checked against the limits, its decode's memory reserved.
+struct Open: CropStep {
+    let name = "open"
+
+    func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
+        guard job.image == nil, job.fetched else { return }
+        job.image = try await pipeline.open(job.location)
+    }
+}
