@@ -72,17 +72,13 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
     router.add(middleware: CrossOrigin())
     router.add(middleware: RequestObserver(logger: service.logger, metrics: service.metrics))
 
-    router.addRoutes(service.healthRoutes)
-    router.addRoutes(service.planRoutes)
     // Writes: one collection behind the write authorization (the token).
     let writes = RouteCollection(context: FocalRequestContext.self).add(middleware: WriteAuthorization(authorization: service.authorization))
-    router.addRoutes(service.imageRoutes(writes: writes))
-    router.addRoutes(service.savedCropRoutes(writes: writes))
-    router.addRoutes(service.serviceRoutes(writes: writes))
+    for controller in service.controllers {
+        let routes = RouteCollection(context: FocalRequestContext.self)
+        controller.addRoutes(to: routes, writes: writes)
+        router.addRoutes(routes)
+    }
     router.addRoutes(writes)
-    router.addRoutes(service.pageRoutes)
-
-    // Everything else is an image URL in thumbor's grammar.
-    router.get("**") { request, context in try await service.image(request, context: context) }
     return router
 }

@@ -1,15 +1,14 @@
-import Crypto
 public import Focal
 import FocalImaging
 import Foundation
-import HTTPTypes
-import NIOCore
 import Hummingbird
 public import Logging
 import Synchronization
 
-/// The service behind the routes: resolves sources, checks signatures, runs the pipeline, and
-/// turns results into HTTP responses. One per server; safe to share between requests.
+/// The service's lifecycle and the parts its controllers share: the pipeline, the stores, the
+/// connections and answers, the metrics. It starts the work done off the request path (the root's
+/// index, readiness, memory given back, the database's notifications) and makes the controllers,
+/// each with only what it needs (`controllers`). One per server; safe to share between requests.
 public final class FocalService: Sendable {
     /// The settings.
     public let configuration: ServerConfiguration
@@ -17,9 +16,8 @@ public final class FocalService: Sendable {
     public let pipeline: FocalPipeline
     /// The metrics `/metrics` serves.
     public let metrics: ServerMetrics
-    let resolver: SourceResolver
-    let catalog: ImageCatalog
-    let uploads: FolderImageStore
+    /// Where the images are: the root, uploads, the shared store.
+    let library: ImageLibrary
     let signer: URLSigner
     let authorization: Authorization
     /// Where saved crops live, behind their deadlines, breaker and cache.
@@ -64,13 +62,15 @@ public final class FocalService: Sendable {
         self.savedCrops = savedCrops
         let pipeline = FocalPipeline(configuration: configuration.pipeline, overrides: savedCrops)
         self.pipeline = pipeline
-        uploads = try FolderImageStore(folder: data + "/uploads")
         metrics = ServerMetrics()
-        resolver = try SourceResolver(root: configuration.root)
+        let resolver = try SourceResolver(root: configuration.root)
         // Identities are hashed on the work pool, behind the requests already there.
-        catalog = ImageCatalog(resolver: resolver, maxBytes: configuration.pipeline.limits.maxInputBytes) { path, size in
+        let catalog = ImageCatalog(resolver: resolver, maxBytes: configuration.pipeline.limits.maxInputBytes) { path, size in
             try await pipeline.runNative { ImageCatalog.digest(path: path, limit: size) }
         }
+        library = ImageLibrary(
+            resolver: resolver, catalog: catalog, uploads: try FolderImageStore(folder: data + "/uploads"),
+            shared: shared.map { PostgresImageStore(database: $0, gateway: savedCrops) })
         signer = URLSigner(keys: configuration.keys)
         authorization = Authorization(token: configuration.token, keys: configuration.keys)
         connections = ConnectionRegistry(maxBodyMemory: configuration.requests.maxBodyMemory, logger: logger)
@@ -91,7 +91,7 @@ public final class FocalService: Sendable {
     func startBackgroundWork() {
         var tasks: [Task<Void, Never>] = []
         if configuration.root != nil {
-            let catalog = catalog
+            let catalog = library.catalog
             tasks.append(Task.detached(priority: .utility) {
                 while !Task.isCancelled {
                     await catalog.refresh()
@@ -172,222 +172,27 @@ public final class FocalService: Sendable {
     /// sending each photo to the replica that already detected it.
     public var isReady: Bool { ready.withLock { $0 } }
 
-    // MARK: - Images (thumbor's grammar)
+    // MARK: - Controllers
 
-    /// Answers a thumbor-style image or `meta/` URL.
-    func image(_ request: Request, context: FocalRequestContext) async throws -> Response {
-        let url = try ThumborURL(path: request.uri.path)
-        if let signature = url.signature {
-            guard signer.verify(signature, path: url.signedPath) else {
-                throw ServerError(
-                    .requestBadSignature,
-                    signer.keys.isEmpty ? "signed URLs cannot be verified: this service has no key" : "the URL's signature is not valid")
-            }
-        } else if !configuration.allowUnsafe {
-            throw ServerError(.requestUnsafeRefused, "unsafe URLs are not served here; sign the URL")
-        }
-        var imageRequest = try ImageRequest(url)
-        // Answers hold their whole budget already: refused before any work, not after a render,
-        // and the clients stalled the longest lose their answers so that later ones fit.
-        if answers.isFull {
-            metrics.refused("answers_full")
-            connections.evictStalled(Self.stalledPerRefusal)
-            throw ServerError(.serverAnswersFull, "too many large answers are being sent now; try again shortly")
-        }
-        let source = try resolver.resolve(url.image)
-        let (input, known) = try await input(for: source)
-        let vary = negotiateFormat(&imageRequest, accept: request.headers[.accept])
-        let (rule, options) = (imageRequest.rule, imageRequest.options)
-        if url.meta {
-            let (body, id, degraded) = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
-                let (document, id, degraded) = try await meta(url: url, input: input, id: known, rule: rule, options: options)
-                return (DocumentEncoding.data(document), id, degraded)
-            }
-            if known == nil, let id { learn(id, for: source) }
-            var headers: HTTPFields = [.cacheControl: "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)"]
-            if let id { headers[.xkey] = id }
-            if degraded {
-                headers[.focalDegraded] = Self.savedCropsDegraded
-                headers[.cacheControl] = Self.degradedCaching
-            }
-            return json(data: body, headers: headers)
-        }
-        let result = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
-            try await pipeline.crop(input, sizedBy: rule, options: options)
-        }
-        if known == nil, let id = result.contentID { learn(id, for: source) }
-        return try imageResponse(
-            result, id: known, request: request, vary: vary, smart: options.crop.needsDetection, eventLoop: context.eventLoop)
-    }
-
-    /// Fills in the automatic format from the request's `Accept` when the URL asks for it
-    /// (`format(auto)`) or names no format on a server with `--auto-format` (or `--auto-webp`).
-    /// - Returns: Whether the answer depends on `Accept` (then it carries `Vary: Accept`).
-    func negotiateFormat(_ imageRequest: inout ImageRequest, accept: String?) -> Bool {
-        let accepted = AcceptedFormats(acceptHeader: accept)
-        if imageRequest.options.automaticFormat != nil || (configuration.autoFormat && !imageRequest.formatChosen) {
-            imageRequest.options.format = nil
-            imageRequest.options.automaticFormat = accepted
-            return true
-        }
-        guard configuration.autoWebP, !imageRequest.formatChosen else { return false }
-        if accepted.contains(.webp) { imageRequest.options.format = .webp }
-        return true
-    }
-
-    /// Tells the catalog the identity a request found for a file under the root.
-    func learn(_ id: String, for source: ImageSource) {
-        guard case let .file(path, relative) = source, let stamp = ImageCatalog.stamp(path) else { return }
-        catalog.remember(path: path, relative: relative, stamp: stamp, id: id)
-    }
-
-    /// The pipeline input for a source, and the image's identity when it is known without any
-    /// work: nothing here reads, lists or hashes (an unidentified file is identified by content
-    /// inside its admitted job).
-    func input(for source: ImageSource) async throws -> (ImageInput, String?) {
-        switch source {
-        case let .file(path, relative):
-            guard let stamp = ImageCatalog.stamp(path) else { throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here") }
-            let id = catalog.knownIdentity(path: path, stamp: stamp)
-            return (.file(path, contentID: id), id)
-        case let .url(url):
-            return (.url(url), nil)
-        case let .upload(id):
-            let path = uploads.folder + "/" + id
-            if FileManager.default.fileExists(atPath: path) { return (.file(path, contentID: id), id) }
-            // A photo under the root, by the identity the catalog's index knows (kept up to date
-            // in the background: a miss is a look-up, never a scan).
-            if let relative = catalog.path(for: id), case let .file(path, _) = try resolver.file(relative) {
-                return (.file(path, contentID: id), id)
-            }
-            // Uploaded through another replica: from the shared database (asked last, so that a
-            // database away costs only these), kept here from then on.
-            if let shared, let data = try await savedCrops.call(savedCrops.writeDeadline, counted: false, { try await shared.upload(id) }) {
-                try await uploads.put(data, id: id)
-                return (.file(path, contentID: id), id)
-            }
-            throw ServerError(.inputNotFound, "no image with id \(id)")
-        }
-    }
-
-    /// An image response: the bytes, their type, validators and caching headers; 304 when the
-    /// client's `If-None-Match` names this result. The bytes are streamed as the client reads
-    /// them, reserved on the answer memory until they are sent (`AnswerMemory`).
-    /// - Throws: `ServerError` (`server.answers_full`) when the answers being sent hold their
-    ///   whole budget already.
-    func imageResponse(
-        _ result: CropResult, id: String?, request: Request, vary: Bool, smart: Bool, eventLoop: any EventLoop
-    ) throws(ServerError) -> Response {
-        let tag = "\"" + String((result.key ?? Self.hex(SHA256.hash(data: result.data))).prefix(32)) + "\""
-        // A subject-aware crop changes when a person saves a crop for its aspect: browsers check
-        // back every time (a 304 when unchanged); shared caches keep it and are purged by tag.
-        let caching = smart
-            ? "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)" : "public, max-age=\(configuration.maxAge)"
-        var headers: HTTPFields = [
-            .contentType: result.format.mediaType, .eTag: tag, .cacheControl: caching,
-            .focalStrategy: result.plan.strategy.rawValue, .focalOrigin: result.origin.name,
-            .contentSecurityPolicy: ImageHeaders.contentSecurityPolicy,
+    /// One controller per resource, each with only the parts it needs; `buildRouter` adds their
+    /// routes (the images' catch-all last).
+    var controllers: [any Controller] {
+        let bodies = RequestBodies(maxJSONBytes: configuration.requests.maxJSONBytes, signedOnly: configuration.signedOnly, authorization: authorization)
+        let (pipeline, metrics, connections, answers, savedCrops) = (pipeline, metrics, connections, answers, savedCrops)
+        return [
+            HealthController(
+                // Held by the router for the life of the server: the service (its background work,
+                // its temporary data folder) lives as long.
+                configuration: configuration, metrics: metrics, readiness: { self.readiness() },
+                refreshMetrics: { metrics.update(from: pipeline.statistics, connections: connections, answers: answers, savedCrops: savedCrops) }),
+            PlanController(configuration: configuration, library: library, pipeline: pipeline, bodies: bodies),
+            UploadController(configuration: configuration, library: library, pipeline: pipeline, bodies: bodies),
+            SavedCropController(library: library, savedCrops: savedCrops, pipeline: pipeline, bodies: bodies, logger: logger),
+            SigningController(configuration: configuration, signer: signer, resolver: library.resolver, bodies: bodies),
+            PageController(configuration: configuration, assets: WebAssets.shared),
+            ImageController(
+                configuration: configuration, signer: signer, library: library, pipeline: pipeline, answers: answers, connections: connections,
+                metrics: metrics),
         ]
-        if vary { headers[.vary] = "Accept" }
-        if result.savedCropsUnknown {
-            headers[.focalDegraded] = Self.savedCropsDegraded
-            headers[.cacheControl] = Self.degradedCaching
-        }
-        // The identity of a URL source is known once it has been fetched.
-        if let id = id ?? result.contentID { headers[.xkey] = id }
-        headers[.focalPlan] = Self.planHeader(result)
-        if let match = request.headers[.ifNoneMatch],
-            match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
-        {
-            return Response(status: .notModified, headers: headers)
-        }
-        guard let hold = answers.hold(result.data) else {
-            metrics.refused("answers_full")
-            connections.evictStalled(Self.stalledPerRefusal)
-            throw ServerError(.serverAnswersFull, "too many large answers are being sent now; try again shortly")
-        }
-        headers[.contentLength] = String(result.data.count)
-        return Response(status: .ok, headers: headers, body: AnswerBody.make(hold, eventLoop: eventLoop))
     }
-
-    /// thumbor's `meta/` JSON, with Focal's own object beside it: the plan the image URL renders
-    /// (one library call plans it, saved crop included) and every subject every detector finds,
-    /// from one open and one detection.
-    /// - Returns: The document, the image's identity, and whether the saved crops could not be read.
-    func meta(url: ThumborURL, input: ImageInput, id known: String?, rule: TargetRule, options: FocalOptions) async throws
-        -> (MetaDocument, String?, Bool)
-    {
-        let plans = try await pipeline.plan(input, frames: [rule], options: options, listing: .everything)
-        let id = known ?? plans.analysis.contentID
-        guard let frame = plans.frames.first else { throw ServerError(.internalFailure, "meta planned no frame") }
-        return (MetaDocument(url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip), id, plans.savedCropsUnknown)
-    }
-
-    /// How many stalled readers (clients that took nothing of their answers for a second) lose
-    /// their connections each time the answer memory refuses an answer.
-    static let stalledPerRefusal = 4
-
-    /// `X-Focal-Degraded` when the saved crops could not be read: the answer is what would be
-    /// made were nothing saved.
-    static let savedCropsDegraded = "saved-crops"
-    /// The caching of a degraded answer: a cache in front keeps it 5 s at most.
-    static let degradedCaching = "public, max-age=0, must-revalidate, s-maxage=5"
-
-    /// The plan in one header, for `<focal-img>`'s `focal-load` event: strategy, crop and image
-    /// size in pixels, the subjects used as `[kind, x, y, width, height, confidence]`, and the
-    /// override's revision when a saved crop decided it.
-    static func planHeader(_ result: CropResult) -> String {
-        DocumentEncoding.text(PlanHeaderDocument(result))
-    }
-
-    /// What the web page needs to know about this service.
-    var clientConfiguration: ConfigDocument { ConfigDocument(configuration) }
-
-    /// `POST /v1/sign` (token): signs `{"paths": [...]}` with the first key, for a page that
-    /// cannot use unsafe URLs.
-    func sign(_ request: Request) async throws -> Response {
-        try await signPaths(request) { _ throws(ServerError) in }
-    }
-
-    /// Reads `{"paths": [...]}` (at most `maxSignPaths`) and answers `{"urls": [...]}`: each path,
-    /// without a leading `/`, that `check` lets through, behind its signature.
-    func signPaths(_ request: Request, check: (String) throws(ServerError) -> Void) async throws -> Response {
-        struct Body: Decodable { var paths: [String] }
-        let body = try await decodeBody(Body.self, from: request)
-        let most = configuration.requests.maxSignPaths
-        guard body.paths.count <= most else { throw ServerError.invalid("sign at most \(most) paths at once") }
-        let urls = try body.paths.map { path throws(ServerError) -> String in
-            let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-            try check(trimmed)
-            guard let signature = signer.sign(trimmed) else { throw ServerError(.requestInvalid, "this service has no key to sign with") }
-            return "/" + signature + "/" + trimmed
-        }
-        return json(["urls": urls])
-    }
-
-    // MARK: - JSON
-
-    /// A JSON response of a document (`DocumentEncoding`).
-    func json(_ document: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        json(data: DocumentEncoding.data(document), status: status, headers: headers)
-    }
-
-    /// A JSON response from encoded bytes.
-    func json(data: Data, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        headers[.contentType] = "application/json"
-        if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    static func hex(_ digest: some Sequence<UInt8>) -> String { digest.map { String(format: "%02x", $0) }.joined() }
-}
-
-extension HTTPField.Name {
-    /// The image's identity, for tag-based purges in a cache in front (Varnish's xkey).
-    static var xkey: Self { Self("xkey")! }
-    /// The plan, as compact JSON.
-    static var focalPlan: Self { Self("X-Focal-Plan")! }
-    /// What the answer had to do without (`saved-crops`: the saved crops could not be read).
-    static var focalDegraded: Self { Self("X-Focal-Degraded")! }
 }

@@ -161,13 +161,23 @@ import Testing
             try await client.execute(uri: "/favicon.svg", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/unsafe/meta/100x100/smart/coffee.png", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/nowhere", method: .post) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/page-urls", method: .post, body: ByteBuffer(string: #"{"paths":[]}"#)) {
+                #expect($0.status == .unauthorized)
+            }
+            try await client.execute(uri: "/v1/images/\(String(repeating: "0", count: 64))/overrides", method: .get) {
+                #expect($0.status == .notFound)
+            }
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(decoding: response.data, as: UTF8.self)
-                // Labelled by the route the router matched.
-                for (route, status) in [("config", 200), ("asset", 200), ("meta", 200), ("unmatched", 404)] {
+                // Labelled by the path of the route the router matched, with no table to keep.
+                let seen: [(String, Int)] = [
+                    ("/v1/config", 200), ("/favicon.svg", 200), ("unmatched", 404),
+                    ("/v1/page-urls", 401), ("/v1/images/{id}/overrides", 404), ("/healthz", 200), ("/readyz", 200),
+                ]
+                for (route, status) in seen {
                     #expect(text.contains(#"focal_http_requests_total{route="\#(route)",status="\#(status)"} 1"#), "\(route)")
                 }
-                #expect(text.contains(#"focal_http_requests_total{route="image",status="200"} 2"#), "\(text)")
+                #expect(text.contains(#"focal_http_requests_total{route="/**",status="200"} 3"#), "two images and a meta/: \(text)")
                 #expect(text.contains(#"focal_build_info{version="\#(FocalVersion.string)"} 1"#))
                 #expect(text.contains(#"focal_cache_hits_total{layer="memory"} 1"#))
                 #expect(text.contains("focal_http_request_duration_seconds_bucket"))

@@ -209,7 +209,7 @@ import Glibc
             try await client.execute(uri: "/v1/images/\(half)", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(decoding: response.data, as: UTF8.self)
-                #expect(text.contains(#"focal_http_requests_total{route="images",status="499"} 1"#), "\(text.prefix(3000))")
+                #expect(text.contains(#"focal_http_requests_total{route="/v1/images",status="499"} 1"#), "\(text.prefix(3000))")
                 #expect(!text.contains(#"status="500""#))
             }
         }

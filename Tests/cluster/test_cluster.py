@@ -52,7 +52,7 @@ def plan(headers):
 
 def image_requests(replica):
     """Image requests a replica has answered so far (any status)."""
-    return metric_sum(replica.metrics(), "focal_http_requests_total", route="image")
+    return metric_sum(replica.metrics(), "focal_http_requests_total", route="/**")
 
 
 def snapshot():
@@ -60,7 +60,7 @@ def snapshot():
     out = {}
     for r in CLUSTER.replicas:
         m = r.metrics()
-        out[r.name] = (metric_sum(m, "focal_http_requests_total", route="image"),
+        out[r.name] = (metric_sum(m, "focal_http_requests_total", route="/**"),
                        metric_sum(m, "focal_detections_total"), metric_sum(m, "focal_renders_total"))
     return out
 

@@ -85,7 +85,7 @@ def measure(n, args, cold, warm, cached):
         served = {}
         for x in c.replicas:
             m = x.metrics()
-            served[x.name] = metric_sum(m, "focal_http_requests_total", route="image")
+            served[x.name] = metric_sum(m, "focal_http_requests_total", route="/**")
         row["cold"]["served"] = served
         say(f"{n} replica(s): cached, filling Varnish with {len(cached)} URLs, then {args.cached_seconds} s")
         with concurrent.futures.ThreadPoolExecutor(8) as pool:

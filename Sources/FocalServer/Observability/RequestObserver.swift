@@ -27,7 +27,7 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
         response.headers[.requestID] = id
         let duration = ContinuousClock.now - started
         let path = Self.loggable(request.uri.path)
-        let route = Self.route(endpoint: context.endpointPath, path: request.uri.path)
+        let route = Self.route(endpoint: context.endpointPath)
         metrics.finished(route: route, status: response.status.code, duration: duration)
         var metadata: Logger.Metadata = [
             "request_id": .string(id), "method": .string(request.method.rawValue), "path": .string(path),
@@ -111,22 +111,13 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
         return "/~" + rest[slash...]
     }
 
-    /// The route family of a request, for metrics and logs: named after the route the router
-    /// matched (`endpoint`), so that a new route cannot be counted as another; thumbor's
-    /// catch-all is `image`, or `meta` for `meta/` URLs.
-    static func route(endpoint: String?, path: String) -> String {
+    /// The route of a request, for metrics and logs: the path of the route the router matched
+    /// (`/v1/plan`, `/v1/images/{id}/overrides/{aspect}`, `/**` for an image or `meta/` in
+    /// thumbor's grammar), so that every route is labelled by itself with nothing to keep in step; `unmatched`
+    /// when none matched.
+    static func route(endpoint: String?) -> String {
         guard let endpoint, endpoint != "NotFound" else { return "unmatched" }
-        let named: [(String, String)] = [
-            ("/healthz", "healthz"), ("/readyz", "readyz"), ("/metrics", "metrics"), ("/v1/plan", "plan"), ("/v1/detect", "detect"),
-            ("/v1/photos", "photos"), ("/v1/config", "config"), ("/v1/sign", "sign"), ("/", "page"),
-        ]
-        if let name = named.first(where: { $0.0 == endpoint })?.1 { return name }
-        if endpoint.hasPrefix("/v1/images") { return endpoint.contains("overrides") ? "overrides" : "images" }
-        if endpoint.hasSuffix("**") {
-            let segments = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true)
-            return segments.count > 1 && segments[1] == "meta" ? "meta" : "image"
-        }
-        return "asset"
+        return endpoint
     }
 }
 

@@ -5,9 +5,33 @@ import Hummingbird
 import Logging
 
 /// Saved crops: `GET /v1/images/{id}/overrides`, and `GET`, `PUT`, `DELETE`
-/// `/v1/images/{id}/overrides/{aspect}` (`{aspect}` written `16x9`). Writes need the token (the
-/// write group's `WriteAuthorization`); `PUT` and `DELETE` honour `If-Match: "<revision>"` and `If-None-Match: *`.
-extension FocalService {
+/// `/v1/images/{id}/overrides/{aspect}` (`{aspect}` written `16x9`). Reads are signed on a
+/// signed-only server; writes need the token; `PUT` and `DELETE` honour `If-Match: "<revision>"`
+/// and `If-None-Match: *`. Every call to the store goes through its gateway (deadlines, breaker).
+struct SavedCropController: Controller {
+    let library: ImageLibrary
+    let savedCrops: SavedCropGateway
+    let pipeline: FocalPipeline
+    let bodies: RequestBodies
+    let logger: Logger
+
+    func addRoutes(to routes: RouteCollection<FocalRequestContext>, writes: RouteCollection<FocalRequestContext>) {
+        routes.get("/v1/images/:id/overrides") { request, context in
+            try bodies.authorizeRead(request)
+            return try await listOverrides(id: context.parameters.get("id") ?? "")
+        }
+        routes.get("/v1/images/:id/overrides/:aspect") { request, context in
+            try bodies.authorizeRead(request)
+            return try await getOverride(id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
+        }
+        writes.put("/v1/images/:id/overrides/:aspect") { request, context in
+            try await putOverride(request, id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
+        }
+        writes.delete("/v1/images/:id/overrides/:aspect") { request, context in
+            try await deleteOverride(request, id: context.parameters.get("id") ?? "", aspect: context.parameters.get("aspect") ?? "")
+        }
+    }
+
     struct CropBody: Decodable {
         var x: Int
         var y: Int
@@ -36,7 +60,7 @@ extension FocalService {
         let id = id.lowercased()
         guard SourceResolver.isImageID(id) else { throw ServerError(.requestNotFound, "no image with that id") }
         do {
-            return try await input(for: .upload(id: id)).0
+            return try await library.input(for: .upload(id: id)).0
         } catch let error as ServerError where error.code == .inputNotFound {
             throw ServerError(.requestNotFound, "no image with id \(id)")
         }
@@ -45,7 +69,7 @@ extension FocalService {
     func listOverrides(id: String) async throws -> Response {
         _ = try await knownImage(id)
         let saved = try await savedCrops.list(image: id.lowercased())
-        return json(SavedCropsAnswer(image: id.lowercased(), overrides: saved.map(SavedCropDocument.init)))
+        return JSONAnswer.make(SavedCropsAnswer(image: id.lowercased(), overrides: saved.map(SavedCropDocument.init)))
     }
 
     func getOverride(id: String, aspect: String) async throws -> Response {
@@ -54,13 +78,13 @@ extension FocalService {
         guard let saved = try await savedCrops.get(image: id.lowercased(), aspect: key) else {
             throw ServerError(.requestNotFound, "no crop saved for this image at \(key)")
         }
-        return json(SavedCropDocument(saved), headers: [.eTag: "\"\(saved.revision)\""])
+        return JSONAnswer.make(SavedCropDocument(saved), headers: [.eTag: "\"\(saved.revision)\""])
     }
 
     func putOverride(_ request: Request, id: String, aspect: String) async throws -> Response {
         let key = try AspectKey(parsing: aspect)
         let expected = try Self.expectedRevision(request)
-        let body = try await decodeBody(CropBody.self, from: request)
+        let body = try await bodies.decode(CropBody.self, from: request)
         let input = try await knownImage(id)
         let size = try await pipeline.analyze(input, detect: false).size
         let crop = PixelRect(x: body.x, y: body.y, width: body.width, height: body.height)
@@ -72,7 +96,7 @@ extension FocalService {
         }
         let (saved, created) = try await savedCrops.save(image: id.lowercased(), aspect: key, crop: crop, expected: expected)
         logger.info("override saved", metadata: ["image": .string(saved.image), "aspect": .string(key.description), "revision": .stringConvertible(saved.revision)])
-        return json(SavedCropDocument(saved), status: created ? .created : .ok, headers: [.eTag: "\"\(saved.revision)\""])
+        return JSONAnswer.make(SavedCropDocument(saved), status: created ? .created : .ok, headers: [.eTag: "\"\(saved.revision)\""])
     }
 
     func deleteOverride(_ request: Request, id: String, aspect: String) async throws -> Response {

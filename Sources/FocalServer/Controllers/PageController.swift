@@ -1,10 +1,13 @@
+import Focal
 import Hummingbird
 
-extension FocalService {
-    /// The web page and its scripts, `<focal-img>` among them (`WebAssets`).
-    var pageRoutes: RouteCollection<FocalRequestContext> {
-        let routes = RouteCollection(context: FocalRequestContext.self)
-        let assets = WebAssets.shared
+/// The web page and its scripts, `<focal-img>` among them (`WebAssets`), under their names and
+/// their versioned names, and `GET /v1/config`: what the page and clients need to know.
+struct PageController: Controller {
+    let configuration: ServerConfiguration
+    let assets: WebAssets
+
+    func addRoutes(to routes: RouteCollection<FocalRequestContext>, writes: RouteCollection<FocalRequestContext>) {
         routes.get("/") { request, _ in try assets.response("index.html", request: request) }
         routes.get("/favicon.ico") { request, _ in try assets.response("favicon.ico", request: request) }
         for name in assets.files.keys.sorted() where name != "index.html" {
@@ -16,6 +19,7 @@ extension FocalService {
                 try assets.response(name, request: request, immutable: true)
             }
         }
-        return routes
+        let document = ConfigDocument(configuration)
+        routes.get("/v1/config") { _, _ in JSONAnswer.make(document) }
     }
 }

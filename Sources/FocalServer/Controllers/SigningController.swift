@@ -2,6 +2,8 @@ import Focal
 import Foundation
 import Hummingbird
 
+/// Signing: `POST /v1/sign` (a write: any paths, with the token) and `POST /v1/page-urls`.
+///
 /// `POST /v1/page-urls`: the image URLs the gallery shows, signed for anyone, on a server whose
 /// photos are public (`--key` with `--public-photos`), so that a visitor without the token sees
 /// the page while the server stays no open signer.
@@ -11,10 +13,42 @@ import Hummingbird
 /// - `WxH/[smart/][filters:format(auto)/]PATH`, a frame, smart or centred, of a size on the
 ///   ladder (`PageURLLadder`);
 /// - `fit-in/SxS/[filters:format(auto)/]PATH`, the original's preview, S on the preview ladder;
-/// - `PATH` encoded as `encodeURIComponent` encodes each part (`FocalImageMarkup.encoded`).
+/// - `PATH` encoded as `encodeURIComponent` encodes each part, `:` kept (`FocalImageMarkup.encoded`).
 /// No other option, filter, size or spelling; no remote URL, no upload id, no `meta/`: those
 /// need `/v1/sign` and the token.
-extension FocalService {
+struct SigningController: Controller {
+    let configuration: ServerConfiguration
+    let signer: URLSigner
+    let resolver: SourceResolver
+    let bodies: RequestBodies
+
+    func addRoutes(to routes: RouteCollection<FocalRequestContext>, writes: RouteCollection<FocalRequestContext>) {
+        writes.post("/v1/sign") { request, _ in try await sign(request) }
+        routes.post("/v1/page-urls") { request, _ in try await pageURLs(request) }
+    }
+
+    /// `POST /v1/sign` (token): signs `{"paths": [...]}` with the first key, for a page that
+    /// cannot use unsafe URLs.
+    func sign(_ request: Request) async throws -> Response {
+        try await signPaths(request) { _ throws(ServerError) in }
+    }
+
+    /// Reads `{"paths": [...]}` (at most `maxSignPaths`) and answers `{"urls": [...]}`: each path,
+    /// without a leading `/`, that `check` lets through, behind its signature.
+    func signPaths(_ request: Request, check: (String) throws(ServerError) -> Void) async throws -> Response {
+        struct Body: Decodable { var paths: [String] }
+        let body = try await bodies.decode(Body.self, from: request)
+        let most = configuration.requests.maxSignPaths
+        guard body.paths.count <= most else { throw ServerError.invalid("sign at most \(most) paths at once") }
+        let urls = try body.paths.map { path throws(ServerError) -> String in
+            let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+            try check(trimmed)
+            guard let signature = signer.sign(trimmed) else { throw ServerError(.requestInvalid, "this service has no key to sign with") }
+            return "/" + signature + "/" + trimmed
+        }
+        return JSONAnswer.make(["urls": urls])
+    }
+
     func pageURLs(_ request: Request) async throws -> Response {
         guard !configuration.keys.isEmpty, !configuration.allowUnsafe, configuration.publicPhotos else {
             throw ServerError(

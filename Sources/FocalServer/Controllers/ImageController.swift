@@ -1,0 +1,159 @@
+import Crypto
+import Focal
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Images and `meta/` in thumbor's URL grammar: `/{signature|unsafe}/[meta/]...`. Checks the
+/// signature, resolves the source, negotiates the format, runs the pipeline within the request
+/// timeout, and answers the bytes (streamed, on the answer memory) or thumbor's JSON.
+struct ImageController: Controller {
+    let configuration: ServerConfiguration
+    let signer: URLSigner
+    let library: ImageLibrary
+    let pipeline: FocalPipeline
+    let answers: AnswerMemory
+    let connections: ConnectionRegistry
+    let metrics: ServerMetrics
+
+    func addRoutes(to routes: RouteCollection<FocalRequestContext>, writes: RouteCollection<FocalRequestContext>) {
+        // Everything the other controllers do not answer is an image or meta/ URL in thumbor's
+        // grammar (one route: Hummingbird lets no route share a segment with a catch-all).
+        routes.get("**") { request, context in try await answer(request, context: context) }
+    }
+
+    /// Answers a thumbor-style image or `meta/` URL.
+    func answer(_ request: Request, context: FocalRequestContext) async throws -> Response {
+        let url = try ThumborURL(path: request.uri.path)
+        if let signature = url.signature {
+            guard signer.verify(signature, path: url.signedPath) else {
+                throw ServerError(
+                    .requestBadSignature,
+                    signer.keys.isEmpty ? "signed URLs cannot be verified: this service has no key" : "the URL's signature is not valid")
+            }
+        } else if !configuration.allowUnsafe {
+            throw ServerError(.requestUnsafeRefused, "unsafe URLs are not served here; sign the URL")
+        }
+        var imageRequest = try ImageRequest(url)
+        // Answers hold their whole budget already: refused before any work, not after a render,
+        // and the clients stalled the longest lose their answers so that later ones fit.
+        if answers.isFull { throw answersFull() }
+        let source = try library.resolver.resolve(url.image)
+        let (input, known) = try await library.input(for: source)
+        let vary = negotiateFormat(&imageRequest, accept: request.headers[.accept])
+        let (rule, options) = (imageRequest.rule, imageRequest.options)
+        if url.meta {
+            let (body, id, degraded) = try await RequestTimeout.run(configuration.requestTimeout) { [self] in
+                let (document, id, degraded) = try await meta(url: url, input: input, id: known, rule: rule, options: options)
+                return (DocumentEncoding.data(document), id, degraded)
+            }
+            if known == nil, let id { library.learn(id, for: source) }
+            var headers: HTTPFields = [.cacheControl: "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)"]
+            if let id { headers[.xkey] = id }
+            if degraded {
+                headers[.focalDegraded] = Self.savedCropsDegraded
+                headers[.cacheControl] = Self.degradedCaching
+            }
+            return JSONAnswer.make(data: body, headers: headers)
+        }
+        let result = try await RequestTimeout.run(configuration.requestTimeout) { [pipeline] in
+            try await pipeline.crop(input, sizedBy: rule, options: options)
+        }
+        if known == nil, let id = result.contentID { library.learn(id, for: source) }
+        return try imageResponse(result, id: known, request: request, vary: vary, smart: options.crop.needsDetection, eventLoop: context.eventLoop)
+    }
+
+    /// Fills in the automatic format from the request's `Accept` when the URL asks for it
+    /// (`format(auto)`) or names no format on a server with `--auto-format` (or `--auto-webp`):
+    /// the one place a request's format is negotiated.
+    /// - Returns: Whether the answer depends on `Accept` (then it carries `Vary: Accept`).
+    func negotiateFormat(_ imageRequest: inout ImageRequest, accept: String?) -> Bool {
+        let accepted = AcceptedFormats(acceptHeader: accept)
+        if imageRequest.options.automaticFormat != nil || (configuration.autoFormat && !imageRequest.formatChosen) {
+            imageRequest.options.format = nil
+            imageRequest.options.automaticFormat = accepted
+            return true
+        }
+        guard configuration.autoWebP, !imageRequest.formatChosen else { return false }
+        if accepted.contains(.webp) { imageRequest.options.format = .webp }
+        return true
+    }
+
+    /// How many stalled readers (clients that took nothing of their answers for a second) lose
+    /// their connections each time the answer memory refuses an answer.
+    static let stalledPerRefusal = 4
+
+    /// The refusal of an answer the answer memory cannot hold, closing stalled readers first.
+    private func answersFull() -> ServerError {
+        metrics.refused("answers_full")
+        connections.evictStalled(Self.stalledPerRefusal)
+        return ServerError(.serverAnswersFull, "too many large answers are being sent now; try again shortly")
+    }
+
+    /// An image response: the bytes, their type, validators and caching headers; 304 when the
+    /// client's `If-None-Match` names this result. The bytes are streamed as the client reads
+    /// them, reserved on the answer memory until they are sent (`AnswerMemory`).
+    /// - Throws: `ServerError` (`server.answers_full`) when the answers being sent hold their
+    ///   whole budget already.
+    func imageResponse(
+        _ result: CropResult, id: String?, request: Request, vary: Bool, smart: Bool, eventLoop: any EventLoop
+    ) throws(ServerError) -> Response {
+        let tag = "\"" + String((result.key ?? Self.hex(SHA256.hash(data: result.data))).prefix(32)) + "\""
+        // A subject-aware crop changes when a person saves a crop for its aspect: browsers check
+        // back every time (a 304 when unchanged); shared caches keep it and are purged by tag.
+        let caching = smart
+            ? "public, max-age=0, must-revalidate, s-maxage=\(configuration.maxAge)" : "public, max-age=\(configuration.maxAge)"
+        var headers: HTTPFields = [
+            .contentType: result.format.mediaType, .eTag: tag, .cacheControl: caching,
+            .focalStrategy: result.plan.strategy.rawValue, .focalOrigin: result.origin.name,
+            .contentSecurityPolicy: ImageHeaders.contentSecurityPolicy,
+        ]
+        if vary { headers[.vary] = "Accept" }
+        if result.savedCropsUnknown {
+            headers[.focalDegraded] = Self.savedCropsDegraded
+            headers[.cacheControl] = Self.degradedCaching
+        }
+        // The identity of a URL source is known once it has been fetched.
+        if let id = id ?? result.contentID { headers[.xkey] = id }
+        headers[.focalPlan] = DocumentEncoding.text(PlanHeaderDocument(result))
+        if let match = request.headers[.ifNoneMatch],
+            match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        guard let hold = answers.hold(result.data) else { throw answersFull() }
+        headers[.contentLength] = String(result.data.count)
+        return Response(status: .ok, headers: headers, body: AnswerBody.make(hold, eventLoop: eventLoop))
+    }
+
+    /// thumbor's `meta/` JSON, with Focal's own object beside it: the plan the image URL renders
+    /// (one library call plans it, saved crop included) and every subject every detector finds,
+    /// from one open and one detection.
+    /// - Returns: The document, the image's identity, and whether the saved crops could not be read.
+    func meta(url: ThumborURL, input: ImageInput, id known: String?, rule: TargetRule, options: FocalOptions) async throws
+        -> (MetaDocument, String?, Bool)
+    {
+        let plans = try await pipeline.plan(input, frames: [rule], options: options, listing: .everything)
+        let id = known ?? plans.analysis.contentID
+        guard let frame = plans.frames.first else { throw ServerError(.internalFailure, "meta planned no frame") }
+        return (MetaDocument(url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip), id, plans.savedCropsUnknown)
+    }
+
+    /// `X-Focal-Degraded` when the saved crops could not be read: the answer is what would be
+    /// made were nothing saved.
+    static let savedCropsDegraded = "saved-crops"
+    /// The caching of a degraded answer: a cache in front keeps it 5 s at most.
+    static let degradedCaching = "public, max-age=0, must-revalidate, s-maxage=5"
+
+    static func hex(_ digest: some Sequence<UInt8>) -> String { digest.map { String(format: "%02x", $0) }.joined() }
+}
+
+extension HTTPField.Name {
+    /// The image's identity, for tag-based purges in a cache in front (Varnish's xkey).
+    static var xkey: Self { Self("xkey")! }
+    /// The plan, as compact JSON.
+    static var focalPlan: Self { Self("X-Focal-Plan")! }
+    /// What the answer had to do without (`saved-crops`: the saved crops could not be read).
+    static var focalDegraded: Self { Self("X-Focal-Degraded")! }
+}
