@@ -576,8 +576,8 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
     return guarded(render_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
 }
 
-static int encodable(focal_vips_format format, int width, int height);
-static int known_format(focal_vips_format format);
+/// What save_to_buffer answers for a format that has no saver.
+#define SAVE_UNKNOWN (-2)
 static int save_to_buffer(VipsImage *image, focal_vips_format format, int quality, void **bytes, size_t *length);
 
 struct render_encode_args {
@@ -607,6 +607,10 @@ static focal_vips_status render_encode_body(void *raw, const char **own) {
     if (handler != 0) g_signal_handler_disconnect(srgb, handler);
     g_object_unref(srgb);
     if (!failed) return FOCAL_VIPS_OK;
+    if (failed == SAVE_UNKNOWN) {
+        *own = "unknown output format";
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
     if (*a->bytes != NULL) {
         g_free(*a->bytes);
         *a->bytes = NULL;
@@ -634,18 +638,8 @@ focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled
         put_text(err, errlen, "render geometry out of range");
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    if (!known_format(format)) {
-        put_text(err, errlen, "unknown output format");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
-    if (quality < 1 || quality > 100) {
-        put_text(err, errlen, "quality must be between 1 and 100");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
-    if (!encodable(format, out_width, out_height)) {
-        put_text(err, errlen, "the output is larger than the format can hold");
-        return FOCAL_VIPS_ERR_ENCODE;
-    }
+    // The format's limits and the quality are the caller's (Swift's FormatDescriptor,
+    // EncodeSettings); an unknown format fails in save_to_buffer.
     struct render_encode_args a = {source, scaled_width, scaled_height, left, top, out_width, out_height,
                                    format, quality, timeout_ms, bytes, length};
     return guarded(render_encode_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
@@ -871,24 +865,6 @@ struct encode_args {
     size_t *length;
 };
 
-/// Whether an encoder writes an output of this size: JPEG's 16-bit sizes stop at 65 500, WebP's
-/// at 16 383; AVIF's memory is bounded by FOCAL_VIPS_AVIF_MAX_PIXELS.
-static int encodable(focal_vips_format format, int width, int height) {
-    int side = width > height ? width : height;
-    switch (format) {
-    case FOCAL_VIPS_JPEG: return side <= 65500;
-    case FOCAL_VIPS_WEBP: return side <= 16383;
-    case FOCAL_VIPS_AVIF: return (int64_t)width * height <= FOCAL_VIPS_AVIF_MAX_PIXELS;
-    default: return 1;
-    }
-}
-
-/// Whether `format` is one the shim encodes.
-static int known_format(focal_vips_format format) {
-    return format == FOCAL_VIPS_JPEG || format == FOCAL_VIPS_PNG || format == FOCAL_VIPS_WEBP ||
-           format == FOCAL_VIPS_AVIF;
-}
-
 /// A copy of `image` without any metadata field. libvips 8.14's webpsave and heifsave ignore
 /// "strip" and rebuild EXIF from the exif-* fields. NULL on failure.
 static VipsImage *without_metadata(VipsImage *image) {
@@ -905,7 +881,8 @@ static VipsImage *without_metadata(VipsImage *image) {
     return bare;
 }
 
-/// Encodes `image` (not consumed): metadata stripped, JPEG flattened on white. 0 on success.
+/// Encodes `image` (not consumed) with the saver of `format`: metadata stripped, JPEG flattened
+/// on white. 0 on success, -1 when the saver failed, SAVE_UNKNOWN for a format with no saver.
 static int save_to_buffer(VipsImage *image, focal_vips_format format, int quality, void **bytes, size_t *length) {
     int failed = -1;
     switch (format) {
@@ -941,6 +918,7 @@ static int save_to_buffer(VipsImage *image, focal_vips_format format, int qualit
         break;
     }
     default:
+        failed = SAVE_UNKNOWN;
         break;
     }
     return failed;
@@ -948,16 +926,12 @@ static int save_to_buffer(VipsImage *image, focal_vips_format format, int qualit
 
 static focal_vips_status encode_body(void *raw, const char **own) {
     struct encode_args *a = raw;
-    if (!known_format(a->format)) {
+    int failed = save_to_buffer(a->image->image, a->format, a->quality, a->bytes, a->length);
+    if (failed == SAVE_UNKNOWN) {
         *own = "unknown output format";
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    if (!encodable(a->format, vips_image_get_width(a->image->image), vips_image_get_height(a->image->image))) {
-        *own = "the image is larger than the format can hold";
-        return FOCAL_VIPS_ERR_ENCODE;
-    }
-    return save_to_buffer(a->image->image, a->format, a->quality, a->bytes, a->length) ? FOCAL_VIPS_ERR_ENCODE
-                                                                                       : FOCAL_VIPS_OK;
+    return failed ? FOCAL_VIPS_ERR_ENCODE : FOCAL_VIPS_OK;
 }
 
 focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_format format, int quality,

@@ -1,7 +1,8 @@
 public import FocalCore
 public import FocalImaging
 
-/// The encodings a client takes besides JPEG, for the automatic format (`format(auto)`).
+/// The encodings a client takes besides JPEG, for the automatic format (`format(auto)`): those
+/// whose row says the automatic format may choose them (`FormatDescriptor.automaticRank`).
 ///
 /// Read from an HTTP `Accept` header: a format counts only when the header names it explicitly
 /// (`image/avif`, `image/webp`) with a quality above 0. Wildcards (`image/*`, `*/*`) do not count:
@@ -17,21 +18,30 @@ public struct AcceptedFormats: OptionSet, Hashable, Sendable, Codable {
     /// WebP.
     public static let webp = AcceptedFormats(rawValue: 2)
 
-    /// The formats an `Accept` header names; empty for nil or a header naming neither.
+    /// The member for a format the automatic format may choose (`FormatDescriptor.automaticRank`):
+    /// one bit per rank, so AVIF's and WebP's are the ones above.
+    public static func member(_ format: ImageFormat) -> AcceptedFormats? {
+        format.descriptor.automaticRank.map { AcceptedFormats(rawValue: 1 << $0) }
+    }
+
+    /// The formats an `Accept` header names; empty for nil or a header naming none that the
+    /// automatic format may choose.
     /// - Parameter header: The header's value, as sent (several headers joined by commas); read
     ///   as `HTTPAcceptList` reads it.
     public init(acceptHeader header: String?) {
         let names = HTTPAcceptList.accepted(header)
         self = []
-        if names.contains("image/avif") { insert(.avif) }
-        if names.contains("image/webp") { insert(.webp) }
+        for format in FormatDescriptor.automatic where names.contains(format.mediaType) {
+            if let member = Self.member(format) { insert(member) }
+        }
     }
 
-    /// The best of these formats for an output of `size`: AVIF, then WebP, then JPEG (each
-    /// only when it holds that size).
+    /// The best of these formats for an output of `size`, in the automatic format's order (AVIF,
+    /// then WebP), each only when it holds that size; else JPEG.
     public func best(for size: PixelSize) -> ImageFormat {
-        if contains(.avif), ImageFormat.avif.holds(size) { return .avif }
-        if contains(.webp), ImageFormat.webp.holds(size) { return .webp }
+        for format in FormatDescriptor.automatic {
+            if let member = Self.member(format), contains(member), format.holds(size) { return format }
+        }
         return .jpeg
     }
 }

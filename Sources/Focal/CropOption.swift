@@ -50,6 +50,20 @@ public struct CropOption: Sendable {
         all.compactMap { option in option.text(of: options).map { (option.name, $0) } }
     }
 
+    /// The format option's values, from the formats' rows: "`jpeg` (or `jpg`), `png`, ..., `auto`".
+    static var formatValues: String {
+        let each = FormatDescriptor.all.map { row in
+            "`\(row.names[0])`" + (row.names.count > 1 ? " (or " + row.names.dropFirst().map { "`\($0)`" }.joined(separator: ", ") + ")" : "")
+        }
+        return (each + ["`auto`"]).joined(separator: ", ")
+    }
+
+    /// The input formats an output keeps when no format is asked for: "JPEG, PNG or WebP".
+    static var keptFormats: String {
+        let names = FormatDescriptor.all.filter(\.keptFromInput).map { $0.format == .webp ? "WebP" : $0.format.rawValue.uppercased() }
+        return names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
+    }
+
     /// The table: every crop option of every door.
     public static let all: [CropOption] = [
         CropOption(
@@ -112,8 +126,8 @@ public struct CropOption: Sendable {
             },
             print: { $0.accuracy.rawValue }),
         CropOption(
-            name: "format", filter: "format", values: "`jpeg` (or `jpg`), `png`, `webp`, `avif`, `auto`",
-            defaultText: "the input's own when it is JPEG, PNG or WebP, else `jpeg`",
+            name: "format", filter: "format", values: Self.formatValues,
+            defaultText: "the input's own when it is \(Self.keptFormats), else `jpeg`",
             summary: "the output's encoding; `auto` is the best the client accepts (AVIF, WebP, else JPEG, from the request's `Accept`; on the command line AVIF where it fits, else WebP)",
             examples: ["webp", "jpg", "png", "avif", "auto"], elementDefault: "auto",
             parse: { text, options throws(PlanningError) in
@@ -123,8 +137,9 @@ public struct CropOption: Sendable {
                     options.automaticFormat = []
                     return
                 }
-                guard let format = ImageFormat(rawValue: name == "jpg" ? "jpeg" : name) else {
-                    throw PlanningError.invalidOption("format '\(text)' is not one Focal writes: jpeg, png, webp, avif or auto")
+                guard let format = ImageFormat(name: name) else {
+                    let names = FormatDescriptor.all.map { $0.names[0] }.joined(separator: ", ")
+                    throw PlanningError.invalidOption("format '\(text)' is not one Focal writes: \(names) or auto")
                 }
                 options.format = format
                 options.automaticFormat = nil

@@ -52,21 +52,26 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// - Throws: `PlanningError.invalidOption` naming the bad value.
     public func validate() throws(PlanningError) {
         try crop.validate()
-        guard (1...100).contains(quality) else {
+        guard EncodeSettings.qualities.contains(quality) else {
             throw PlanningError.invalidOption("quality \(quality) must be between 1 and 100")
         }
     }
 
     /// The format to encode an output of `size` from an input of `inputFormat` (as libvips names
     /// it) in.
-    /// - Throws: `LimitExceeded` (`output.too_large`) when an explicit AVIF output has more than
-    ///   `ImageFormat.avifMaxPixels` (the automatic format picks WebP or JPEG instead).
+    /// - Throws: `LimitExceeded` (`output.too_large`) when the format asked for does not hold the
+    ///   size (an AVIF output of more than `ImageFormat.avifMaxPixels`; the automatic format picks
+    ///   another instead).
     func outputFormat(for inputFormat: String, size: PixelSize) throws(LimitExceeded) -> ImageFormat {
         if let automaticFormat { return automaticFormat.best(for: size) }
-        let chosen = format ?? ImageFormat(rawValue: inputFormat).flatMap { $0 == .avif ? nil : $0 } ?? .jpeg
-        if chosen == .avif, !chosen.holds(size) {
+        let kept = ImageFormat(rawValue: inputFormat).flatMap { $0.descriptor.keptFromInput ? $0 : nil }
+        let chosen = format ?? kept ?? .jpeg
+        let row = chosen.descriptor
+        if !row.holds(size) {
+            let allowed = [row.maxSide.map { "\($0) px a side" }, row.maxPixels.map { "\($0) pixels" }].compactMap { $0 }
             throw LimitExceeded(
-                .outputTooLarge, limit: "avifMaxPixels", allowed: "\(ImageFormat.avifMaxPixels) pixels for AVIF", actual: "\(size)")
+                .outputTooLarge, limit: "\(chosen.rawValue)Max", allowed: allowed.joined(separator: ", ") + " for \(chosen.rawValue.uppercased())",
+                actual: "\(size)")
         }
         return chosen
     }

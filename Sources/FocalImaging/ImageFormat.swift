@@ -1,7 +1,10 @@
 internal import CFocalVips
 public import FocalCore
 
-/// An output encoding.
+/// An output encoding. Everything about each one is its row of `FormatDescriptor.all`: names,
+/// media type, limits, quality scale, whether the automatic format may choose it; the shim has
+/// one saver per format and no limits of its own. A new format is a case here, its row there,
+/// and its saver in the shim.
 public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable {
     /// JPEG, alpha flattened on white.
     case jpeg
@@ -12,60 +15,39 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable {
     /// AVIF (AV1 in HEIF), lossy; at most `avifMaxPixels` pixels.
     case avif
 
+    /// This format's row of the table.
+    public var descriptor: FormatDescriptor { FormatDescriptor.table[self] ?? FormatDescriptor.all[0] }
+
     /// The most pixels an AVIF output may have (2048 × 2048): its encoder holds about 20 bytes
     /// per pixel.
-    public static let avifMaxPixels = Int(FOCAL_VIPS_AVIF_MAX_PIXELS)
+    public static var avifMaxPixels: Int { ImageFormat.avif.descriptor.maxPixels ?? Int.max }
 
     /// The usual file extension.
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: "jpg"
-        case .png: "png"
-        case .webp: "webp"
-        case .avif: "avif"
-        }
-    }
+    public var fileExtension: String { descriptor.extensions[0] }
 
     /// The media type.
-    public var mediaType: String { "image/\(rawValue)" }
+    public var mediaType: String { descriptor.mediaType }
 
     /// The format a file extension names (`jpg`, `jpeg`, `png`, `webp`, `avif`), if any.
     public init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "jpg", "jpeg": self = .jpeg
-        case "png": self = .png
-        case "webp": self = .webp
-        case "avif": self = .avif
-        default: return nil
-        }
+        let lowered = fileExtension.lowercased()
+        guard let found = FormatDescriptor.all.first(where: { $0.extensions.contains(lowered) }) else { return nil }
+        self = found.format
     }
 
-    /// Whether an output of `size` fits this format (JPEG 65 500 px a side, WebP 16 383, AVIF
-    /// `avifMaxPixels`).
-    public func holds(_ size: PixelSize) -> Bool {
-        switch self {
-        case .jpeg: max(size.width, size.height) <= 65_500
-        case .webp: max(size.width, size.height) <= 16_383
-        case .avif: size.area <= Self.avifMaxPixels
-        case .png: true
-        }
+    /// The format a name or alias names (`jpeg`, `jpg`, `png`, `webp`, `avif`), if any.
+    public init?(name: String) {
+        let lowered = name.lowercased()
+        guard let found = FormatDescriptor.all.first(where: { $0.names.contains(lowered) }) else { return nil }
+        self = found.format
     }
 
-    /// The encoder's setting for a Focal `quality` (1...100, on JPEG's scale): the same number
-    /// for JPEG and WebP; for AVIF 15 less (85 gives 70), where AV1's scale measured about as
-    /// close to the source (SSIM) as WebP at 85 in 66-82 % of its bytes (`make bench-formats`).
-    func encoderQuality(_ quality: Int) -> Int32 {
-        let setting = self == .avif ? max(1, quality - 15) : quality
-        return Int32(clamping: setting)
-    }
+    /// Whether an output of `size` fits this format (its row's side and pixel limits).
+    public func holds(_ size: PixelSize) -> Bool { descriptor.holds(size) }
+
+    /// The encoder's setting for a Focal `quality` (1...100, on JPEG's scale).
+    func encoderQuality(_ quality: Int) -> Int32 { Int32(clamping: descriptor.encoderQuality(quality)) }
 
     /// The shim's code for this format.
-    var vipsCode: focal_vips_format {
-        switch self {
-        case .jpeg: FOCAL_VIPS_JPEG
-        case .png: FOCAL_VIPS_PNG
-        case .webp: FOCAL_VIPS_WEBP
-        case .avif: FOCAL_VIPS_AVIF
-        }
-    }
+    var vipsCode: focal_vips_format { focal_vips_format(rawValue: UInt32(descriptor.saver)) }
 }

@@ -97,12 +97,22 @@ public final class RenderedImage: @unchecked Sendable {
     /// - Throws: `ImagingError` (`output.encode_failed`, or `request.invalid` for a quality
     ///   outside 1...100).
     public func encode(_ format: ImageFormat, quality: Int = 85) throws(ImagingError) -> Data {
-        guard (1...100).contains(quality) else {
-            throw ImagingError(.requestInvalid, "quality \(quality) must be between 1 and 100")
+        try encode(EncodeSettings(format: format, quality: quality))
+    }
+
+    /// Encodes the image with `settings` (its mirroring applied first).
+    /// - Throws: `ImagingError` (`output.encode_failed`).
+    public func encode(_ settings: EncodeSettings) throws(ImagingError) -> Data {
+        let format = settings.format
+        guard format.holds(size) else {
+            throw ImagingError(.outputEncodeFailed, "an output of \(size) is larger than \(format.rawValue.uppercased()) can hold")
         }
+        let image = settings.flip.isEmpty ? self : try flipped(settings.flip)
         var memory: UnsafeMutableRawPointer? = nil
         var length = 0
-        let (status, text) = withErrorText { focal_vips_encode(handle, format.vipsCode, format.encoderQuality(quality), &memory, &length, $0, $1) }
+        let (status, text) = withErrorText {
+            focal_vips_encode(image.handle, format.vipsCode, format.encoderQuality(settings.quality), &memory, &length, $0, $1)
+        }
         guard status == FOCAL_VIPS_OK, let memory else {
             throw ImagingError(.outputEncodeFailed, "the output could not be encoded as \(format.rawValue)", cause: text)
         }

@@ -316,25 +316,38 @@ public final class SourceImage: @unchecked Sendable {
     }
 
     /// Crops, resizes and encodes in one pass, as `render(crop:to:)` then `RenderedImage.encode`
-    /// would, but without holding the whole output in memory (only WebP's encoder needs it) and
-    /// within the image's deadline, encoding included.
+    /// would (see `encode(crop:to:settings:)`).
+    /// - Throws: as `encode(crop:to:settings:)`; `ImagingError` (`request.invalid`) for a quality
+    ///   outside 1...100.
+    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85, flip: Flip = []) throws -> Data {
+        let settings: EncodeSettings
+        do {
+            settings = try EncodeSettings(format: format, quality: quality, flip: flip)
+        } catch {
+            throw error.naming(name)
+        }
+        return try encode(crop: crop, to: output, settings: settings)
+    }
+
+    /// Crops, resizes and encodes in one pass, as `render(crop:to:)` then `RenderedImage.encode`
+    /// would, but without holding the whole output in memory (only WebP's and AVIF's encoders
+    /// need it) and within the image's deadline, encoding included.
     /// - Parameters:
     ///   - crop: The area, in oriented pixels.
     ///   - output: The output size.
-    ///   - format: JPEG, PNG, WebP or AVIF (at most `ImageFormat.avifMaxPixels`).
-    ///   - quality: 1...100 on JPEG's scale (`ImageFormat.encoderQuality`); default 85.
-    ///   - flip: Mirroring of the output; default none. A mirrored output is rendered into memory
-    ///     first, then mirrored and encoded.
+    ///   - settings: The format (its row's limits hold), quality and mirroring. A mirrored output
+    ///     is rendered into memory first, then mirrored and encoded.
     /// - Throws: `LimitExceeded` when the output is over the limits or the deadline passes;
     ///   `ImagingError` (`input.corrupt`; `output.encode_failed` for an output larger than the
-    ///   format holds; `request.invalid` for a quality outside 1...100) naming this image.
-    public func encode(crop: PixelRect, to output: PixelSize, format: ImageFormat, quality: Int = 85, flip: Flip = []) throws -> Data {
-        guard (1...100).contains(quality) else {
-            throw ImagingError(.requestInvalid, "quality \(quality) must be between 1 and 100", source: name)
+    ///   format holds) naming this image.
+    public func encode(crop: PixelRect, to output: PixelSize, settings: EncodeSettings) throws -> Data {
+        let format = settings.format
+        guard format.holds(output) else {
+            throw ImagingError(.outputEncodeFailed, "an output of \(output) is larger than \(format.rawValue.uppercased()) can hold", source: name)
         }
-        if !flip.isEmpty {
+        if !settings.flip.isEmpty {
             do {
-                return try render(crop: crop, to: output).flipped(flip).encode(format, quality: quality)
+                return try render(crop: crop, to: output).encode(settings)
             } catch let error as ImagingError {
                 throw error.naming(name)
             } catch let error as LimitExceeded {
@@ -349,13 +362,11 @@ public final class SourceImage: @unchecked Sendable {
         let (status, text) = withErrorText {
             focal_vips_render_encode(
                 handle, geometry.scaledWidth, geometry.scaledHeight, geometry.left, geometry.top, geometry.width, geometry.height,
-                format.vipsCode, format.encoderQuality(quality), deadline.millisecondsLeft, &memory, &length, $0, $1)
+                format.vipsCode, format.encoderQuality(settings.quality), deadline.millisecondsLeft, &memory, &length, $0, $1)
         }
         guard status == FOCAL_VIPS_OK, let memory else {
             if status == FOCAL_VIPS_ERR_ENCODE {
-                throw ImagingError(
-                    .outputEncodeFailed, "an output of \(output) is larger than \(format.rawValue.uppercased()) can hold",
-                    source: name, cause: text)
+                throw ImagingError(.outputEncodeFailed, "the output could not be encoded as \(format.rawValue.uppercased())", source: name, cause: text)
             }
             throw Self.error(status, text, name: name, signature: self.format)
         }

@@ -70,10 +70,6 @@ typedef enum focal_vips_format {
     FOCAL_VIPS_AVIF = 3,  ///< AV1 in HEIF, 8-bit, libaom at its fastest setting (effort 0).
 } focal_vips_format;
 
-/// The most pixels an AVIF output may have: libaom holds about 20 bytes per pixel while it
-/// encodes (4 MP: about 80 MB), against 3 for JPEG's streaming encoder.
-#define FOCAL_VIPS_AVIF_MAX_PIXELS (2048 * 2048)
-
 /// Starts libvips once (thread safe; later calls return the first result).
 focal_vips_status focal_vips_init(char *err, size_t errlen);
 /// Threads libvips may use inside one pipeline.
@@ -119,9 +115,9 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
 /// Decodes the oriented image scaled to `scaled_width` x `scaled_height`, takes the area at
 /// (`left`, `top`) of `out_width` x `out_height` in those pixels and encodes it, in one pass: the
 /// output is never held whole in memory (WebP's encoder excepted), and the deadline covers the
-/// encoding too. A decoder's error surfaces while encoding and is FOCAL_VIPS_ERR_CORRUPT;
-/// FOCAL_VIPS_ERR_ENCODE is an output larger than the format holds (JPEG 65 500, WebP 16 383 px,
-/// AVIF FOCAL_VIPS_AVIF_MAX_PIXELS). AVIF's encoder, like WebP's, holds the output whole.
+/// encoding too. A decoder's error surfaces while encoding and is FOCAL_VIPS_ERR_CORRUPT. The
+/// format's limits (sizes, pixels) and the quality's range are the caller's to check: the shim has
+/// one saver per format and no limits of its own. AVIF's encoder, like WebP's, holds the output whole.
 /// On success `*bytes` holds `*length` bytes freed with focal_vips_free.
 focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled_width, int scaled_height, int left,
                                            int top, int out_width, int out_height, focal_vips_format format,

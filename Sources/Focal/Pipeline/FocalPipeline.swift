@@ -197,12 +197,12 @@ public final class FocalPipeline: Sendable {
     /// the output's scale. Which of the two depends only on the image, the base size and the plan,
     /// never on whether detection ran in this process: one plan renders the same bytes on every
     /// replica and after a restart, so one ETag always stands for one set of bytes.
-    func render(_ plan: CropPlan, of copy: WorkingCopy, format: ImageFormat, quality: Int, flip: Flip) async throws -> Data {
-        if let data = try await copy.render(plan, format: format, quality: quality, flip: flip) {
+    func render(_ plan: CropPlan, of copy: WorkingCopy, settings: EncodeSettings) async throws -> Data {
+        if let data = try await copy.render(plan, settings: settings) {
             counters.withLock { $0.renders += 1 }
             return data
         }
-        return try await render(copy.image, plan: plan, format: format, quality: quality, flip: flip)
+        return try await render(copy.image, plan: plan, settings: settings)
     }
 
     /// The options with the crop a person saved for this image at this target's ratio, when there
@@ -359,9 +359,14 @@ public final class FocalPipeline: Sendable {
     ///   - flip: Mirroring of the output; default none.
     /// - Throws: `ImagingError` when the image turns out corrupt or cannot be encoded.
     public func render(_ image: SourceImage, plan: CropPlan, format: ImageFormat, quality: Int = 85, flip: Flip = []) async throws -> Data {
+        try await render(image, plan: plan, settings: EncodeSettings(format: format, quality: quality, flip: flip))
+    }
+
+    /// Renders and encodes a planned crop with `settings`.
+    func render(_ image: SourceImage, plan: CropPlan, settings: EncodeSettings) async throws -> Data {
         counters.withLock { $0.renders += 1 }
         return try await pool.run { () throws -> Data in
-            try image.encode(crop: plan.crop, to: plan.outputSize, format: format, quality: quality, flip: flip)
+            try image.encode(crop: plan.crop, to: plan.outputSize, settings: settings)
         }
     }
 

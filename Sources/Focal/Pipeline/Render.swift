@@ -1,3 +1,4 @@
+import FocalImaging
 import Foundation
 
 /// The plan rendered and encoded: a detecting crop from the working copy's decode when it holds
@@ -13,11 +14,12 @@ struct Render: CropStep {
         try Task.checkCancellation()
         let options = job.options
         let format = try options.outputFormat(for: image.format, size: plan.outputSize)
+        let settings = try EncodeSettings(format: format, quality: options.quality, flip: options.flip)
         let data: Data
         if options.crop.needsDetection, let copy = job.copy {
-            data = try await pipeline.render(plan, of: copy, format: format, quality: options.quality, flip: options.flip)
+            data = try await pipeline.render(plan, of: copy, settings: settings)
         } else {
-            data = try await pipeline.render(image, plan: plan, format: format, quality: options.quality, flip: options.flip)
+            data = try await pipeline.render(image, plan: plan, settings: settings)
         }
         var result = CropResult(data: data, format: format, plan: plan, detected: job.cropSubjects, key: job.resultKey(pipeline)?.fileName)
         result.overrideRevision = options.savedCropRevision

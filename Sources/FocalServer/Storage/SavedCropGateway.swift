@@ -25,7 +25,7 @@ final class SavedCropGateway: CropOverriding {
     let store: any OverrideStore
     /// The shared database, whose notifications keep entries fresh across replicas.
     let shared: PostgresOverrideStore?
-    /// How long one read may take; default 500 ms (an indexed read of a few rows).
+    /// How long one read may take; default 1 s with PostgreSQL, 5 s with SQLite.
     let readDeadline: Duration
     /// How long one write may take; default 5 s.
     let writeDeadline: Duration
@@ -57,14 +57,16 @@ final class SavedCropGateway: CropOverriding {
 
     /// Creates the gateway; every duration defaults to the value documented on its property.
     init(
-        store: any OverrideStore, logger: Logger, readDeadline: Duration = .milliseconds(500), writeDeadline: Duration = .seconds(5),
+        store: any OverrideStore, logger: Logger, readDeadline: Duration? = nil, writeDeadline: Duration = .seconds(5),
         freshFor: Duration = .seconds(10), staleFor: Duration = .seconds(3600), maxPerImage: Int = 64,
         breaker: CircuitBreaker = CircuitBreaker()
     ) {
         self.store = store
         self.shared = store as? PostgresOverrideStore
         self.logger = logger
-        self.readDeadline = readDeadline
+        // A shared database can stall with its network: a second. A local SQLite file only with its
+        // disk, and a busy machine can take longer than that: five.
+        self.readDeadline = readDeadline ?? (store is PostgresOverrideStore ? .seconds(1) : .seconds(5))
         self.writeDeadline = writeDeadline
         self.freshFor = freshFor
         self.staleFor = staleFor

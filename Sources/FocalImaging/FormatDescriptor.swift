@@ -1,0 +1,66 @@
+public import FocalCore
+
+/// Everything about one output format, in one row: what the encoder, the automatic format, the
+/// command line, the option table and the element read of it.
+public struct FormatDescriptor: Sendable {
+    /// The format.
+    public let format: ImageFormat
+    /// Its names in options (`format(jpg)`), the canonical one first.
+    public let names: [String]
+    /// Its file extensions, the usual one first.
+    public let extensions: [String]
+    /// Its media type.
+    public let mediaType: String
+    /// The longest side it holds, when it has such a limit.
+    public let maxSide: Int?
+    /// The most pixels it holds, when its encoder's memory needs a limit.
+    public let maxPixels: Int?
+    /// The encoder's setting for a Focal quality (1...100, on JPEG's scale).
+    public let encoderQuality: @Sendable (Int) -> Int
+    /// Where the automatic format (`format(auto)`) ranks it among what a client accepts, the
+    /// best first; nil when it never picks it.
+    public let automaticRank: Int?
+    /// Whether an input in this format keeps it when a request names none.
+    public let keptFromInput: Bool
+    /// Whether it can hold an animation.
+    public let animates: Bool
+    /// The shim's saver for it (`focal_vips_format`).
+    let saver: Int
+
+    /// Whether an output of `size` fits it.
+    public func holds(_ size: PixelSize) -> Bool {
+        if let maxSide, max(size.width, size.height) > maxSide { return false }
+        if let maxPixels, size.area > maxPixels { return false }
+        return true
+    }
+
+    /// Every format, in the order options list them.
+    public static let all: [FormatDescriptor] = [
+        FormatDescriptor(
+            format: .jpeg, names: ["jpeg", "jpg"], extensions: ["jpg", "jpeg"], mediaType: "image/jpeg",
+            // 16-bit sizes in the header, less the encoder's margin.
+            maxSide: 65_500, maxPixels: nil, encoderQuality: { $0 }, automaticRank: nil, keptFromInput: true, animates: false,
+            saver: 0),
+        FormatDescriptor(
+            format: .png, names: ["png"], extensions: ["png"], mediaType: "image/png", maxSide: nil, maxPixels: nil,
+            encoderQuality: { $0 }, automaticRank: nil, keptFromInput: true, animates: false, saver: 1),
+        FormatDescriptor(
+            format: .webp, names: ["webp"], extensions: ["webp"], mediaType: "image/webp",
+            maxSide: 16_383, maxPixels: nil, encoderQuality: { $0 }, automaticRank: 1, keptFromInput: true, animates: true, saver: 2),
+        // AV1's scale at 15 less (85 gives 70) measured about as close to the source (SSIM) as
+        // WebP at 85 in 66-82 % of its bytes (`make bench-formats`); libaom holds about 20 bytes
+        // a pixel while it encodes, so 4 MP (80 MB) at most.
+        FormatDescriptor(
+            format: .avif, names: ["avif"], extensions: ["avif"], mediaType: "image/avif",
+            maxSide: nil, maxPixels: 2048 * 2048, encoderQuality: { max(1, $0 - 15) }, automaticRank: 0, keptFromInput: false,
+            animates: false, saver: 3),
+    ]
+
+    /// The rows by format.
+    static let table: [ImageFormat: FormatDescriptor] = Dictionary(all.map { ($0.format, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// The formats the automatic format may choose, the best first.
+    public static var automatic: [ImageFormat] {
+        all.filter { $0.automaticRank != nil }.sorted { ($0.automaticRank ?? 0) < ($1.automaticRank ?? 0) }.map(\.format)
+    }
+}
