@@ -19,7 +19,7 @@ DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
 .PHONY: all deps test-deps models fixtures build release demo serve test test-browser eval stress eval-stress bench bench-formats package-element check-element \
 	bench-serve client-tests cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
-	bench-lock bench-abuse bench-build lint readme-options man install uninstall test-install
+	bench-lock bench-abuse bench-build lint readme-options generated man install uninstall test-install
 
 all: build
 
@@ -89,11 +89,12 @@ lint: deps
 
 # The README's table of crop options, written from the table in the code (`focal options --markdown`)
 # between its `crop-options` markers; OptionTableTests fails when the README is behind.
-readme-options: build
-	.build/debug/focal options --markdown > .build/crop-options.md
-	awk 'FNR == NR { table = table $$0 "\n"; next } /^<!-- crop-options -->$$/ { print; printf "%s", table; skip = 1; next } \
-		/^<!-- \/crop-options -->$$/ { skip = 0 } !skip' .build/crop-options.md README.md > README.md.tmp
-	mv README.md.tmp README.md
+# The generated parts of checked-in files, from the code's tables (GeneratedRegion): the README's
+# crop option table and the web page's option, format and kind tables. A test fails when one is stale.
+generated: build
+	.build/debug/focal options --write-generated .
+
+readme-options: generated
 
 eval: models build
 	.build/debug/focal eval $(EVAL)

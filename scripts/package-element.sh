@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make package-element: the <focal-img> package folder, as a site vendors it or a registry takes
-# it: focal-img.js and focal-img.css exactly as `focal serve` serves them (the server writes its
-# crop-option table into the script), the TypeScript declarations and package.json of
+# it: focal-img.js and focal-img.css exactly as `focal serve` serves them (as checked in: their
+# option and format tables are generated files, `make generated`), the TypeScript declarations and package.json of
 # packages/focal-img/ (version: `focal --version`), in .build/package/focal-img/.
 # With --check (make check-element) it also compiles packages/focal-img/check.ts against the
 # declarations with Debian's tsc (node-typescript, installed when missing) and checks that the
@@ -46,7 +46,7 @@ package = json.load(open("packages/focal-img/package.json"))
 package["version"] = version
 open(path, "w").write(json.dumps(package, indent=2) + "\n")
 PY
-grep -q '/\*focal:crop-options\*/' "$out/focal-img.js" && die "the packaged script still has the option table's marker"
+cmp -s "$out/focal-img.js" Sources/FocalServer/Web/focal-img.js || die "focal serve served a focal-img.js other than the checked-in one"
 say "wrote $out (version $version): $(cd "$out" && ls | tr '\n' ' ')"
 $check || exit 0
 

@@ -24,6 +24,9 @@ public struct FormatDescriptor: Sendable {
     public let keptFromInput: Bool
     /// Whether it can hold an animation.
     public let animates: Bool
+    /// A 1×1 image in this format as a `data:` URI, which a browser decodes to tell whether it
+    /// can (the element's `Accept` header); nil for a format every browser decodes.
+    public let browserSample: String?
     /// The shim's saver for it (`focal_vips_format`).
     let saver: Int
 
@@ -40,20 +43,28 @@ public struct FormatDescriptor: Sendable {
             format: .jpeg, names: ["jpeg", "jpg"], extensions: ["jpg", "jpeg"], mediaType: "image/jpeg",
             // 16-bit sizes in the header, less the encoder's margin.
             maxSide: 65_500, maxPixels: nil, encoderQuality: { $0 }, automaticRank: nil, keptFromInput: true, animates: false,
-            saver: 0),
+            browserSample: nil, saver: 0),
         FormatDescriptor(
             format: .png, names: ["png"], extensions: ["png"], mediaType: "image/png", maxSide: nil, maxPixels: nil,
-            encoderQuality: { $0 }, automaticRank: nil, keptFromInput: true, animates: false, saver: 1),
+            encoderQuality: { $0 }, automaticRank: nil, keptFromInput: true, animates: false, browserSample: nil,
+            saver: 1),
         FormatDescriptor(
             format: .webp, names: ["webp"], extensions: ["webp"], mediaType: "image/webp",
-            maxSide: 16_383, maxPixels: nil, encoderQuality: { $0 }, automaticRank: 1, keptFromInput: true, animates: true, saver: 2),
+            maxSide: 16_383, maxPixels: nil, encoderQuality: { $0 }, automaticRank: 1, keptFromInput: true, animates: true,
+            browserSample: "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw==", saver: 2),
         // AV1's scale at 15 less (85 gives 70) measured about as close to the source (SSIM) as
         // WebP at 85 in 66-82 % of its bytes (`make bench-formats`); libaom holds about 20 bytes
         // a pixel while it encodes, so 4 MP (80 MB) at most.
         FormatDescriptor(
             format: .avif, names: ["avif"], extensions: ["avif"], mediaType: "image/avif",
             maxSide: nil, maxPixels: 2048 * 2048, encoderQuality: { max(1, $0 - 15) }, automaticRank: 0, keptFromInput: false,
-            animates: false, saver: 3),
+            animates: false,
+            browserSample: "data:image/avif;base64,AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOptZXRhAAAAAAAAACFoZGxyAAAAAAAAA"
+                + "ABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAAAAAAABAAAAImlsb2MAAAAAREAAAQABAAAAAAEOAAEAAAAAAAAAGAAAACNpa"
+                + "W5mAAAAAAABAAAAFWluZmUCAAAAAAEAAGF2MDEAAAAAamlwcnAAAABLaXBjbwAAABNjb2xybmNseAACAAIABoAAAAAMYXYxQ"
+                + "4EADAAAAAAUaXNwZQAAAAAAAAABAAAAAQAAABBwaXhpAAAAAAMICAgAAAAXaXBtYQAAAAAAAAABAAEEgYIDhAAAACBtZGF0E"
+                + "gAKCBgABggQEDQgMgobAAAAQACwE16A",
+            saver: 3),
     ]
 
     /// The rows by format.

@@ -6,8 +6,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The web page and `<focal-img>`: the files of the `Web` folder, read once at start-up (the
-/// element's with the crop option table written in), each served with its type and an ETag, gzipped
+/// The web page and `<focal-img>`: the files of the `Web` folder, read once at start-up and served
+/// as checked in (their tables are generated files: `GeneratedRegion`), each with its type and an ETag, gzipped
 /// for clients that take it (text files), under two names:
 /// - its own (`/focal-img.js`), with `Cache-Control: no-cache` (revalidated each time, so a new
 ///   release is picked up at once);
@@ -43,10 +43,7 @@ struct WebAssets: Sendable {
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Web")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where !name.hasPrefix(".") {
-            guard var data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
-            if name == "focal-img.js" { data = Self.withCropOptions(data) }
-            if name == "overlay.js" { data = Self.replacing(Self.kindsMarker, with: Self.kindsJSON, in: data) }
-            if name == "app.css" { data = Self.replacing(Self.kindColoursMarker, with: Self.kindColours, in: data) }
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
             let type = Self.type(of: name)
             let version = SHA256.hash(data: data).prefix(6).map { String(format: "%02x", $0) }.joined()
             let integrity = "sha384-" + Data(SHA384.hash(data: data)).base64EncodedString()
@@ -78,38 +75,6 @@ struct WebAssets: Sendable {
             compressed.readableBytes < data.count
         else { return nil }
         return Data(compressed.readableBytesView)
-    }
-
-    /// The marker in `focal-img.js` that the crop option table replaces.
-    static let cropOptionsMarker = "/*focal:crop-options*/[]"
-
-    /// The script with the option table (`CropOption.elementJSON`) in place of its marker, so the
-    /// element takes exactly the options this server does.
-    static func withCropOptions(_ script: Data) -> Data {
-        let text = String(decoding: script, as: UTF8.self)
-        return Data(text.replacingOccurrences(of: cropOptionsMarker, with: CropOption.elementJSON).utf8)
-    }
-
-    /// The marker in `overlay.js` that the kind table replaces.
-    static let kindsMarker = "/*focal:kinds*/{}"
-    /// The marker in `app.css` that the kinds' colour variables replace.
-    static let kindColoursMarker = "/*focal:kind-colours*/"
-
-    /// `{"face":{"label":"Face","colour":"#22c55e"},...}`: each kind's label and colour.
-    static var kindsJSON: String {
-        let entries = SubjectKind.allCases.map { kind in
-            "\"\(kind.rawValue)\":{\"label\":\"\(kind.traits.label)\",\"colour\":\"\(kind.traits.colour)\"}"
-        }
-        return "{" + entries.joined(separator: ",") + "}"
-    }
-
-    /// `--kind-face: #22c55e;` and so on, one line per kind.
-    static var kindColours: String {
-        SubjectKind.allCases.map { "--kind-\($0.rawValue): \($0.traits.colour);" }.joined(separator: "\n  ")
-    }
-
-    static func replacing(_ marker: String, with text: String, in data: Data) -> Data {
-        Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: marker, with: text).utf8)
     }
 
     static func type(of name: String) -> String {

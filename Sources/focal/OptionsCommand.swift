@@ -1,5 +1,7 @@
 import ArgumentParser
 import Focal
+import FocalServer
+import Foundation
 
 /// `focal options`: the crop option table, as every door reads it.
 struct OptionsCommand: ParsableCommand {
@@ -15,9 +17,18 @@ struct OptionsCommand: ParsableCommand {
     @Flag(help: "Print the Markdown table the README carries.")
     var markdown = false
 
-    func run() {
+    @Option(name: .customLong("write-generated"), help: .hidden)
+    var checkout: String?
+
+    func run() throws {
         if markdown {
             Terminal.out(CropOption.markdownTable)
+            return
+        }
+        // `make generated`: the README's table and the web page's tables, from the code's.
+        if let checkout {
+            let written = try GeneratedRegion.writeAll(root: URL(fileURLWithPath: checkout))
+            Terminal.out(written.isEmpty ? "every generated region is up to date" : "rewrote " + written.joined(separator: ", "))
             return
         }
         for option in CropOption.all {

@@ -124,7 +124,7 @@ import Testing
         let readme = try String(contentsOf: Checkout.root.appendingPathComponent("README.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "<!-- crop-options -->\n"))
         let end = try #require(readme.range(of: "<!-- /crop-options -->"))
-        #expect(String(readme[start.upperBound..<end.lowerBound]) == CropOption.markdownTable + "\n", "run make readme-options")
+        #expect(String(readme[start.upperBound..<end.lowerBound]) == CropOption.markdownTable + "\n", "run make generated")
         // The element's attribute table lists no crop option by name: the crop option table does.
         let element = try #require(readme.range(of: "## `<focal-img>`"))
         let rows = readme[element.upperBound...].split(separator: "\n").prefix { !$0.hasPrefix("## ") }.filter { $0.hasPrefix("| `") }
@@ -137,20 +137,18 @@ import Testing
         for option in CropOption.all { #expect(synopsis.contains("--\(option.name) "), "--\(option.name)") }
     }
 
-    @Test("the element is served with the table in place of its marker, and names no option itself")
+    @Test("the element carries the table as generated, is served as checked in, and names no option itself")
     func elementIsServedWithTheTable() async throws {
         let folder = Checkout.root.appendingPathComponent("Sources/FocalServer/Web")
         let script = try String(contentsOf: folder.appendingPathComponent("focal-img.js"), encoding: .utf8)
-        #expect(script.components(separatedBy: WebAssets.cropOptionsMarker).count == 2, "the marker appears once")
         for option in CropOption.all where option.name != "detect" {
             #expect(!script.contains("'\(option.name)'"), "focal-img.js names '\(option.name)' itself")
         }
+        #expect(script.contains("const CROP_OPTIONS = /*focal:crop-options*/" + CropOption.elementJSON + "/*/focal:crop-options*/;"))
         try await withServer { client in
             try await client.execute(uri: "/focal-img.js", method: .get) { response in
                 #expect(response.status == .ok)
-                let served = String(buffer: response.body)
-                #expect(served.contains("const CROP_OPTIONS = " + CropOption.elementJSON + ";"))
-                #expect(!served.contains(WebAssets.cropOptionsMarker))
+                #expect(String(buffer: response.body) == script, "served byte for byte as checked in")
             }
             try await client.execute(uri: "/v1/config", method: .get) { response in
                 let names = (response.json?["options"] as? [[String: Any]])?.compactMap { $0["name"] as? String }

@@ -282,7 +282,10 @@ async function updateSnippet() {
   const signer = config.unsafe ? '' : '\n           signer="/your-signing-endpoint"';
   $('#snippet').textContent = `${element}\n\n` +
     `<focal-img src="${src}" server="${origin}"${signer}\n           alt="Describe the photo" aspect="16:9"></focal-img>`;
-  const path = `400x400/smart/filters:format(auto)/${src.split('/').map((p) => encodeURIComponent(p).replace(/%3A/gi, ':')).join('/')}`;
+  // A server that signs the page's URLs signs its ladder's sizes only: the sample is one of them.
+  const ladder = config.pageURLSides || [];
+  const side = ladder.length ? ladder.reduce((a, b) => (Math.abs(b - 400) < Math.abs(a - 400) ? b : a)) : 400;
+  const path = `${side}x${side}/smart/filters:format(auto)/${src.split('/').map((p) => encodeURIComponent(p).replace(/%3A/gi, ':')).join('/')}`;
   let sample = null;
   try {
     sample = config.unsafe ? `/unsafe/${path}` : (config.pageURLs && !src.startsWith('id:') ? await state.sign(path) : null);

@@ -50,10 +50,21 @@ const DEFAULT_WIDTHS = [320, 480, 640, 800, 1024, 1280, 1600, 1920];
 
 /**
  * The crop options, from the server's option table: each one's attribute, URL filter (null for
- * `detect`, which is the URL's `smart/`) and the element's default (null: left out). `focal serve` writes the table in place of the marker
- * when it serves this file, so the element takes every option the server does, and no other.
+ * `detect`, which is the URL's `smart/`) and the element's default (null: left out). Generated
+ * (`make generated` writes the table between the markers; a test fails when it is stale), so the
+ * element takes every option the server does, and no other.
  */
-const CROP_OPTIONS = /*focal:crop-options*/[];
+const CROP_OPTIONS = /*focal:crop-options*/[
+  {"attribute": "scheme", "filter": "scheme", "default": null},
+  {"attribute": "padding", "filter": "padding", "default": null},
+  {"attribute": "headroom", "filter": "headroom", "default": null},
+  {"attribute": "zoom", "filter": "zoom", "default": null},
+  {"attribute": "focus", "filter": "focal", "default": null},
+  {"attribute": "detect", "filter": null, "default": null},
+  {"attribute": "accuracy", "filter": "accuracy", "default": null},
+  {"attribute": "format", "filter": "format", "default": "auto"},
+  {"attribute": "quality", "filter": "quality", "default": null}
+]/*/focal:crop-options*/;
 
 /** Attributes that change which crop is requested. */
 const REQUEST_ATTRIBUTES = [
@@ -392,8 +403,17 @@ function forget(key) {
 }
 
 // What this browser decodes, probed once per page with a 1×1 image of each type.
-const AVIF_PROBE = 'data:image/avif;base64,AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOptZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAAAAAAABAAAAImlsb2MAAAAAREAAAQABAAAAAAEOAAEAAAAAAAAAGAAAACNpaW5mAAAAAAABAAAAFWluZmUCAAAAAAEAAGF2MDEAAAAAamlwcnAAAABLaXBjbwAAABNjb2xybmNseAACAAIABoAAAAAMYXYxQ4EADAAAAAAUaXNwZQAAAAAAAAABAAAAAQAAABBwaXhpAAAAAAMICAgAAAAXaXBtYQAAAAAAAAABAAEEgYIDhAAAACBtZGF0EgAKCBgABggQEDQgMgobAAAAQACwE16A';
-const WEBP_PROBE = 'data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw==';
+/**
+ * The output formats for the `Accept` header, from the server's format table (generated like
+ * `CROP_OPTIONS`): the automatic format's choices first, best first, then the rest; each with a
+ * 1x1 sample to decode when not every browser decodes it.
+ */
+const FORMATS = /*focal:formats*/[
+  {"type": "image/avif", "sample": "data:image/avif;base64,AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOptZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAAAAAAABAAAAImlsb2MAAAAAREAAAQABAAAAAAEOAAEAAAAAAAAAGAAAACNpaW5mAAAAAAABAAAAFWluZmUCAAAAAAEAAGF2MDEAAAAAamlwcnAAAABLaXBjbwAAABNjb2xybmNseAACAAIABoAAAAAMYXYxQ4EADAAAAAAUaXNwZQAAAAAAAAABAAAAAQAAABBwaXhpAAAAAAMICAgAAAAXaXBtYQAAAAAAAAABAAEEgYIDhAAAACBtZGF0EgAKCBgABggQEDQgMgobAAAAQACwE16A"},
+  {"type": "image/webp", "sample": "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw=="},
+  {"type": "image/jpeg", "sample": null},
+  {"type": "image/png", "sample": null}
+]/*/focal:formats*/;
 let acceptHeader = null;
 
 async function decodes(uri) {
@@ -404,9 +424,8 @@ async function decodes(uri) {
 
 /** The `Accept` header for crops: the image types this browser decodes, best first. */
 function imageAccept() {
-  acceptHeader ??= Promise.all([decodes(AVIF_PROBE), decodes(WEBP_PROBE)]).then(([avif, webp]) =>
-    [avif && 'image/avif', webp && 'image/webp', 'image/png', 'image/jpeg', 'image/*;q=0.8', '*/*;q=0.5']
-      .filter(Boolean).join(','));
+  acceptHeader ??= Promise.all(FORMATS.map((format) => format.sample === null || decodes(format.sample))).then((decoded) =>
+    [...FORMATS.filter((_, i) => decoded[i]).map((format) => format.type), 'image/*;q=0.8', '*/*;q=0.5'].join(','));
   return acceptHeader;
 }
 

@@ -2,9 +2,16 @@
 // their confidence, the padded region a frame's crop was built around, and the crop itself.
 // Boxes are placed in percent of the image, so the drawing follows the picture's size.
 
-// Each kind's label and colour: `focal serve` writes its table (SubjectKind.traits) in place of
-// the marker, so the page, the planner and the debug overlays agree.
-export const KINDS = /*focal:kinds*/{};
+// Each kind's label and colour, from the kind table (SubjectKindTraits), generated: `make
+// generated` writes it between the markers, so the page, the planner and the debug overlays agree.
+export const KINDS = /*focal:kinds*/{
+  "face": {"label": "Face", "colour": "#22c55e"},
+  "head": {"label": "Head", "colour": "#86efac"},
+  "cat": {"label": "Cat", "colour": "#f59e0b"},
+  "dog": {"label": "Dog", "colour": "#ec4899"},
+  "person": {"label": "Person", "colour": "#3b82f6"},
+  "saliency": {"label": "Salient", "colour": "#eab308"}
+}/*/focal:kinds*/;
 
 const percent = (value, whole) => `${((value / whole) * 100).toFixed(3)}%`;
 
