@@ -57,14 +57,23 @@ let package = Package(
         .target(name: "FocalRuntime", dependencies: ["FocalCore"], swiftSettings: strict),
         .target(name: "FocalImaging", dependencies: ["FocalCore", "FocalRuntime", "CFocalVips"], swiftSettings: strict),
         .target(name: "FocalDetection", dependencies: ["FocalCore", "FocalRuntime", "CFocalInference"], swiftSettings: strict),
-        // The library: sources, caches, shared jobs, one async API.
+        // The hardened URL fetcher: AsyncHTTPClient with timeouts, byte limits and redirects one
+        // by one, the SSRF address policy, the resolver it judges and the allow-list of sources.
+        .target(
+            name: "FocalFetch",
+            dependencies: [
+                "FocalCore", "FocalImaging",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict),
+        // The library: the crop as a pipeline of steps, detection stages, caches, shared jobs, one async API.
         .target(
             name: "Focal",
             dependencies: [
-                "FocalCore", "FocalRuntime", "FocalImaging", "FocalDetection",
+                "FocalCore", "FocalRuntime", "FocalImaging", "FocalDetection", "FocalFetch",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict),
         // The HTTP service: thumbor's URL grammar, signing, the JSON API, metrics.
@@ -131,6 +140,8 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
             swiftSettings: testing),
+        .testTarget(
+            name: "FocalFetchTests", dependencies: ["FocalFetch", "Focal", "FocalTestSupport", "FocalImaging"], swiftSettings: testing),
         .testTarget(
             name: "FocalTests",
             dependencies: ["Focal", "FocalRuntime", "FocalImaging", "FocalTestSupport"],

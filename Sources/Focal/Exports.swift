@@ -21,3 +21,13 @@
 
 @_exported public import class FocalRuntime.NativeWorkPool
 @_exported public import struct FocalRuntime.Deadline
+
+@_exported public import struct FocalFetch.NetworkSettings
+@_exported public import struct FocalFetch.NetworkSettingError
+@_exported public import struct FocalFetch.FetchError
+@_exported public import struct FocalFetch.AddressPolicy
+@_exported public import enum FocalFetch.AddressCategory
+@_exported public import struct FocalFetch.AddressRefusal
+@_exported public import struct FocalFetch.SourceAllowList
+@_exported public import struct FocalFetch.IPAddress
+@_exported public import struct FocalFetch.IPNetwork

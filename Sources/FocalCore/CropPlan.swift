@@ -1,20 +1,38 @@
-/// What decided a crop.
-public enum CropStrategy: String, Hashable, Sendable, Codable, CaseIterable {
+/// What decided a crop: the built-in strategies are the static members; a library user's own
+/// kind decides a crop of its own strategy (its row's `SubjectKindTraits.strategy`).
+public struct CropStrategy: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The strategy's name, as JSON, headers and logs write it.
+    public let rawValue: String
+
+    /// A strategy by its name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
     /// Built around faces.
-    case faces
+    public static let faces = CropStrategy(rawValue: "faces")
     /// Built around cats and dogs.
-    case pets
+    public static let pets = CropStrategy(rawValue: "pets")
     /// Built around whole people.
-    case people
+    public static let people = CropStrategy(rawValue: "people")
     /// Built around the most salient region.
-    case saliency
+    public static let saliency = CropStrategy(rawValue: "saliency")
     /// A plain centre crop: detection off or nothing found.
-    case center
+    public static let center = CropStrategy(rawValue: "center")
     /// Built around a focus point or region a person chose.
-    case manual
+    public static let manual = CropStrategy(rawValue: "manual")
 
     /// The strategy for a subject kind (`SubjectKind.traits`).
     init(_ kind: SubjectKind) { self = kind.traits.strategy }
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 }
 
 /// The planner's answer: where to crop and why.

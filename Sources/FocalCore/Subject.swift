@@ -1,18 +1,51 @@
-/// What a detector found.
-public enum SubjectKind: String, Hashable, Sendable, Codable, CodingKeyRepresentable, CaseIterable {
+/// What a detector found: a kind by its JSON name. The built-in kinds are the static members;
+/// a library user's detector may find kinds of its own (`SubjectKind(rawValue:)`), ranked and
+/// shown by their row of the kind table (`SubjectKindTraits.register`).
+public struct SubjectKind: RawRepresentable, Hashable, Sendable, Codable, CodingKeyRepresentable, CaseIterable, CustomStringConvertible {
+    /// The kind's JSON name.
+    public let rawValue: String
+
+    /// A kind by its name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
     /// A human face.
-    case face
+    public static let face = SubjectKind(rawValue: "face")
     /// A cat.
-    case cat
+    public static let cat = SubjectKind(rawValue: "cat")
     /// A dog.
-    case dog
+    public static let dog = SubjectKind(rawValue: "dog")
     /// A whole person (body).
-    case person
+    public static let person = SubjectKind(rawValue: "person")
     /// A region of visual interest with no known kind.
-    case saliency
+    public static let saliency = SubjectKind(rawValue: "saliency")
     /// A head the face detector missed, inferred from the top of a person's box that holds no
     /// face (a profile, the back of a head). It ranks with faces, below them in weight.
-    case head
+    public static let head = SubjectKind(rawValue: "head")
+
+    /// Every kind with a row in the table: the built-in ones, then those registered, in order.
+    public static var allCases: [SubjectKind] { SubjectKindTraits.all.map(\.kind) }
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var codingKey: any CodingKey { Name(stringValue: rawValue) }
+
+    public init?<T: CodingKey>(codingKey: T) { self.init(rawValue: codingKey.stringValue) }
+
+    private struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }
 
 /// One subject in the pixels of the oriented image, origin top left.

@@ -1,13 +1,17 @@
 /// Chooses the kind of subject a crop is built around.
 ///
 /// 1. Subjects below their kind's minimum confidence, or with empty boxes, are dropped.
-/// 2. A face whose centre lies inside a cat or dog box and inside no person box is the animal's
-///    own face (face detectors fire on dogs): it does not count as a face.
-/// 3. Faces come first, then cats and dogs, then people, then saliency; except that a cat or dog
-///    at least `petDominance` times the area of the largest face is the subject of the photo
-///    (a pet close up with someone far behind), so pets win.
-/// 4. With faces come the heads inferred from people whose face was missed (`HeadInference`), so
-///    that a crop that can keep every face and every such head does.
+/// 2. Kinds rank by their row of the kind table (`SubjectKindTraits.priority`): faces and heads,
+///    then cats and dogs, then people, then saliency; a library user's own kind where its row
+///    puts it. The subjects of the first group present are chosen, as the named rules say:
+///    - **a pet's own face** (`isPetsOwnFace`): a face whose centre lies inside a cat or dog
+///      box and inside no person box is the animal's (face detectors fire on dogs): it does not
+///      count as a face;
+///    - **a dominant pet** (`petDominance`): a cat or dog at least 20 times the area of the
+///      largest face is the subject of the photo (a pet close up with someone far behind), so
+///      pets win over faces;
+///    - **heads from people** (`HeadInference`): with faces come the heads inferred from people
+///      whose face was missed, so that a crop that can keep every face and every such head does.
 /// People never pull a crop away from a face: when a face was found, person boxes are not used.
 public enum SubjectSelection {
     /// How many times larger than the largest face a pet must be to win over faces.
@@ -18,25 +22,29 @@ public enum SubjectSelection {
         let usable = subjects.filter {
             $0.box.width > 0 && $0.box.height > 0 && $0.confidence >= (minimumConfidence[$0.kind] ?? 0)
         }
-        let pets = usable.filter { $0.kind == .cat || $0.kind == .dog }
+        let pets = usable.filter { $0.kind.traits.strategy == .pets }
         let people = usable.filter { $0.kind == .person }
-        let faces = usable.filter { face in
-            guard face.kind == .face else { return false }
-            let (cx, cy) = (face.box.midX, face.box.midY)
-            let onPet = pets.contains { $0.box.contains(x: cx, y: cy) }
-            let onPerson = people.contains { $0.box.contains(x: cx, y: cy) }
-            return !onPet || onPerson
-        }
-        let heads = usable.filter { $0.kind == .head }
-        if !faces.isEmpty || !heads.isEmpty {
-            let largestFace = (faces + heads).map(\.box.area).max() ?? 0
-            let largestPet = pets.map(\.box.area).max() ?? 0
-            if largestPet >= petDominance * largestFace { return pets }
-            return faces + heads + HeadInference.heads(for: people, faces: faces + heads)
-        }
-        for group in [pets, people, usable.filter { $0.kind == .saliency }] where !group.isEmpty {
-            return group
-        }
-        return []
+        let candidates = usable.filter { !isPetsOwnFace($0, pets: pets, people: people) }
+        let groups = Dictionary(grouping: candidates) { $0.kind.priority }
+        guard let first = groups.keys.min(), let group = groups[first] else { return [] }
+        // Detected faces before the rest of their group (heads), each in the order found.
+        let chosen = group.filter { $0.kind == .face } + group.filter { $0.kind != .face }
+        guard chosen.contains(where: { $0.kind.traits.strategy == .faces }) else { return chosen }
+        if isDominantPet(pets, over: chosen) { return pets }
+        return chosen + HeadInference.heads(for: people, faces: chosen)
+    }
+
+    /// A pet's own face: a face whose centre lies inside a cat or dog box and inside no person box.
+    public static func isPetsOwnFace(_ subject: Subject, pets: [Subject], people: [Subject]) -> Bool {
+        guard subject.kind == .face else { return false }
+        let (cx, cy) = (subject.box.midX, subject.box.midY)
+        return pets.contains { $0.box.contains(x: cx, y: cy) } && !people.contains { $0.box.contains(x: cx, y: cy) }
+    }
+
+    /// A dominant pet: the largest cat or dog at least `petDominance` times the largest face.
+    public static func isDominantPet(_ pets: [Subject], over faces: [Subject]) -> Bool {
+        guard let largestPet = pets.map(\.box.area).max() else { return false }
+        let largestFace = faces.map(\.box.area).max() ?? 0
+        return largestPet >= petDominance * largestFace
     }
 }

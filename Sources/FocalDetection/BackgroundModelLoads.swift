@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Work that readies detection ahead of need, on one thread of its own, while an image is read and
-/// decoded: starting OpenVINO (`FaceDetector.prepareRuntime()`), then the face model for an
+/// decoded: starting OpenVINO (`prepareRuntime(_:)`), then the face model for an
 /// image's shape (`FaceDetector.prepare(imageSize:)`), then the object model
 /// (`ObjectDetector.prepare()`). Each piece runs once per process; when several wait, the runtime
 /// goes first, then faces, then objects, whatever order they were asked in. A detector that needs
@@ -13,10 +13,16 @@ import Synchronization
 /// the runtime under it. A program either calls `wait()` before it exits or ends with `_exit`,
 /// which runs none.
 public enum BackgroundModelLoads {
-    /// What loads first when several wait.
-    enum Priority: Int, Comparable, Sendable {
-        case runtime, faces, objects
-        static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+    /// What loads first when several wait: the runtime, then each detection stage by its load
+    /// order (`DetectionStage.loadOrder`).
+    public struct Priority: Comparable, Sendable {
+        /// Lower loads first.
+        public let rawValue: Int
+        /// A priority.
+        public init(_ rawValue: Int) { self.rawValue = rawValue }
+        /// OpenVINO itself, before any model.
+        public static let runtime = Priority(0)
+        public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
     }
 
     private struct Pending: Sendable {
@@ -57,6 +63,12 @@ public enum BackgroundModelLoads {
             next.load()
             unfinished.leave()
         }
+    }
+
+    /// Queues starting OpenVINO (its libraries and CPU plugin) with `settings`' compiled-model
+    /// cache, ahead of any model; does nothing once started.
+    public static func prepareRuntime(_ settings: InferenceSettings) {
+        InferenceRuntime.prepareInBackground(cacheFolder: settings.cacheFolder)
     }
 
     /// Blocks until every load queued so far has finished (each takes at most what compiling its

@@ -75,19 +75,14 @@ public final class FaceDetector: SubjectDetecting {
         }
     }
 
-    /// Starts OpenVINO (its libraries and CPU plugin) on the background loader
-    /// (`BackgroundModelLoads`), ahead of any model; does nothing once started.
-    public func prepareRuntime() {
-        InferenceRuntime.prepareInBackground(cacheFolder: settings.cacheFolder)
-    }
-
     /// Queues compiling (or loading) the model an image of `imageSize` will use on the background
     /// loader (`BackgroundModelLoads`), so that it is ready when the image is decoded; does
     /// nothing once it is.
-    public func prepare(imageSize: PixelSize) {
+    /// - Parameter priority: Its place on the loader (its stage's load order); default 1.
+    public func prepare(imageSize: PixelSize, priority: BackgroundModelLoads.Priority = .init(1)) {
         let proxy = imageSize.fitting(longSide: accuracy.faceLongSide, enlarge: true)
         guard let input = Self.inputSize(for: proxy, accuracy) else { return }
-        CompiledNet.prepareInBackground(key: netKey(input), settings: settings, priority: .faces) { () throws(DetectionError) in _ = try self.net(input) }
+        CompiledNet.prepareInBackground(key: netKey(input), settings: settings, priority: priority) { () throws(DetectionError) in _ = try self.net(input) }
     }
 
     /// The compiled-net table's key for the model of `input`.

@@ -86,8 +86,9 @@ public final class ObjectDetector: SubjectDetecting {
     /// Queues compiling (or loading) the model on the background loader (`BackgroundModelLoads`,
     /// after the runtime and the face model), so that it is ready when an image is decoded; does
     /// nothing once it is.
-    public func prepare() {
-        CompiledNet.prepareInBackground(key: "yolo|" + modelPath, settings: settings, priority: .objects) { () throws(DetectionError) in _ = try self.net() }
+    /// - Parameter priority: Its place on the loader (its stage's load order); default 2.
+    public func prepare(priority: BackgroundModelLoads.Priority = .init(2)) {
+        CompiledNet.prepareInBackground(key: "yolo|" + modelPath, settings: settings, priority: priority) { () throws(DetectionError) in _ = try self.net() }
     }
 
     /// Finds cats, dogs and people.

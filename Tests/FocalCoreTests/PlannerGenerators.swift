@@ -74,7 +74,7 @@ enum PlannerGen {
 
     static func subjects(in image: PixelSize, _ rng: inout some RandomNumberGenerator) -> [Subject] {
         (0..<Int.random(in: 0...8, using: &rng)).map { _ in
-            subject(in: image, kind: SubjectKind.allCases.randomElement(using: &rng)!, &rng)
+            subject(in: image, kind: SubjectKindTraits.builtIn.map(\.kind).randomElement(using: &rng)!, &rng)
         }
     }
 
@@ -106,7 +106,7 @@ enum PlannerGen {
     static func options(in image: PixelSize, _ rng: inout some RandomNumberGenerator) -> CropOptions {
         var minimum: [SubjectKind: Double] = [:]
         if Int.random(in: 0..<3, using: &rng) == 0 {
-            for kind in SubjectKind.allCases where Bool.random(using: &rng) {
+            for kind in SubjectKindTraits.builtIn.map(\.kind) where Bool.random(using: &rng) {
                 minimum[kind] = Double.random(in: 0...1, using: &rng)
             }
         }

@@ -137,7 +137,7 @@ import FocalCore
         case .face, .head: .faces
         case .cat, .dog: .pets
         case .person: .people
-        case .saliency: .saliency
+        default: .saliency
         }
     }
 

@@ -20,7 +20,7 @@ import Testing
         }
         // The loader is busy with "hold": the next ones wait in the queue.
         #expect(holding.wait(timeout: .now() + 20) == .success)
-        for (name, priority) in [("objects", BackgroundModelLoads.Priority.objects), ("faces-a", .faces), ("faces-b", .faces), ("runtime", .runtime)] {
+        for (name, priority) in [("objects", BackgroundModelLoads.Priority(2)), ("faces-a", .init(1)), ("faces-b", .init(1)), ("runtime", .runtime)] {
             BackgroundModelLoads.start("\(id)-\(name)", priority: priority) { order.withLock { $0.append(name) } }
         }
         // Asked again: ignored.

@@ -69,9 +69,9 @@ package struct Scratch: Sendable {
 
 /// A pipeline on the checkout's models.
 package func makePipeline(
-    detectors: [any SubjectDetecting] = [], _ configure: (inout FocalConfiguration) -> Void = { _ in }
+    detectors: [any SubjectDetecting] = [], stages: [DetectionStage] = [], _ configure: (inout FocalConfiguration) -> Void = { _ in }
 ) -> FocalPipeline {
     var configuration = FocalConfiguration(modelsPath: Checkout.models)
     configure(&configuration)
-    return FocalPipeline(configuration: configuration, detectors: detectors)
+    return FocalPipeline(configuration: configuration, detectors: detectors, stages: stages)
 }

@@ -5,87 +5,56 @@ import FocalRuntime
 import Foundation
 import Synchronization
 
-/// The built-in detectors for one accuracy, loaded once.
-struct BuiltInDetectors: Sendable {
-    let faces: FaceDetector
-    let objects: ObjectDetector?
-    let saliency: SaliencyDetector?
-}
-
 extension FocalPipeline {
-    /// A face scored at least this is taken for a person's without asking the object detector.
-    static let sureFaceScore = 0.9
-
     /// The subjects of an image: from the detection cache when its identity was seen with the same
     /// detector settings and the stages `scope` needs ran; otherwise the missing stages run.
-    ///
-    /// Stages run in order, each only when `scope` needs it: faces (with the caller's own
-    /// detectors); cats, dogs and people when no face was found, or a pet could still outrank the
-    /// faces, or for `.everything`; the salient region when no face was found, or for
-    /// `.everything`. Only the stages the scope uses are returned, even when more are cached.
     func subjects(of copy: WorkingCopy, identity: ImageIdentity?, accuracy: Accuracy, scope: DetectionScope) async throws -> [Subject] {
         try await subjects(of: copy, identity: identity, accuracy: accuracy, scopes: [scope])[scope] ?? []
     }
 
-    /// The subjects each scope uses, from one detection (the stages the broadest scope needs).
+    /// The subjects each scope uses, from one detection: the stages run in order, each as its
+    /// declaration says (`DetectionStage.use`) given what the stages a crop uses found before it,
+    /// so that a crop's subjects never depend on what an earlier request happened to detect. What
+    /// a stage found is cached under its id; only the stages the scopes use are returned, even
+    /// when more are cached.
     func subjects(
         of copy: WorkingCopy, identity: ImageIdentity?, accuracy: Accuracy, scopes: Set<DetectionScope>
     ) async throws -> [DetectionScope: [Subject]] {
         let everything = scopes.contains(.everything)
         let key = identity.map { DetectionCache.Key(identity: $0.description, detectors: detectorSignature(accuracy)) }
         var entry = key.flatMap { detectionCache.entry(for: $0) } ?? DetectionCache.Entry(found: [:])
-        let detectors = try builtInDetectors(accuracy)
+        let loaded = try loadedStages(accuracy)
         let image = copy.image
         // Models compile (or load from the compiled-model cache) while the image decodes: a
         // no-op once they are loaded, most of a one-photo process's start-up until then.
-        if entry.found[.faces] == nil { detectors.faces.prepare(imageSize: image.size) }
-        if entry.found[.objects] == nil { detectors.objects?.prepare() }
+        for (stage, ready) in loaded where entry.found[stage.id] == nil { ready.prepare(image.size) }
         let request = DetectionRequest(name: image.name, imageSize: image.size, wantsEverything: everything, executor: pool) {
             side, enlarge in try await copy.pixels(longSide: side, enlarge: enlarge)
         }
         var ran = false
-        func stage(_ stage: DetectionCache.Stage, _ run: () async throws -> [Subject]) async throws {
-            guard entry.found[stage] == nil else { return }
+        var cropUses: [String] = [], all: [String] = []
+        for (stage, ready) in loaded {
+            let before = cropUses.flatMap { entry.found[$0] ?? [] }
+            let use = stage.use(DetectionStage.Context(found: before, imageSize: image.size, everything: everything))
+            guard use != .skipped else { continue }
+            if use == .cropped { cropUses.append(stage.id) }
+            all.append(stage.id)
+            guard entry.found[stage.id] == nil else { continue }
             try Task.checkCancellation()
             try image.deadline.check(source: image.name)
             if !ran { counters.withLock { $0.detections += 1 } }
             ran = true
-            entry.found[stage] = try await run().filter { $0.box.area > 0 }
-        }
-
-        try await stage(.faces) { try await Self.run([detectors.faces] + extraDetectors, request) }
-        let faces = (entry.found[.faces] ?? []).filter { $0.kind == .face || $0.kind == .head }
-        let imageArea = Double(image.size.width) * Double(image.size.height)
-        let largestFace = faces.map(\.box.area).max() ?? 0
-        // A pet could still win when it could be 20 times the largest face, or when a face may be
-        // an animal's own (YuNet fires on dogs, at 0.75–0.85 on the photos measured; the pet-face
-        // rule needs the animal's box to tell).
-        let petCouldWin = largestFace * SubjectSelection.petDominance <= imageArea
-            || faces.contains { $0.confidence < Self.sureFaceScore }
-        // Which stages this scope uses is decided by the faces alone, so that a crop's subjects
-        // never depend on what an earlier request happened to detect. The salient region matters
-        // whenever there is no face: it also places a pet or person larger than the crop.
-        var cropUses: Set<DetectionCache.Stage> = [.faces], all: Set<DetectionCache.Stage> = [.faces]
-        if let objects = detectors.objects, everything || faces.isEmpty || petCouldWin {
-            all.insert(.objects)
-            if faces.isEmpty || petCouldWin { cropUses.insert(.objects) }
-            try await stage(.objects) { try await objects.detect(request) }
-        }
-        if let saliency = detectors.saliency, everything || faces.isEmpty {
-            all.insert(.saliency)
-            if faces.isEmpty { cropUses.insert(.saliency) }
-            try await stage(.saliency) { try await saliency.detect(request) }
+            entry.found[stage.id] = try await Self.run(ready.detectors, request).filter { $0.box.area > 0 }
         }
         if ran {
-            try configuration.limits.check(subjects: entry.subjects.count)
+            try configuration.limits.check(subjects: entry.subjects(loaded.map(\.0.id)).count)
             if let key { detectionCache.store(entry, for: key) }
         } else {
             counters.withLock { $0.detectionCacheHits += 1 }
         }
         var result: [DetectionScope: [Subject]] = [:]
         for scope in scopes {
-            let used = scope == .everything ? all : cropUses
-            result[scope] = DetectionCache.Stage.allCases.filter(used.contains).flatMap { entry.found[$0] ?? [] }
+            result[scope] = (scope == .everything ? all : cropUses).flatMap { entry.found[$0] ?? [] }
         }
         return result
     }
@@ -102,17 +71,11 @@ extension FocalPipeline {
         }
     }
 
-    /// Identifies the detectors that run for `accuracy` and their settings, without loading them.
+    /// Identifies the stages that run for `accuracy` and their settings, without loading them.
     func detectorSignature(_ accuracy: Accuracy) -> String {
-        var identifiers = [FaceDetector.identifier(accuracy: accuracy, threshold: configuration.faceThreshold)]
-        if configuration.detectObjects {
-            identifiers.append(ObjectDetector.identifier(accuracy: accuracy, thresholds: configuration.objectThresholds))
-        }
-        if configuration.detectSaliency { identifiers.append(SaliencyDetector().identifier) }
-        return (identifiers + extraDetectors.map(\.identifier)).joined(separator: "+")
+        stages.compactMap { $0.identifier(accuracy, configuration) }.joined(separator: "+")
     }
 
-    /// The built-in detectors for `accuracy`, made once (models load on first use).
     /// Readies what the process's first detecting job needs before its image is read: on a
     /// thread of its own, libvips starts, then OpenVINO (its libraries and CPU plugin) is queued
     /// on the background model loader. In that order: both are mostly dynamic linking, which
@@ -120,33 +83,27 @@ extension FocalPipeline {
     /// queued once the image's shape is known (`subjects(of:...)`).
     func prepareDetection(_ accuracy: Accuracy) {
         guard !Self.prepared.exchange(true, ordering: .relaxed) else { return }
-        let detectors = try? builtInDetectors(accuracy)
+        let settings = configuration.inference
         Thread.detachNewThread {
             try? Vips.start()
-            detectors?.faces.prepareRuntime()
+            BackgroundModelLoads.prepareRuntime(settings)
         }
     }
 
     /// Whether a job of this process has started libvips and OpenVINO ahead of its image.
     private static let prepared = Atomic(false)
 
-    func builtInDetectors(_ accuracy: Accuracy) throws -> BuiltInDetectors {
-        if let detectors = builtIn.withLock({ $0[accuracy] }) { return detectors }
-        let explicit = configuration.modelsPath
-        let faces = try ModelDirectory.locate(explicit: explicit, containing: FaceDetector.modelFile)
-        var objects: ObjectDetector?
-        if configuration.detectObjects {
-            let folder = try ModelDirectory.locate(explicit: explicit, containing: ObjectDetector.modelFile)
-            objects = try ObjectDetector(
-                models: folder, accuracy: accuracy, thresholds: configuration.objectThresholds, inference: configuration.inference)
+    /// The stages that are on for `accuracy`, their detectors made once (models load on first use).
+    func loadedStages(_ accuracy: Accuracy) throws -> [(DetectionStage, DetectionStage.Loaded)] {
+        if let loaded = loadedStages.withLock({ $0[accuracy] }) { return loaded }
+        var loaded: [(DetectionStage, DetectionStage.Loaded)] = []
+        for stage in stages {
+            if let ready = try stage.load(accuracy, configuration) { loaded.append((stage, ready)) }
         }
-        let detectors = BuiltInDetectors(
-            faces: try FaceDetector(models: faces, accuracy: accuracy, threshold: configuration.faceThreshold, inference: configuration.inference),
-            objects: objects, saliency: configuration.detectSaliency ? SaliencyDetector() : nil)
-        return builtIn.withLock { cache in
-            if let existing = cache[accuracy] { return existing }
-            cache[accuracy] = detectors
-            return detectors
+        return loadedStages.withLock { table in
+            if let existing = table[accuracy] { return existing }
+            table[accuracy] = loaded
+            return loaded
         }
     }
 }

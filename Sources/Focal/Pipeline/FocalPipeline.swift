@@ -3,6 +3,7 @@ public import FocalDetection
 public import FocalImaging
 internal import FocalRuntime
 public import Foundation
+import FocalFetch
 import Synchronization
 
 /// Crops images so that their subjects stay in view: fetch, open, detect, plan, render, encode,
@@ -32,7 +33,10 @@ public final class FocalPipeline: Sendable {
     public let configuration: FocalConfiguration
     /// Detectors that run beside the built-in ones.
     public let extraDetectors: [any SubjectDetecting]
-    let builtIn = Mutex<[Accuracy: BuiltInDetectors]>([:])
+    /// The detection stages it runs, in order: faces, your detectors' and stages, objects, saliency.
+    public let stages: [DetectionStage]
+    /// The stages' detectors, per accuracy, made once.
+    let loadedStages = Mutex<[Accuracy: [(DetectionStage, DetectionStage.Loaded)]]>([:])
     let pool: NativeWorkPool
     let detectionCache: DetectionCache
     private let results: ResultCache
@@ -47,14 +51,18 @@ public final class FocalPipeline: Sendable {
     /// - Parameters:
     ///   - configuration: Models, limits, thresholds, caches, concurrency, networking; default
     ///     `FocalConfiguration()`.
-    ///   - detectors: Your own detectors, run beside the built-in ones; default none.
+    ///   - detectors: Your own detectors, each a stage of its own (`DetectionStage.custom`) that
+    ///     runs for every crop after the faces; default none.
+    ///   - stages: Your own detection stages, run after `detectors`, before the objects; default none.
     ///   - overrides: Where crops people saved are found; default none.
     public init(
         configuration: FocalConfiguration = FocalConfiguration(), detectors: [any SubjectDetecting] = [],
-        overrides: (any CropOverriding)? = nil
+        stages: [DetectionStage] = [], overrides: (any CropOverriding)? = nil
     ) {
         self.configuration = configuration
         self.extraDetectors = detectors
+        self.stages = DetectionStage.builtIn.prefix(1) + detectors.map { DetectionStage.custom($0) } + stages
+            + DetectionStage.builtIn.dropFirst()
         self.overrides = overrides
         // Each job has at most a few native pieces in flight (the detectors run side by side).
         pool = NativeWorkPool(width: configuration.workers, queueLimit: max(64, 4 * configuration.maxJobs))
@@ -63,7 +71,8 @@ public final class FocalPipeline: Sendable {
         disk = configuration.diskCache.map(DiskCache.init)
         admission = Admission(maxJobs: configuration.maxJobs, budget: configuration.memoryBudget)
         jobs = SharedJobs(gate: admission)
-        loader = URLLoader(settings: configuration.network, maxBytes: configuration.limits.maxInputBytes)
+        // A download is held until its job ends: its bytes go on the job's memory budget.
+        loader = URLLoader(settings: configuration.network, maxBytes: configuration.limits.maxInputBytes) { try Admission.reserve($0) }
     }
 
     /// What the pipeline has done so far, and what its caches hold now.

@@ -1,4 +1,4 @@
-import Focal
+import FocalFetch
 import Foundation
 import Testing
 

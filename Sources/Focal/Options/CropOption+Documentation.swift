@@ -19,14 +19,14 @@ extension CropOption {
         return lines.joined(separator: "\n")
     }
 
-    /// What `<focal-img>` needs of the table, as a JSON array: each option's attribute, URL
-    /// filter (null for `detect`, which is the URL's `smart/`) and the element's default (null
-    /// when the element leaves the option out).
+    /// What `<focal-img>` needs of the table, as a JSON array, one option per line: each
+    /// option's attribute, URL filter (null for `detect`, which is the URL's `smart/`) and the
+    /// element's default (null when the element leaves the option out).
     public static var elementJSON: String {
-        "[" + all.map { option in
-            "{\"attribute\":\"\(option.name)\",\"filter\":" + (option.filter.map { "\"\($0)\"" } ?? "null")
-                + ",\"default\":" + (option.elementDefault.map { "\"\($0)\"" } ?? "null") + "}"
-        }.joined(separator: ",") + "]"
+        "[\n" + all.map { option in
+            "  {\"attribute\": \"\(option.name)\", \"filter\": " + (option.filter.map { "\"\($0)\"" } ?? "null")
+                + ", \"default\": " + (option.elementDefault.map { "\"\($0)\"" } ?? "null") + "}"
+        }.joined(separator: ",\n") + "\n]"
     }
 }
 

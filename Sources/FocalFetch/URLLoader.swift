@@ -1,7 +1,7 @@
 import AsyncHTTPClient
+import FocalCore
 import FocalImaging
-import FocalRuntime
-import Foundation
+package import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -12,16 +12,43 @@ import Synchronization
 /// address policy before connecting (for an IP-literal host, its address; for a host name, every
 /// address it resolves to, then a connection only to one of those) and again for the address of
 /// every connection once it is made.
-struct URLLoader: Sendable {
+///
+/// The body is held until its caller is done with it: the loader asks `reserve` for its bytes as
+/// they arrive (all at once when the length is declared), and an error `reserve` throws (the
+/// caller's memory budget is spent) ends the download, passed on unchanged.
+package struct URLLoader: Sendable {
     let settings: NetworkSettings
     let maxBytes: Int
+    /// Takes bytes on the caller's memory budget, or throws to refuse them.
+    let reserve: @Sendable (Int) throws -> Void
     /// Resolves host names before connecting, when the address policy refuses some addresses;
     /// the system resolver unless a test gives another.
     var resolver: HostResolver = .system
 
+    /// A loader.
+    /// - Parameters:
+    ///   - settings: Timeouts, redirects, the address policy and the allow-list.
+    ///   - maxBytes: The most a body may hold.
+    ///   - reserve: Takes a body's bytes on the caller's budget, or throws; default takes nothing.
+    package init(settings: NetworkSettings, maxBytes: Int, reserve: @escaping @Sendable (Int) throws -> Void = { _ in }) {
+        self.settings = settings
+        self.maxBytes = maxBytes
+        self.reserve = reserve
+    }
+
+    /// An error of `reserve`, carried past the translation of the client's errors.
+    private struct Refused: Error {
+        let error: any Error
+    }
+
+    /// Reserves `bytes` through `reserve`, its error marked to pass through unchanged.
+    private func take(_ bytes: Int) throws {
+        do { try reserve(bytes) } catch { throw Refused(error: error) }
+    }
+
     /// Fetches `url`, returning the body once it is known to start like an image.
-    /// - Throws: `FetchError` naming the URL, or `CancellationError`.
-    func fetch(_ url: URL) async throws -> Data {
+    /// - Throws: `FetchError` naming the URL, what `reserve` threw, or `CancellationError`.
+    package func fetch(_ url: URL) async throws -> Data {
         let address = url.absoluteString
         try vet(url, asked: address)
         let total = settings.totalTimeout
@@ -214,11 +241,11 @@ struct URLLoader: Sendable {
         if let declared, declared > maxBytes {
             throw tooLarge(address, "declares \(declared) bytes")
         }
-        // The body is held until the job ends: it is reserved on the job's memory budget as it
+        // The body is held until the caller is done: it is reserved on the caller's budget as it
         // arrives (all at once when its length is declared), so a flood of large downloads is
         // refused instead of buffered.
         var reserved = max(0, declared ?? 0)
-        try Admission.reserve(reserved)
+        try take(reserved)
         var body = Data()
         // One allocation of the declared size: growing by doubling would hold up to twice the
         // body, and a copy of it while it grows, beyond what the budget counted.
@@ -232,7 +259,7 @@ struct URLLoader: Sendable {
                 if body.count + chunk.readableBytes > reserved {
                     // An undeclared length grows the buffer by doubling: count what it may hold.
                     let more = max(1 << 20, 2 * (body.count + chunk.readableBytes) - reserved)
-                    try Admission.reserve(more)
+                    try take(more)
                     reserved += more
                     body.reserveCapacity(min(maxBytes, 2 * (body.count + chunk.readableBytes)))
                 }
@@ -244,8 +271,8 @@ struct URLLoader: Sendable {
             }
         } catch let error as FetchError {
             throw error
-        } catch let error as NativeWorkPool.Overloaded {
-            throw error
+        } catch let refused as Refused {
+            throw refused.error
         } catch {
             throw translate(error, asked: address, at: nil)
         }

@@ -1,4 +1,5 @@
-@testable import Focal
+import Focal
+@testable import FocalFetch
 import Foundation
 import FocalTestSupport
 import Synchronization

@@ -1,4 +1,4 @@
-import Focal
+import FocalFetch
 import Testing
 
 /// The SSRF guard's address side, without a network: parsing addresses and networks, the
