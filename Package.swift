@@ -141,7 +141,7 @@ let package = Package(
             ],
             swiftSettings: testing),
         .testTarget(
-            name: "FocalFetchTests", dependencies: ["FocalFetch", "Focal", "FocalTestSupport", "FocalImaging"], swiftSettings: testing),
+            name: "FocalFetchTests", dependencies: ["FocalCore", "FocalFetch", "Focal", "FocalTestSupport", "FocalImaging"], swiftSettings: testing),
         .testTarget(
             name: "FocalTests",
             dependencies: ["Focal", "FocalRuntime", "FocalImaging", "FocalTestSupport"],

@@ -23,7 +23,6 @@
 @_exported public import struct FocalRuntime.Deadline
 
 @_exported public import struct FocalFetch.NetworkSettings
-@_exported public import struct FocalFetch.NetworkSettingError
 @_exported public import struct FocalFetch.FetchError
 @_exported public import struct FocalFetch.AddressPolicy
 @_exported public import enum FocalFetch.AddressCategory

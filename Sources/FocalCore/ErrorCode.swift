@@ -2,7 +2,8 @@
 ///
 /// The area says whose problem it is: `request` (the options asked for), `input` (the image),
 /// `output` (the result asked for), `fetch` (a URL), `server` (capacity), `models` (detector
-/// files), `detection`, `internal`.
+/// files), `detection`, `internal`. The codes the library makes are declared here; the ones only
+/// the server makes (signatures, tokens, connections, its stores) are declared by the server.
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The code's text, e.g. `input.too_large`.
     public let rawValue: String
@@ -19,25 +20,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// An option or target is malformed or out of range.
     public static let requestInvalid = ErrorCode(rawValue: "request.invalid")
-    /// A URL written another way than the one Focal accepts (a percent-encoded signature, a
-    /// number with a leading zero, a filter given twice): one meaning has one URL.
-    public static let requestNotCanonical = ErrorCode(rawValue: "request.not_canonical")
-    /// A signed URL's signature does not verify with any key.
-    public static let requestBadSignature = ErrorCode(rawValue: "request.bad_signature")
-    /// An `unsafe/` URL, and the service does not serve them.
-    public static let requestUnsafeRefused = ErrorCode(rawValue: "request.unsafe_refused")
-    /// A write without the bearer token, or with a wrong one.
-    public static let requestUnauthorized = ErrorCode(rawValue: "request.unauthorized")
-    /// No such route, image or override.
-    public static let requestNotFound = ErrorCode(rawValue: "request.not_found")
-    /// The request body is larger than the body limit.
-    public static let requestTooLarge = ErrorCode(rawValue: "request.too_large")
-    /// A conditional write whose `If-Match` names a revision that is no longer current.
-    public static let requestPreconditionFailed = ErrorCode(rawValue: "request.precondition_failed")
-    /// A client sent its request head or body too slowly (the connection's deadlines).
-    public static let requestTimeout = ErrorCode(rawValue: "request.timeout")
-    /// The client went away before its answer was ready (logged; never sent).
-    public static let clientAborted = ErrorCode(rawValue: "client.aborted")
 
     // MARK: Inputs
 
@@ -101,14 +83,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Too much work is queued; try again later.
     public static let serverOverloaded = ErrorCode(rawValue: "server.overloaded")
-    /// The answers being sent hold their whole memory budget; try again shortly.
-    public static let serverAnswersFull = ErrorCode(rawValue: "server.answers_full")
-    /// The request took longer than the request timeout.
-    public static let serverTimeout = ErrorCode(rawValue: "server.timeout")
-    /// The service is not ready (models not loaded, shutting down).
-    public static let serverNotReady = ErrorCode(rawValue: "server.not_ready")
-    /// A store the service depends on (the overrides database) failed.
-    public static let serverStorage = ErrorCode(rawValue: "server.storage")
     /// A model file is missing.
     public static let modelsMissing = ErrorCode(rawValue: "models.missing")
     /// A model file could not be loaded.
@@ -118,16 +92,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// Something failed that should not have; the detail says what.
     public static let internalFailure = ErrorCode(rawValue: "internal.failure")
 
-    /// Every code Focal uses, in one list (a test checks it against the declarations above), so
-    /// that every code can be walked: each has a deliberate HTTP status (`FocalServer`).
+    /// Every code the library and the layers under it make, in one list (a test checks it against
+    /// the declarations above). The server declares its own (`FocalServer`'s `ErrorCode.server`),
+    /// and gives every code a deliberate HTTP status (`ErrorStatus`).
     public static let all: [ErrorCode] = [
-        .requestInvalid, .requestNotCanonical, .requestBadSignature, .requestUnsafeRefused, .requestUnauthorized, .requestNotFound,
-        .requestTooLarge, .requestPreconditionFailed, .requestTimeout, .clientAborted, .inputEmpty, .inputTooLarge,
-        .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputTimeout, .inputNotAnImage,
-        .inputUnsupported, .inputCorrupt, .inputNotFound, .inputNotAFile, .inputUnreadable, .outputTooLarge,
-        .outputEncodeFailed, .outputWriteFailed, .fetchInvalidURL, .fetchNotAllowed, .fetchAddressRefused,
-        .fetchConnection, .fetchTimeout, .fetchTooLarge, .fetchRedirects, .fetchStatus, .fetchNotAnImage,
-        .serverOverloaded, .serverAnswersFull, .serverTimeout, .serverNotReady, .serverStorage, .modelsMissing, .modelsInvalid,
-        .detectionFailed, .internalFailure,
+        .requestInvalid, .inputEmpty, .inputTooLarge, .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputTimeout,
+        .inputNotAnImage, .inputUnsupported, .inputCorrupt, .inputNotFound, .inputNotAFile, .inputUnreadable, .outputTooLarge,
+        .outputEncodeFailed, .outputWriteFailed, .fetchInvalidURL, .fetchNotAllowed, .fetchAddressRefused, .fetchConnection,
+        .fetchTimeout, .fetchTooLarge, .fetchRedirects, .fetchStatus, .fetchNotAnImage, .serverOverloaded, .modelsMissing,
+        .modelsInvalid, .detectionFailed, .internalFailure,
     ]
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// Finds the folder that holds the model files.
 ///
-/// Looked up in order: the folder passed in, `$FOCAL_MODELS`, `./models`, the `models` folder
+/// Looked up in order: the folder passed in (the command line and the server pass `--models`, else
+/// `$FOCAL_MODELS`), `./models`, the `models` folder
 /// beside the package that built the executable's build folder (for `swift run`), and
 /// `share/focal/models` under the executable's install prefix.
 public struct ModelDirectory: Hashable, Sendable {
@@ -34,7 +35,6 @@ public struct ModelDirectory: Hashable, Sendable {
     /// The folders searched when none is named.
     public static func searchPath() -> [String] {
         var folders: [String] = []
-        if let env = ProcessInfo.processInfo.environment["FOCAL_MODELS"], !env.isEmpty { folders.append(env) }
         folders.append(FileManager.default.currentDirectoryPath + "/models")
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
         let bin = executable.deletingLastPathComponent()

@@ -1,3 +1,4 @@
+public import FocalCore
 /// Which IP addresses Focal may connect to when it fetches a URL: the guard against
 /// server-side request forgery (a URL that makes Focal reach this machine or its network).
 ///
@@ -40,8 +41,8 @@ public struct AddressPolicy: Hashable, Sendable {
 
     /// Public addresses, plus the networks `allowing` names, less those `denying` names; each is
     /// an address or CIDR network (`127.0.0.1`, `10.0.0.0/8`, `fd00::/8`).
-    /// - Throws: `NetworkSettingError` for text that is not an address or network.
-    public init(allowing: [String], denying: [String] = []) throws(NetworkSettingError) {
+    /// - Throws: `SettingError` for text that is not an address or network.
+    public init(allowing: [String], denying: [String] = []) throws(SettingError) {
         var allowed: [IPNetwork] = []
         for text in allowing { allowed.append(try IPNetwork(text)) }
         var denied: [IPNetwork] = []

@@ -1,3 +1,4 @@
+public import FocalCore
 /// A range of addresses written in CIDR notation: `10.0.0.0/8`, `fe80::/10`, or one address
 /// (`127.0.0.1` is `127.0.0.1/32`).
 ///
@@ -11,11 +12,11 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
 
     /// The network of `address` and the `prefixLength` bits leading it; the bits after them are
     /// cleared, so `192.168.1.7/24` is `192.168.1.0/24`.
-    /// - Throws: `NetworkSettingError` when the prefix length is out of range for the family.
-    public init(_ address: IPAddress, prefixLength: Int) throws(NetworkSettingError) {
+    /// - Throws: `SettingError` when the prefix length is out of range for the family.
+    public init(_ address: IPAddress, prefixLength: Int) throws(SettingError) {
         let bits = address.bytes.count * 8
         guard (0...bits).contains(prefixLength) else {
-            throw NetworkSettingError("\(address)/\(prefixLength)", "has a prefix length outside 0...\(bits)")
+            throw SettingError(value: "\(address)/\(prefixLength)", reason: "has a prefix length outside 0...\(bits)")
         }
         self.init(unchecked: address, prefixLength: prefixLength)
     }
@@ -26,11 +27,11 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `ADDRESS/BITS` or a single `ADDRESS` (all its bits).
-    /// - Throws: `NetworkSettingError` saying what is expected.
-    public init(_ text: String) throws(NetworkSettingError) {
+    /// - Throws: `SettingError` saying what is expected.
+    public init(_ text: String) throws(SettingError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let address = IPAddress(String(parts[0])) else {
-            throw NetworkSettingError(text, "is not an address or a network: write e.g. 10.0.0.0/8, 127.0.0.1 or fd00::/8")
+            throw SettingError(value: text, reason: "is not an address or a network: write e.g. 10.0.0.0/8, 127.0.0.1 or fd00::/8")
         }
         guard parts.count == 2 else {
             self.init(unchecked: address, prefixLength: address.bytes.count * 8)
@@ -38,7 +39,7 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
         }
         let digits = parts[1]
         guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }), let length = Int(digits) else {
-            throw NetworkSettingError(text, "has no prefix length after the slash: write e.g. 10.0.0.0/8")
+            throw SettingError(value: text, reason: "has no prefix length after the slash: write e.g. 10.0.0.0/8")
         }
         try self.init(address, prefixLength: length)
     }

@@ -1,3 +1,4 @@
+public import FocalCore
 public import Foundation
 
 /// The URLs Focal may fetch: hosts and URL prefixes. An empty list allows any URL (the
@@ -33,8 +34,8 @@ public struct SourceAllowList: Hashable, Sendable, CustomStringConvertible {
         ///   (`/img` matches `/img` and `/img/a.jpg`, not `/images`). Paths are compared as
         ///   written (`/img%2Fa.jpg` is not under `/img/`), case-sensitively, and a path with
         ///   `.` or `..` segments, escaped or not, never matches a prefix.
-        /// - Throws: `NetworkSettingError` saying what is expected.
-        public init(_ text: String) throws(NetworkSettingError) {
+        /// - Throws: `SettingError` saying what is expected.
+        public init(_ text: String) throws(SettingError) {
             self.text = text
             if text.contains("://") {
                 kind = try Self.prefix(text)
@@ -42,13 +43,13 @@ public struct SourceAllowList: Hashable, Sendable, CustomStringConvertible {
                 guard let domain = SourceAllowList.normalizedHost(String(text.dropFirst(2))),
                     IPAddress(host: domain) == nil, Self.isHostName(domain)
                 else {
-                    throw NetworkSettingError(text, "is not a valid subdomain pattern: write e.g. *.example.com")
+                    throw SettingError(value: text, reason: "is not a valid subdomain pattern: write e.g. *.example.com")
                 }
                 kind = .subdomains(of: domain)
             } else {
                 guard let host = SourceAllowList.normalizedHost(text), IPAddress(host: host) != nil || Self.isHostName(host) else {
-                    throw NetworkSettingError(
-                        text, "is not a host or URL prefix: write e.g. example.com, *.example.com or https://cdn.example.com/img/")
+                    throw SettingError(
+                        value: text, reason: "is not a host or URL prefix: write e.g. example.com, *.example.com or https://cdn.example.com/img/")
                 }
                 kind = .host(host)
             }
@@ -73,17 +74,17 @@ public struct SourceAllowList: Hashable, Sendable, CustomStringConvertible {
 
         public var description: String { text }
 
-        private static func prefix(_ text: String) throws(NetworkSettingError) -> Kind {
+        private static func prefix(_ text: String) throws(SettingError) -> Kind {
             let expected = "is not a URL prefix: write e.g. https://cdn.example.com/img/"
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
                 let host = url.host.flatMap(SourceAllowList.normalizedHost), IPAddress(host: host) != nil || isHostName(host),
                 let port = SourceAllowList.effectivePort(of: url)
-            else { throw NetworkSettingError(text, expected) }
+            else { throw SettingError(value: text, reason: expected) }
             guard url.user == nil, url.password == nil, url.query == nil, url.fragment == nil else {
-                throw NetworkSettingError(text, "has a user, query or fragment; a prefix is a scheme, host, port and path")
+                throw SettingError(value: text, reason: "has a user, query or fragment; a prefix is a scheme, host, port and path")
             }
             guard let path = SourceAllowList.comparablePath(of: url) else {
-                throw NetworkSettingError(text, "has a path with . or .. segments or bad escapes; write the path plainly")
+                throw SettingError(value: text, reason: "has a path with . or .. segments or bad escapes; write the path plainly")
             }
             return .prefix(scheme: scheme, host: host, port: port, path: path)
         }
@@ -111,8 +112,8 @@ public struct SourceAllowList: Hashable, Sendable, CustomStringConvertible {
     public init(patterns: [Pattern]) { self.patterns = patterns }
 
     /// Reads each text as a `Pattern`.
-    /// - Throws: `NetworkSettingError` for the first text that is not a pattern.
-    public init(_ texts: [String]) throws(NetworkSettingError) {
+    /// - Throws: `SettingError` for the first text that is not a pattern.
+    public init(_ texts: [String]) throws(SettingError) {
         var patterns: [Pattern] = []
         for text in texts { patterns.append(try Pattern(text)) }
         self.patterns = patterns

@@ -3,7 +3,7 @@ import FocalImaging
 public import Foundation
 
 /// A part of a checked-in file written from the code's tables, between two markers: the README's
-/// crop option table, and the web page's option, kind and format tables (`focal-img.js`,
+/// crop option and error tables, and the web page's option, kind and format tables (`focal-img.js`,
 /// `overlay.js`, `app.css`). The files are served and shipped exactly as checked in;
 /// `make generated` rewrites every region and a test fails when one is stale.
 public struct GeneratedRegion: Sendable {
@@ -29,6 +29,9 @@ public struct GeneratedRegion: Sendable {
             GeneratedRegion(
                 file: "README.md", name: "crop-options", open: "<!-- crop-options -->\n", close: "<!-- /crop-options -->",
                 text: CropOption.markdownTable + "\n"),
+            GeneratedRegion(
+                file: "README.md", name: "error-statuses", open: "<!-- error-statuses -->\n", close: "<!-- /error-statuses -->",
+                text: ErrorStatus.markdownTable + "\n"),
             .code("Sources/FocalServer/Web/focal-img.js", "crop-options", CropOption.elementJSON),
             .code("Sources/FocalServer/Web/focal-img.js", "formats", formatsJSON),
             .code("Sources/FocalServer/Web/overlay.js", "kinds", kindsJSON),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Focal
+import Foundation
 
 /// The options every command that reads and detects shares: detection, models, known subjects,
 /// and which URLs may be fetched.
@@ -58,7 +59,10 @@ struct DetectionOptions: ParsableArguments {
     ///   - configure: Changes to the configuration the command needs (a disk cache).
     func pipeline(inputs: Int, _ configure: (inout FocalConfiguration) -> Void = { _ in }) throws -> FocalPipeline {
         let extra: [any SubjectDetecting] = try subjects.map { [try SubjectFile(path: $0, maxSubjects: limits.maxSubjects)] } ?? []
-        var configuration = FocalConfiguration(modelsPath: models, limits: limits, network: try network())
+        let environment = ProcessInfo.processInfo.environment
+        let modelsPath = models ?? environment["FOCAL_MODELS"].flatMap { $0.isEmpty ? nil : $0 }
+        var configuration = FocalConfiguration(modelsPath: modelsPath, limits: limits, network: try network())
+        configuration.compiledModelCache = InferenceSettings.cacheFolder(environment: environment)
         configuration.inferenceThreads = inputs > 1 ? 1 : configuration.workers
         configure(&configuration)
         return FocalPipeline(configuration: configuration, detectors: extra)

@@ -23,14 +23,10 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated aspects.")
     var aspects: String = "1:1,16:9,9:16,4:5,3:2"
 
-    @Option(help: "Detection setting: fast or accurate.")
-    var accuracy: Accuracy = .fast
-
     @Flag(help: "Skip detection: score plain centre crops.")
     var noDetect = false
 
-    @Option(help: "Folder holding the model files.")
-    var models: String?
+    @OptionGroup var detection: DetectionOptions
 
     @Flag(help: "Also print one line per image and aspect that lost a face or pet.")
     var verbose = false
@@ -47,6 +43,7 @@ struct EvalCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Usage.check(json: json) {
+            try detection.check()
             _ = try parsedAspects()
             _ = try parsedRequirements()
         }
@@ -70,9 +67,10 @@ struct EvalCommand: AsyncParsableCommand {
         let targets = try parsedAspects()
         let requirements = try parsedRequirements()
         let labels = try EvalLabels.load(directory: directory)
-        let pipeline = FocalPipeline(configuration: FocalConfiguration(modelsPath: models))
+        // One image at a time, each inference on one thread: the figures do not depend on the cores.
+        let pipeline = try detection.pipeline(inputs: 2)
         var score = EvalScore()
-        var detection = EvalDetection()
+        var found = EvalDetection()
         var errors: [String] = []
         var crops = 0
         let clock = ContinuousClock()
@@ -85,10 +83,10 @@ struct EvalCommand: AsyncParsableCommand {
                 // Crops are planned on what `focal crop` detects (the crop scope, timed); recall and
                 // precision are measured on everything every detector finds.
                 let started = clock.now
-                let analysis = try await pipeline.analyze(.file(path), accuracy: accuracy, detect: !noDetect, scope: .crop)
+                let analysis = try await pipeline.analyze(.file(path), accuracy: detection.accuracy, detect: !noDetect, scope: .crop)
                 detectTime += clock.now - started
-                let everything = noDetect ? analysis : try await pipeline.analyze(.file(path), accuracy: accuracy, scope: .everything)
-                detection.add(detected: everything.subjects, labels: labelled.boxes, exhaustive: labelled.exhaustive_kinds ?? [])
+                let everything = noDetect ? analysis : try await pipeline.analyze(.file(path), accuracy: detection.accuracy, scope: .everything)
+                found.add(detected: everything.subjects, labels: labelled.boxes, exhaustive: labelled.exhaustive_kinds ?? [])
                 for aspect in targets {
                     let planStarted = clock.now
                     let plan = try analysis.plan(.aspect(width: aspect.0, height: aspect.1))
@@ -116,7 +114,7 @@ struct EvalCommand: AsyncParsableCommand {
         let msPerImage = Self.milliseconds(detectTime) / Double(max(1, images - errors.count))
         let msPerCrop = (Self.milliseconds(detectTime) + Self.milliseconds(planTime)) / Double(max(1, crops))
         let figures = EvalFigures(
-            images: images, crops: crops, errors: errors.count, score: score, detection: detection, msPerImage: msPerImage,
+            images: images, crops: crops, errors: errors.count, score: score, detection: found, msPerImage: msPerImage,
             msPerCrop: msPerCrop)
         if json {
             Terminal.out(DocumentEncoding.text(figures.document))
@@ -131,12 +129,12 @@ struct EvalCommand: AsyncParsableCommand {
                 """)
             if !noDetect {
                 for kind in EvalDetection.kinds {
-                    let r = detection.recall[kind].map(\.description) ?? "n/a"
-                    let p = detection.precision[kind].map(\.description) ?? "n/a"
+                    let r = found.recall[kind].map(\.description) ?? "n/a"
+                    let p = found.precision[kind].map(\.description) ?? "n/a"
                     Terminal.out("\(kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) recall \(r), precision \(p)")
                 }
-                Terminal.out("pets        recall \(detection.petRecall) (a cat or a dog, whichever it was called)")
-                Terminal.out("false pets  \(detection.falsePets) cat or dog detections on photos with none")
+                Terminal.out("pets        recall \(found.petRecall) (a cat or a dog, whichever it was called)")
+                Terminal.out("false pets  \(found.falsePets) cat or dog detections on photos with none")
             }
         }
         if !Self.report(requirements, on: figures, json: json) { throw ExitCode(Self.unmetRequirementStatus) }

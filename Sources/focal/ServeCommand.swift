@@ -92,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The configuration from the flags, then the environment variables, then the defaults; the
     /// cache folder created and checked for writing.
     /// - Parameter environment: The environment variables; default the process's.
-    /// - Throws: `ServeSettingError` naming the flag or variable at fault, or `ValidationError` for a cache folder that cannot be written.
+    /// - Throws: `SettingError` naming the flag or variable at fault, or `ValidationError` for a cache folder that cannot be written.
     func serverConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerConfiguration {
         let configuration = try ServerConfiguration(flags: givenFlags, environment: environment)
         if let cache = configuration.pipeline.diskCache { try CropCommand.checkWritable(cache.folder) }

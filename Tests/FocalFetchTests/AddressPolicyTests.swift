@@ -1,3 +1,4 @@
+import FocalCore
 import FocalFetch
 import Testing
 
@@ -186,12 +187,12 @@ struct AddressPolicyTests {
         #expect(try IPNetwork("10.1.2.3/31").description == "10.1.2.2/31")
     }
 
-    @Test("malformed networks throw a NetworkSettingError naming the text", arguments: [
+    @Test("malformed networks throw a SettingError naming the text", arguments: [
         "", "x", "10.0.0.0/", "/8", "10.0.0.0/33", "::/129", "10.0.0.0/-1", "10.0.0.0/+8", "10.0.0.0/8/8",
         "10.0.0.0/ 8", "10.0.0.0/0x8", "10.0.0.0/1000", "10.0.0/8", "example.com/8",
     ])
     func malformedNetwork(text: String) {
-        let error = #expect(throws: NetworkSettingError.self) { try IPNetwork(text) }
+        let error = #expect(throws: SettingError.self) { try IPNetwork(text) }
         #expect(error?.code == .requestInvalid)
         #expect(error?.value == text)
     }
@@ -216,7 +217,7 @@ struct AddressPolicyTests {
         #expect(!policy.allows(ten))
         #expect(policy.allows(google))
         #expect(try AddressPolicy(allowing: ["127.0.0.0/8", "10.0.0.0/8"]).allows(ten))
-        #expect(throws: NetworkSettingError.self) { try AddressPolicy(allowing: ["127.0.0.1/40"]) }
+        #expect(throws: SettingError.self) { try AddressPolicy(allowing: ["127.0.0.1/40"]) }
     }
 
     @Test("denied networks are refused whatever else allows, also inside IPv6")

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalFetch
 import Foundation
 import Testing
@@ -45,7 +46,7 @@ struct SourceAllowListTests {
         #expect(try !Self.allows(["127.0.0.1"], "http://127.0.0.2/a.jpg"))
         #expect(try Self.allows(["[2001:db8::7]"], "http://[2001:DB8:0::7]/a.jpg"))
         #expect(try Self.allows(["2001:db8::7"], "http://[2001:db8::7]:81/a.jpg"))
-        #expect(throws: NetworkSettingError.self, "a subdomain pattern of an address") { try SourceAllowList(["*.0.0.1"]) }
+        #expect(throws: SettingError.self, "a subdomain pattern of an address") { try SourceAllowList(["*.0.0.1"]) }
     }
 
     @Test("a folder prefix matches its scheme, host, port and the paths under it", arguments: [
@@ -92,7 +93,7 @@ struct SourceAllowListTests {
         "example.com:8080", "[::1", "*.127.0.0.1", String(repeating: "a", count: 64) + ".com",
     ])
     func malformed(pattern: String) {
-        let error = #expect(throws: NetworkSettingError.self) { try SourceAllowList([pattern]) }
+        let error = #expect(throws: SettingError.self) { try SourceAllowList([pattern]) }
         #expect(error?.value == pattern)
         #expect(error?.code == .requestInvalid)
     }

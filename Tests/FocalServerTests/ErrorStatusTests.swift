@@ -8,9 +8,9 @@ import Testing
 /// Every error code has a deliberate HTTP status, the list of codes is complete, and the README's
 /// table of errors says the same as the code.
 @Suite struct ErrorStatusTests {
-    /// The codes declared in ErrorCode.swift, read from the source.
-    static func declared() throws -> [String] {
-        let source = try String(contentsOf: Checkout.root.appendingPathComponent("Sources/FocalCore/ErrorCode.swift"), encoding: .utf8)
+    /// The codes declared in `file`, read from the source.
+    static func declared(in file: String) throws -> [String] {
+        let source = try String(contentsOf: Checkout.root.appendingPathComponent(file), encoding: .utf8)
         return source.split(separator: "\n").compactMap { line -> String? in
             guard line.contains("public static let"), let start = line.range(of: "rawValue: \"") else { return nil }
             let rest = line[start.upperBound...]
@@ -18,18 +18,26 @@ import Testing
         }
     }
 
-    @Test func theListHasEveryCodeOnce() throws {
-        let declared = try Self.declared()
-        #expect(declared.count > 30)
-        #expect(Set(ErrorCode.all.map(\.rawValue)) == Set(declared), "ErrorCode.all and the declarations differ")
-        #expect(ErrorCode.all.count == Set(ErrorCode.all).count, "no code listed twice")
+    /// The library's codes are listed in `ErrorCode.all`, the server's own in `ErrorCode.server`,
+    /// each once, and each has one row of the status table.
+    @Test func theListsHaveEveryCodeOnce() throws {
+        let library = try Self.declared(in: "Sources/FocalCore/ErrorCode.swift")
+        let server = try Self.declared(in: "Sources/FocalServer/ServerErrorCode.swift")
+        #expect(library.count > 25 && server.count > 10)
+        #expect(Set(ErrorCode.all.map(\.rawValue)) == Set(library), "ErrorCode.all and the declarations differ")
+        #expect(Set(ErrorCode.server.map(\.rawValue)) == Set(server), "ErrorCode.server and the declarations differ")
+        let every = ErrorCode.all + ErrorCode.server
+        #expect(every.count == Set(every).count, "no code listed twice, nor declared by both")
+        let rows = ErrorStatus.table.map(\.code)
+        #expect(rows.count == Set(rows).count, "one status row per code")
+        #expect(Set(rows) == Set(every), "every code has a status row, and every row a declared code")
     }
 
     /// Only the server's own failures are 500; every other code is a 4xx the client can act on,
     /// or a 5xx that says what failed upstream or here.
     @Test func everyCodeHasADeliberateStatus() {
         let serverFailures: Set<ErrorCode> = [.inputUnreadable, .outputEncodeFailed, .outputWriteFailed, .detectionFailed, .internalFailure]
-        for code in ErrorCode.all {
+        for code in ErrorCode.all + ErrorCode.server {
             let status = HTTPResponse.Status(for: code)
             if serverFailures.contains(code) {
                 #expect(status == .internalServerError, "\(code)")
@@ -59,7 +67,7 @@ import Testing
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             if let status = cells.first.flatMap({ Int($0) }), cells.count > 1 { rows[status] = cells[1] }
         }
-        for code in ErrorCode.all where code != .clientAborted {
+        for code in ErrorCode.all + ErrorCode.server where code != .clientAborted {
             let status = HTTPResponse.Status(for: code).code
             #expect(rows[status]?.contains("`\(code.rawValue)`") == true, "README: \(code) should be in the \(status) row")
             for (other, text) in rows where other != status {

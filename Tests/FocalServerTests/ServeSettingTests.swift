@@ -1,3 +1,4 @@
+import Focal
 import FocalServer
 import FocalTestSupport
 import Foundation
@@ -158,7 +159,7 @@ import Testing
         ([:], ["FOCAL_DATABASE": "mysql://u:hunter2@h/d"], "FOCAL_DATABASE: must be a URL like postgres://user:password@host:5432/database."),
     ] as [([String: [String]], [String: String], String)])
     func badValuesAreRefusedByName(_ flags: [String: [String]], _ environment: [String: String], _ message: String) {
-        #expect(throws: ServeSettingError.self) { try ServerConfiguration(flags: flags, environment: environment) }
+        #expect(throws: SettingError.self) { try ServerConfiguration(flags: flags, environment: environment) }
         do {
             _ = try ServerConfiguration(flags: flags, environment: environment)
         } catch {

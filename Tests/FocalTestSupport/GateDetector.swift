@@ -65,9 +65,10 @@ package struct PollTimeout: Error, CustomStringConvertible {
 }
 
 /// Polls `condition` every few milliseconds until it holds; records an issue and throws after
-/// `seconds`.
+/// `seconds` (default 120: a gated detector runs after the faces, whose model a cold compiled-model
+/// cache and a whole parallel test run can take tens of seconds to load).
 package func pollUntil(
-    _ what: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
+    _ what: String, seconds: Double = 120, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))

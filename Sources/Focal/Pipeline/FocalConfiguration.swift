@@ -46,8 +46,9 @@ public struct FocalConfiguration: Sendable {
     /// of cores in a process that crops one image at a time: the shortest time per crop.
     public var inferenceThreads: Int?
     /// The folder where compiled detection models are kept between processes (OpenVINO's cache);
-    /// default `InferenceSettings.defaultCacheFolder` (`$FOCAL_MODEL_CACHE`, else
-    /// `~/.cache/focal/compiled-models`); nil compiles the models in every process.
+    /// default `InferenceSettings.defaultCacheFolder` (`~/.cache/focal/compiled-models`; the
+    /// command line and the server honour `$FOCAL_MODEL_CACHE`); nil compiles the models in
+    /// every process.
     public var compiledModelCache: String?
     /// Timeouts, redirects and the User-Agent for URL inputs, and which sources and addresses
     /// they may reach; default `NetworkSettings()`, which fetches from public addresses only.

@@ -31,7 +31,7 @@ extension ServeSetting {
         "root", valueName: "dir", sample: ".", "Folder of images that URLs may name by relative path",
         apply: { configuration, path in
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { throw Refusal("not a folder") }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { throw SettingError(reason: "not a folder") }
             configuration.root = path
         }, show: { $0.root ?? "(none)" })
 
@@ -40,7 +40,7 @@ extension ServeSetting {
         list: "key", variable: "FOCAL_KEYS", valueName: "key", sample: "sample-key-1,sample-key-2", secret: true,
         "A key that verifies signed URLs; repeat it to rotate keys, the first signs",
         apply: { configuration, keys in
-            guard keys.allSatisfy({ !$0.isEmpty }) else { throw Refusal("a key may not be empty") }
+            guard keys.allSatisfy({ !$0.isEmpty }) else { throw SettingError(reason: "a key may not be empty") }
             configuration.keys = keys
         }, show: { $0.keys.isEmpty ? "(none)" : "\($0.keys.count) (hidden)" })
 
@@ -180,7 +180,7 @@ extension ServeSetting {
     public static let metricsAllow = ServeSetting(
         list: "metrics-allow", valueName: "network", defaultNote: "loopback", sample: "10.0.0.0/24,192.168.1.7", "A network allowed to read /metrics",
         apply: { configuration, networks in
-            configuration.metricsNetworks = try networks.map { text throws(NetworkSettingError) in try IPNetwork(text) }
+            configuration.metricsNetworks = try networks.map { text throws(SettingError) in try IPNetwork(text) }
         }, show: { $0.metricsNetworks.map(\.description).joined(separator: ", ") })
 
     /// `--no-metrics`: `ServerConfiguration.metrics` off.
@@ -210,7 +210,7 @@ extension ServeSetting {
     public static let logLevel = ServeSetting(
         "log-level", valueName: "level", defaultValue: "info", sample: "debug", "Log level: trace, debug, info, notice, warning, error or critical",
         apply: { configuration, text in
-            guard let level = Logger.Level(rawValue: text.lowercased()) else { throw Refusal("must be trace, debug, info, notice, warning, error or critical") }
+            guard let level = Logger.Level(rawValue: text.lowercased()) else { throw SettingError(reason: "must be trace, debug, info, notice, warning, error or critical") }
             configuration.logLevel = level
         }, show: { $0.logLevel.rawValue })
 }

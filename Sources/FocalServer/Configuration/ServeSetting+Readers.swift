@@ -1,44 +1,45 @@
+import Focal
 import Foundation
 
 // How the settings' texts are read: the same for a flag, its variable and its default.
 extension ServeSetting {
     /// A whole number within `range`.
-    /// - Throws: `Refusal` saying the range.
+    /// - Throws: `SettingError` saying the range.
     static func number(_ text: String, in range: ClosedRange<Int>) throws -> Int {
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
-            throw Refusal("not a whole number; give one between \(range.lowerBound) and \(range.upperBound)")
+            throw SettingError(reason: "not a whole number; give one between \(range.lowerBound) and \(range.upperBound)")
         }
-        guard range.contains(number) else { throw Refusal("must be between \(range.lowerBound) and \(range.upperBound)") }
+        guard range.contains(number) else { throw SettingError(reason: "must be between \(range.lowerBound) and \(range.upperBound)") }
         return number
     }
 
     /// A number of seconds, more than 0 and at most `most` (default an hour), kept to the millisecond.
-    /// - Throws: `Refusal` saying the range.
+    /// - Throws: `SettingError` saying the range.
     static func seconds(_ text: String, most: Double = 3600) throws -> Duration {
         guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite else {
-            throw Refusal("not a number of seconds; give one more than 0 and at most \(Int(most))")
+            throw SettingError(reason: "not a number of seconds; give one more than 0 and at most \(Int(most))")
         }
-        guard seconds > 0, seconds <= most else { throw Refusal("must be more than 0 and at most \(Int(most)) seconds") }
+        guard seconds > 0, seconds <= most else { throw SettingError(reason: "must be more than 0 and at most \(Int(most)) seconds") }
         return .milliseconds(Int(seconds * 1000))
     }
 
     /// A boolean: `1`, `true`, `yes` or `on`; `0`, `false`, `no` or `off`; any case.
-    /// - Throws: `Refusal` listing the words.
+    /// - Throws: `SettingError` listing the words.
     static func boolean(_ text: String) throws -> Bool {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false
-        default: throw Refusal("must be 1, true, yes or on (or 0, false, no, off)")
+        default: throw SettingError(reason: "must be 1, true, yes or on (or 0, false, no, off)")
         }
     }
 
     /// A PostgreSQL URL as `PostgresOverrideStore` takes it: `postgres://user:password@host:port/database`.
-    /// - Throws: `Refusal` that repeats nothing of the URL (it holds a password).
+    /// - Throws: `SettingError` that repeats nothing of the URL (it holds a password).
     static func databaseURL(_ text: String) throws -> String {
         guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty, components.user != nil
         else {
-            throw Refusal("must be a URL like postgres://user:password@host:5432/database")
+            throw SettingError(reason: "must be a URL like postgres://user:password@host:5432/database")
         }
         return text
     }

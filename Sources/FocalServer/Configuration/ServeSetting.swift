@@ -1,3 +1,4 @@
+public import Focal
 import Foundation
 
 /// One setting of `focal serve`, declared once: its flag, its `FOCAL_*` environment variable, its
@@ -50,7 +51,7 @@ public struct ServeSetting: Sendable {
     ///   - sample: A valid value other than the default.
     ///   - secret: Whether the value is secret; default `false`.
     ///   - summary: One line of help, without a final stop or the default.
-    ///   - apply: Reads the text into a configuration; throws `ServeSetting.Refusal` (or any `FocalError`) for text it cannot take.
+    ///   - apply: Reads the text into a configuration; throws `SettingError` (or any `FocalError`) for text it cannot take.
     ///   - show: The value in force for the start-up log.
     init(
         _ name: String, variable: String? = nil, valueName: String, defaultValue: String? = nil, defaultNote: String? = nil, sample: String,
@@ -70,7 +71,7 @@ public struct ServeSetting: Sendable {
     ///   - sample: Valid items other than the default, comma-separated.
     ///   - secret: Whether the items are secret; default `false`.
     ///   - summary: One line of help, without a final stop or the default.
-    ///   - apply: Reads the items into a configuration; throws `ServeSetting.Refusal` (or any `FocalError`) for one it cannot take.
+    ///   - apply: Reads the items into a configuration; throws `SettingError` (or any `FocalError`) for one it cannot take.
     ///   - show: The value in force for the start-up log.
     init(
         list name: String, variable: String? = nil, valueName: String, defaultNote: String? = nil, sample: String, secret: Bool = false,
@@ -138,8 +139,8 @@ public struct ServeSetting: Sendable {
     ///   - configuration: The configuration to change.
     ///   - flag: What the command line gave: nil or empty when the flag was not given (a flag given alone: `["true"]`).
     ///   - variable: The variable's value; nil or empty when it is not set.
-    /// - Throws: `ServeSettingError` naming the flag or the variable, and the value unless it is secret or a list.
-    func resolve(into configuration: inout ServerConfiguration, flag: [String]?, variable value: String?) throws(ServeSettingError) {
+    /// - Throws: `SettingError` naming the flag or the variable, and the value unless it is secret or a list.
+    func resolve(into configuration: inout ServerConfiguration, flag: [String]?, variable value: String?) throws(SettingError) {
         let origin: String
         let texts: [String]
         if let flag, !flag.isEmpty {
@@ -154,7 +155,7 @@ public struct ServeSetting: Sendable {
         do {
             try apply(&configuration, texts)
         } catch {
-            throw ServeSettingError(setting: name, origin: origin, value: secret || form == .list ? nil : texts.first, reason: Self.reason(error))
+            throw SettingError(setting: name, origin: origin, value: secret || form == .list ? nil : texts.first, reason: Self.reason(error))
         }
     }
 
@@ -166,20 +167,8 @@ public struct ServeSetting: Sendable {
     /// What is wrong, from whatever `apply` threw.
     private static func reason(_ error: any Error) -> String {
         switch error {
-        case let refusal as Refusal: refusal.reason
         case let error as any CustomStringConvertible: error.description
         default: "\(error)"
         }
-    }
-}
-
-extension ServeSetting {
-    /// Why a setting's text was refused: what is expected instead (`must be between 1 and 1024`).
-    struct Refusal: Error {
-        /// What is expected instead.
-        let reason: String
-
-        /// Creates a refusal.
-        init(_ reason: String) { self.reason = reason }
     }
 }

@@ -1,19 +1,21 @@
-import Focal
+public import Focal
 
 extension ServerConfiguration {
     /// The configuration `focal serve` runs with: each setting of `ServeSetting.all` from its flag,
     /// else its `FOCAL_*` environment variable, else its default. Detector inference runs on one
     /// thread per request (`inferenceThreads` 1): requests run side by side on every core, which
-    /// gives the most crops per second.
+    /// gives the most crops per second. Compiled models are kept where `FOCAL_MODEL_CACHE` says
+    /// (`InferenceSettings.cacheFolder(environment:)`).
     /// - Parameters:
     ///   - flags: The flags given, by setting name (`max-frames`): a value as one text, a repeated
     ///     flag's values in order, a flag given alone as `["true"]`; default none.
     ///   - environment: The environment variables (`ProcessInfo.processInfo.environment`).
-    /// - Throws: `ServeSettingError` for the first setting whose flag, variable or default cannot be taken.
-    public init(flags: [String: [String]] = [:], environment: [String: String]) throws(ServeSettingError) {
+    /// - Throws: `SettingError` for the first setting whose flag, variable or default cannot be taken.
+    public init(flags: [String: [String]] = [:], environment: [String: String]) throws(SettingError) {
         assert(flags.keys.allSatisfy { ServeSetting.named($0) != nil }, "flags that are no setting: \(flags.keys.sorted())")
         self.init()
         pipeline.inferenceThreads = 1
+        pipeline.compiledModelCache = InferenceSettings.cacheFolder(environment: environment)
         for setting in ServeSetting.all {
             try setting.resolve(into: &self, flag: flags[setting.name], variable: environment[setting.variable])
         }
