@@ -144,15 +144,19 @@ static int compile(focal_ov_runtime *runtime, const char *path, int streams, int
     char streams_text[16], threads_text[16];
     snprintf(streams_text, sizeof streams_text, "%d", streams);
     snprintf(threads_text, sizeof threads_text, "%d", streams * threads);
-    ov_property_t properties[6] = {
+    // ENABLE_MMAP off: OpenVINO writes a cache blob in place (truncate, then write), so another
+    // process that maps the blob meanwhile dies of SIGBUS when it reads past the file's end. Read
+    // into memory, a blob cut short fails to import, and OpenVINO compiles the model instead.
+    ov_property_t properties[7] = {
         {ov_property_key_num_streams, streams_text},
         {ov_property_key_inference_num_threads, threads_text},
         {ov_property_key_hint_enable_cpu_pinning, "NO"},
         {ov_property_key_hint_inference_precision, "f32"},
         {ov_property_key_hint_performance_mode, "THROUGHPUT"},
+        {"ENABLE_MMAP", "NO"},
         {ov_property_key_cache_dir, runtime->cache_dir},
     };
-    const size_t count = runtime->cache_dir ? 6 : 5;
+    const size_t count = runtime->cache_dir ? 7 : 6;
     OV_CHECK(ov_core_compile_model_from_file_props(runtime->core, path, "CPU", count, properties, &net->compiled),
              "cannot compile the model");
     OV_CHECK(ov_compiled_model_input(net->compiled, &port), "the model has no single input");

@@ -18,6 +18,9 @@ enum TestSecrets {
 func testConfiguration(_ configure: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
     var pipeline = FocalConfiguration(modelsPath: Checkout.models)
     pipeline.workers = 2
+    // The whole suite runs at once on a few cores: an input may take 300 s, not 30 (tests of
+    // deadlines set their own).
+    pipeline.limits.timeout = .seconds(300)
     var configuration = ServerConfiguration(
         host: "127.0.0.1", port: 0, root: Checkout.root.appendingPathComponent("Fixtures").path, keys: TestSecrets.keys,
         allowUnsafe: true, token: TestSecrets.token, pipeline: pipeline)

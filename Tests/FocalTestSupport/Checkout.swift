@@ -67,11 +67,14 @@ package struct Scratch: Sendable {
     package func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
-/// A pipeline on the checkout's models.
+/// A pipeline on the checkout's models, whose inputs may take 300 s instead of 30: the whole suite
+/// runs at once on a few cores, so a test's crop shares them with hundreds of others (tests of
+/// deadlines set their own).
 package func makePipeline(
     detectors: [any SubjectDetecting] = [], stages: [DetectionStage] = [], _ configure: (inout FocalConfiguration) -> Void = { _ in }
 ) -> FocalPipeline {
     var configuration = FocalConfiguration(modelsPath: Checkout.models)
+    configuration.limits.timeout = .seconds(300)
     configure(&configuration)
     return FocalPipeline(configuration: configuration, detectors: detectors, stages: stages)
 }

@@ -11,7 +11,9 @@ private let astronaut = ImageInput.file(Checkout.fixture("astronaut.png"))
 
 /// A pipeline on the checkout's models with `gate` beside the built-in detectors.
 private func gatedPipeline(_ gate: GateDetector, maxJobs: Int? = nil) -> FocalPipeline {
-    FocalPipeline(configuration: FocalConfiguration(modelsPath: Checkout.models, maxJobs: maxJobs), detectors: [gate])
+    makePipeline(detectors: [gate]) { configuration in
+        if let maxJobs { configuration.maxJobs = maxJobs }
+    }
 }
 
 @Suite struct SharedWorkTests {

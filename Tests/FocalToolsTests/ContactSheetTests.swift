@@ -10,7 +10,7 @@ import Testing
 @Suite struct ContactSheetTests {
     @Test("row heights outside 32...1024 and degenerate aspects are kept inside before any arithmetic")
     func extremeSettingsStayBounded() async throws {
-        let pipeline = FocalPipeline(configuration: FocalConfiguration(modelsPath: Checkout.models))
+        let pipeline = makePipeline()
         let analysis = try await pipeline.analyze(.file(Checkout.fixture("chelsea.png")), detect: false)
         // Drawing is synchronous and takes seconds in a debug build: on a thread of its own, so
         // that it never holds one of the few cooperative threads other tests run on.
