@@ -12,11 +12,11 @@ private func cachePipeline(
     memoryCacheBytes: Int = 64 << 20, disk: DiskCacheSettings? = nil, identifyByContent: Bool = true,
     detectors: [any SubjectDetecting] = []
 ) -> FocalPipeline {
-    FocalPipeline(
-        configuration: FocalConfiguration(
-            modelsPath: Checkout.models, memoryCacheBytes: memoryCacheBytes, diskCache: disk,
-            identifyByContent: identifyByContent),
-        detectors: detectors)
+    makePipeline(detectors: detectors) { configuration in
+        configuration.memoryCacheBytes = memoryCacheBytes
+        configuration.diskCache = disk
+        configuration.identifyByContent = identifyByContent
+    }
 }
 
 /// The `*.focal` entries of a cache folder, name to the bytes they take on disk (their blocks).
