@@ -68,9 +68,10 @@ private final class PoolCall<T: Sendable>: Sendable {
     var value: T? { try? result?.get() }
 }
 
-/// Polls `condition` until it holds; records an issue and throws after `seconds`.
+/// Polls `condition` until it holds; records an issue and throws after `seconds` (default 120:
+/// the whole suite shares a few cores, and a pool thread may wait its turn for seconds).
 private func poolPoll(
-    _ what: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+    _ what: String, seconds: Double = 120, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while !condition() {
