@@ -97,7 +97,7 @@ struct HostResolver: Sendable {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc) || canImport(Musl)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Int32(clamping: SOCK_STREAM.rawValue)
         #else
         hints.ai_socktype = SOCK_STREAM
         #endif
