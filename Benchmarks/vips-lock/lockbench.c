@@ -43,7 +43,8 @@ static int one(const file *f) {
     if (ok) {
         void *jpeg = NULL;
         size_t length = 0;
-        ok = focal_vips_encode(image, FOCAL_VIPS_JPEG, 80, &jpeg, &length, err, sizeof err) == FOCAL_VIPS_OK;
+        focal_vips_saver saver = {".jpg[Q=80,strip,optimize_coding]", 1};
+        ok = focal_vips_encode(image, &saver, &jpeg, &length, err, sizeof err) == FOCAL_VIPS_OK;
         focal_vips_free(jpeg);
     }
     focal_vips_image_free(image);

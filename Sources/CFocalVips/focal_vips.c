@@ -578,13 +578,13 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
 
 /// What save_to_buffer answers for a format that has no saver.
 #define SAVE_UNKNOWN (-2)
-static int save_to_buffer(VipsImage *image, focal_vips_format format, int quality, void **bytes, size_t *length);
+static int save_to_buffer(VipsImage *image, const focal_vips_saver *saver, void **bytes, size_t *length);
 
 struct render_encode_args {
     focal_vips_source *source;
     int scaled_width, scaled_height, left, top, out_width, out_height;
-    focal_vips_format format;
-    int quality, timeout_ms;
+    const focal_vips_saver *saver;
+    int timeout_ms;
     void **bytes;
     size_t *length;
 };
@@ -603,12 +603,12 @@ static focal_vips_status render_encode_body(void *raw, const char **own) {
         vips_image_set_progress(srgb, TRUE);
         handler = g_signal_connect(srgb, "eval", G_CALLBACK(on_eval), &d);
     }
-    int failed = save_to_buffer(srgb, a->format, a->quality, a->bytes, a->length);
+    int failed = save_to_buffer(srgb, a->saver, a->bytes, a->length);
     if (handler != 0) g_signal_handler_disconnect(srgb, handler);
     g_object_unref(srgb);
     if (!failed) return FOCAL_VIPS_OK;
     if (failed == SAVE_UNKNOWN) {
-        *own = "unknown output format";
+        *own = "no libvips saver for the output format";
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     if (*a->bytes != NULL) {
@@ -624,11 +624,10 @@ static focal_vips_status render_encode_body(void *raw, const char **own) {
 }
 
 focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled_width, int scaled_height, int left,
-                                           int top, int out_width, int out_height, focal_vips_format format,
-                                           int quality, int timeout_ms, void **bytes, size_t *length, char *err,
-                                           size_t errlen) {
-    if (source == NULL || bytes == NULL || length == NULL) {
-        put_text(err, errlen, "source or output pointer is NULL");
+                                           int top, int out_width, int out_height, const focal_vips_saver *saver,
+                                           int timeout_ms, void **bytes, size_t *length, char *err, size_t errlen) {
+    if (source == NULL || saver == NULL || saver->format == NULL || bytes == NULL || length == NULL) {
+        put_text(err, errlen, "source, saver or output pointer is NULL");
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     *bytes = NULL;
@@ -638,10 +637,10 @@ focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled
         put_text(err, errlen, "render geometry out of range");
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    // The format's limits and the quality are the caller's (Swift's FormatDescriptor,
-    // EncodeSettings); an unknown format fails in save_to_buffer.
+    // The format's limits and options are the caller's (Swift's FormatDescriptor, EncodeSettings);
+    // an unknown saver fails in save_to_buffer.
     struct render_encode_args a = {source, scaled_width, scaled_height, left, top, out_width, out_height,
-                                   format, quality, timeout_ms, bytes, length};
+                                   saver, timeout_ms, bytes, length};
     return guarded(render_encode_body, &a, &a.timeout_ms, err, errlen, "cannot decode the image");
 }
 
@@ -859,8 +858,7 @@ focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned 
 
 struct encode_args {
     const focal_vips_image *image;
-    focal_vips_format format;
-    int quality;
+    const focal_vips_saver *saver;
     void **bytes;
     size_t *length;
 };
@@ -881,72 +879,42 @@ static VipsImage *without_metadata(VipsImage *image) {
     return bare;
 }
 
-/// Encodes `image` (not consumed) with the saver of `format`: metadata stripped, JPEG flattened
-/// on white. 0 on success, -1 when the saver failed, SAVE_UNKNOWN for a format with no saver.
-static int save_to_buffer(VipsImage *image, focal_vips_format format, int quality, void **bytes, size_t *length) {
-    int failed = -1;
-    switch (format) {
-    case FOCAL_VIPS_JPEG: {
-        VipsImage *flat = flattened(image);
-        if (flat == NULL) break;
-        // Optimised Huffman tables need a second pass over every coefficient, held in memory:
-        // 300 MB for 100 MP. Only outputs up to 16 MP (the library's default limit) get them.
-        gboolean optimize = (int64_t)vips_image_get_width(flat) * vips_image_get_height(flat) <= 4096 * 4096;
-        failed = vips_jpegsave_buffer(flat, bytes, length, "Q", quality, "strip", TRUE, "optimize_coding", optimize, NULL);
-        g_object_unref(flat);
-        break;
+/// Encodes `image` (not consumed) with `saver`: metadata removed, alpha flattened on white when
+/// it asks. 0 on success, -1 when the saver failed, SAVE_UNKNOWN when libvips has no saver for it.
+static int save_to_buffer(VipsImage *image, const focal_vips_saver *saver, void **bytes, size_t *length) {
+    if (vips_foreign_find_save_buffer(saver->format) == NULL) {
+        vips_error_clear();
+        return SAVE_UNKNOWN;
     }
-    case FOCAL_VIPS_PNG:
-        failed = vips_pngsave_buffer(image, bytes, length, "compression", 6, "strip", TRUE, NULL);
-        break;
-    case FOCAL_VIPS_WEBP: {
-        VipsImage *bare = without_metadata(image);
-        if (bare == NULL) break;
-        failed = vips_webpsave_buffer(bare, bytes, length, "Q", quality, "strip", TRUE, NULL);
-        g_object_unref(bare);
-        break;
-    }
-    case FOCAL_VIPS_AVIF: {
-        // Effort 0 (libaom's fastest speed) was measured smaller and as close to the source (SSIM)
-        // as efforts 1-3 at 6-9x less time: see `focal-bench formats`.
-        VipsImage *bare = without_metadata(image);
-        if (bare == NULL) break;
-        failed = vips_heifsave_buffer(bare, bytes, length, "Q", quality, "compression",
-                                      VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort", 0, "bitdepth", 8, "strip", TRUE,
-                                      NULL);
-        g_object_unref(bare);
-        break;
-    }
-    default:
-        failed = SAVE_UNKNOWN;
-        break;
-    }
+    VipsImage *bare = without_metadata(image);
+    if (bare == NULL) return -1;
+    VipsImage *ready = saver->flatten ? flattened(bare) : bare;
+    if (saver->flatten) g_object_unref(bare);
+    if (ready == NULL) return -1;
+    int failed = vips_image_write_to_buffer(ready, saver->format, bytes, length, NULL);
+    g_object_unref(ready);
     return failed;
 }
 
 static focal_vips_status encode_body(void *raw, const char **own) {
     struct encode_args *a = raw;
-    int failed = save_to_buffer(a->image->image, a->format, a->quality, a->bytes, a->length);
+    int failed = save_to_buffer(a->image->image, a->saver, a->bytes, a->length);
     if (failed == SAVE_UNKNOWN) {
-        *own = "unknown output format";
+        *own = "no libvips saver for the output format";
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     return failed ? FOCAL_VIPS_ERR_ENCODE : FOCAL_VIPS_OK;
 }
 
-focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_format format, int quality,
-                                    void **bytes, size_t *length, char *err, size_t errlen) {
-    if (image == NULL || bytes == NULL || length == NULL) {
-        put_text(err, errlen, "image or output pointer is NULL");
+focal_vips_status focal_vips_encode(const focal_vips_image *image, const focal_vips_saver *saver, void **bytes,
+                                    size_t *length, char *err, size_t errlen) {
+    if (image == NULL || saver == NULL || saver->format == NULL || bytes == NULL || length == NULL) {
+        put_text(err, errlen, "image, saver or output pointer is NULL");
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     *bytes = NULL;
     *length = 0;
-    if (quality < 1 || quality > 100) {
-        put_text(err, errlen, "quality must be between 1 and 100");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
-    struct encode_args a = {image, format, quality, bytes, length};
+    struct encode_args a = {image, saver, bytes, length};
     return guarded(encode_body, &a, NULL, err, errlen, "cannot encode the image");
 }
 

@@ -27,8 +27,12 @@ public struct FormatDescriptor: Sendable {
     /// A 1×1 image in this format as a `data:` URI, which a browser decodes to tell whether it
     /// can (the element's `Accept` header); nil for a format every browser decodes.
     public let browserSample: String?
-    /// The shim's saver for it (`focal_vips_format`).
-    let saver: Int
+    /// Whether it holds alpha; when not, the shim flattens alpha on white before saving.
+    public let holdsAlpha: Bool
+    /// Its libvips saver, named by suffix with its options in libvips's form
+    /// (`.jpg[Q=85,strip]`), for an encoder quality (`encoderQuality`), the request's settings and
+    /// the output's size. Metadata is removed whatever it says.
+    let saver: @Sendable (_ quality: Int, _ settings: EncodeSettings, _ size: PixelSize) -> String
 
     /// Whether an output of `size` fits it.
     public func holds(_ size: PixelSize) -> Bool {
@@ -43,15 +47,19 @@ public struct FormatDescriptor: Sendable {
             format: .jpeg, names: ["jpeg", "jpg"], extensions: ["jpg", "jpeg"], mediaType: "image/jpeg",
             // 16-bit sizes in the header, less the encoder's margin.
             maxSide: 65_500, maxPixels: nil, encoderQuality: { $0 }, automaticRank: nil, keptFromInput: true, animates: false,
-            browserSample: nil, saver: 0),
+            browserSample: nil, holdsAlpha: false,
+            // Optimised Huffman tables need a second pass over every coefficient, held in memory
+            // (300 MB for 100 MP): only outputs up to 16 MP (the library's default limit) get them.
+            saver: { quality, _, size in ".jpg[Q=\(quality),strip,optimize_coding=\(size.area <= 4096 * 4096)]" }),
         FormatDescriptor(
             format: .png, names: ["png"], extensions: ["png"], mediaType: "image/png", maxSide: nil, maxPixels: nil,
             encoderQuality: { $0 }, automaticRank: nil, keptFromInput: true, animates: false, browserSample: nil,
-            saver: 1),
+            holdsAlpha: true, saver: { _, _, _ in ".png[compression=6,strip]" }),
         FormatDescriptor(
             format: .webp, names: ["webp"], extensions: ["webp"], mediaType: "image/webp",
             maxSide: 16_383, maxPixels: nil, encoderQuality: { $0 }, automaticRank: 1, keptFromInput: true, animates: true,
-            browserSample: "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw==", saver: 2),
+            browserSample: "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw==", holdsAlpha: true,
+            saver: { quality, _, _ in ".webp[Q=\(quality),strip]" }),
         // AV1's scale at 15 less (85 gives 70) measured about as close to the source (SSIM) as
         // WebP at 85 in 66-82 % of its bytes (`make bench-formats`); libaom holds about 20 bytes
         // a pixel while it encodes, so 4 MP (80 MB) at most.
@@ -64,7 +72,11 @@ public struct FormatDescriptor: Sendable {
                 + "W5mAAAAAAABAAAAFWluZmUCAAAAAAEAAGF2MDEAAAAAamlwcnAAAABLaXBjbwAAABNjb2xybmNseAACAAIABoAAAAAMYXYxQ"
                 + "4EADAAAAAAUaXNwZQAAAAAAAAABAAAAAQAAABBwaXhpAAAAAAMICAgAAAAXaXBtYQAAAAAAAAABAAEEgYIDhAAAACBtZGF0E"
                 + "gAKCBgABggQEDQgMgobAAAAQACwE16A",
-            saver: 3),
+            holdsAlpha: true,
+            // Effort 0 (libaom's fastest speed) was measured smaller and as close to the source
+            // (SSIM) as efforts 1-3 at 6-9x less time (`make bench-formats`); 8-bit. libvips
+            // 8.14's buffer saver for HEIF answers to `.heif` only, with AV1 asked for.
+            saver: { quality, _, _ in ".heif[Q=\(quality),compression=av1,effort=0,bitdepth=8,strip]" }),
     ]
 
     /// The rows by format.

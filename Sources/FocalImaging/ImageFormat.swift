@@ -1,10 +1,9 @@
-internal import CFocalVips
 public import FocalCore
 
 /// An output encoding. Everything about each one is its row of `FormatDescriptor.all`: names,
-/// media type, limits, quality scale, whether the automatic format may choose it; the shim has
-/// one saver per format and no limits of its own. A new format is a case here, its row there,
-/// and its saver in the shim.
+/// media type, limits, quality scale, whether the automatic format may choose it, its libvips
+/// saver and options; the shim has no list of formats and no limits of its own. A new format is
+/// a case here and its row there.
 public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable {
     /// JPEG, alpha flattened on white.
     case jpeg
@@ -44,10 +43,4 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable {
 
     /// Whether an output of `size` fits this format (its row's side and pixel limits).
     public func holds(_ size: PixelSize) -> Bool { descriptor.holds(size) }
-
-    /// The encoder's setting for a Focal `quality` (1...100, on JPEG's scale).
-    func encoderQuality(_ quality: Int) -> Int32 { Int32(clamping: descriptor.encoderQuality(quality)) }
-
-    /// The shim's code for this format.
-    var vipsCode: focal_vips_format { focal_vips_format(rawValue: UInt32(descriptor.saver)) }
 }

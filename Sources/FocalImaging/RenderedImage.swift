@@ -93,7 +93,7 @@ public final class RenderedImage: @unchecked Sendable {
     /// Encodes the image in sRGB with metadata stripped.
     /// - Parameters:
     ///   - format: JPEG, PNG, WebP or AVIF (at most `ImageFormat.avifMaxPixels`).
-    ///   - quality: 1...100 on JPEG's scale (`ImageFormat.encoderQuality`); default 85.
+    ///   - quality: 1...100 on JPEG's scale (`FormatDescriptor.encoderQuality`); default 85.
     /// - Throws: `ImagingError` (`output.encode_failed`, or `request.invalid` for a quality
     ///   outside 1...100).
     public func encode(_ format: ImageFormat, quality: Int = 85) throws(ImagingError) -> Data {
@@ -111,7 +111,8 @@ public final class RenderedImage: @unchecked Sendable {
         var memory: UnsafeMutableRawPointer? = nil
         var length = 0
         let (status, text) = withErrorText {
-            focal_vips_encode(image.handle, format.vipsCode, format.encoderQuality(settings.quality), &memory, &length, $0, $1)
+            let (err, errlen) = ($0, $1)
+            return settings.withSaver(for: size) { focal_vips_encode(image.handle, $0, &memory, &length, err, errlen) }
         }
         guard status == FOCAL_VIPS_OK, let memory else {
             throw ImagingError(.outputEncodeFailed, "the output could not be encoded as \(format.rawValue)", cause: text)

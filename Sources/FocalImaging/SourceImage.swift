@@ -360,9 +360,12 @@ public final class SourceImage: @unchecked Sendable {
         var memory: UnsafeMutableRawPointer? = nil
         var length = 0
         let (status, text) = withErrorText {
-            focal_vips_render_encode(
-                handle, geometry.scaledWidth, geometry.scaledHeight, geometry.left, geometry.top, geometry.width, geometry.height,
-                format.vipsCode, format.encoderQuality(settings.quality), deadline.millisecondsLeft, &memory, &length, $0, $1)
+            let (err, errlen) = ($0, $1)
+            return settings.withSaver(for: output) {
+                focal_vips_render_encode(
+                    handle, geometry.scaledWidth, geometry.scaledHeight, geometry.left, geometry.top, geometry.width, geometry.height,
+                    $0, deadline.millisecondsLeft, &memory, &length, err, errlen)
+            }
         }
         guard status == FOCAL_VIPS_OK, let memory else {
             if status == FOCAL_VIPS_ERR_ENCODE {

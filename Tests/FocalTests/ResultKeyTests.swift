@@ -38,6 +38,18 @@ import Testing
         #expect(Self.key(options) != plain)
     }
 
+    @Test("the encode options sit flat beside the others, so results cached before they were grouped keep their keys")
+    func encodeOptionsAreFlat() throws {
+        var options = FocalOptions()
+        options.encoding.quality = 70
+        options.flip = .horizontal
+        let json = try #require(Self.key(options).text.split(separator: "|").last)
+        #expect(json.contains(#""quality":70"#))
+        #expect(json.contains(#""flip":1"#))
+        #expect(!json.contains("encoding"))
+        #expect(!json.contains("automaticFormat"), "an absent option is left out, not null")
+    }
+
     @Test("what cannot change the output is not in the key: the fallback, and detection settings when nothing is detected")
     func irrelevantFieldsAreNot() throws {
         var options = FocalOptions()

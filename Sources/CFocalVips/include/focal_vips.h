@@ -62,13 +62,13 @@ typedef struct focal_vips_info {
     // clang-format on
 } focal_vips_info;
 
-/// Output encodings.
-typedef enum focal_vips_format {
-    FOCAL_VIPS_JPEG = 0,
-    FOCAL_VIPS_PNG = 1,
-    FOCAL_VIPS_WEBP = 2,
-    FOCAL_VIPS_AVIF = 3,  ///< AV1 in HEIF, 8-bit, libaom at its fastest setting (effort 0).
-} focal_vips_format;
+/// How to save an output: libvips's saver for a suffix, with its options, in libvips's own form
+/// (".jpg[Q=85,strip]"). The caller builds it (Swift's FormatDescriptor): the shim has no list of
+/// formats, no option of its own and no limits. Metadata is always removed before saving.
+typedef struct focal_vips_saver {
+    const char *format;  ///< The suffix and options, e.g. ".webp[Q=85,strip]".
+    int flatten;         ///< 1 to flatten alpha on white first (a format without alpha).
+} focal_vips_saver;
 
 /// Starts libvips once (thread safe; later calls return the first result).
 focal_vips_status focal_vips_init(char *err, size_t errlen);
@@ -116,13 +116,13 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
 /// (`left`, `top`) of `out_width` x `out_height` in those pixels and encodes it, in one pass: the
 /// output is never held whole in memory (WebP's encoder excepted), and the deadline covers the
 /// encoding too. A decoder's error surfaces while encoding and is FOCAL_VIPS_ERR_CORRUPT. The
-/// format's limits (sizes, pixels) and the quality's range are the caller's to check: the shim has
-/// one saver per format and no limits of its own. AVIF's encoder, like WebP's, holds the output whole.
+/// format's limits (sizes, pixels) and its options are the caller's to check: the shim has no
+/// limits of its own. AVIF's encoder, like WebP's, holds the output whole. An unknown saver is
+/// FOCAL_VIPS_ERR_ARGUMENT.
 /// On success `*bytes` holds `*length` bytes freed with focal_vips_free.
 focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled_width, int scaled_height, int left,
-                                           int top, int out_width, int out_height, focal_vips_format format,
-                                           int quality, int timeout_ms, void **bytes, size_t *length, char *err,
-                                           size_t errlen);
+                                           int top, int out_width, int out_height, const focal_vips_saver *saver,
+                                           int timeout_ms, void **bytes, size_t *length, char *err, size_t errlen);
 /// Takes the area at (`left`, `top`) of `area_width` x `area_height` of a decoded image and
 /// resizes it to exactly `out_width` x `out_height` (Lanczos 3), into memory.
 focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left, int top, int area_width,
@@ -147,9 +147,10 @@ void focal_vips_image_size(const focal_vips_image *image, int *width, int *heigh
 /// `*length` = width * height * 3 bytes that the caller frees with focal_vips_free.
 focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned char **rgb, size_t *length,
                                         char *err, size_t errlen);
-/// Encodes the image; metadata is stripped and JPEG flattens alpha on white. `quality` is 1...100
-/// (JPEG, WebP, AVIF: the encoder's own scale, passed as given). On success `*bytes` holds `*length` bytes freed with focal_vips_free.
-focal_vips_status focal_vips_encode(const focal_vips_image *image, focal_vips_format format, int quality,
+/// Encodes the image with `saver` (metadata removed; alpha flattened on white when it asks). An
+/// unknown saver is FOCAL_VIPS_ERR_ARGUMENT. On success `*bytes` holds `*length` bytes freed with
+/// focal_vips_free.
+focal_vips_status focal_vips_encode(const focal_vips_image *image, const focal_vips_saver *saver,
                                     void **bytes, size_t *length, char *err, size_t errlen);
 /// Renders `text` as an 8-bit coverage mask about `height` pixels tall. `*mask` (width *
 /// mask_height bytes) is freed with focal_vips_free.

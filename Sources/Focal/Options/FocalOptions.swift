@@ -15,12 +15,11 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// (`AcceptedFormats.best(for:)`: AVIF, WebP, else JPEG; a PNG input never goes out as PNG).
     /// Default nil: `format` decides. `focal serve` fills it in from the request's `Accept`.
     public var automaticFormat: AcceptedFormats?
-    /// Quality 1...100 on JPEG's scale (WebP the same, AVIF 15 less); default 85.
-    public var quality: Int
+    /// Quality, mirroring: how the output is encoded whatever its format; default
+    /// `EncodeOptions.default`.
+    public var encoding: EncodeOptions
     /// What a failure returns; default `.error`.
     public var fallback: Fallback
-    /// Mirroring of the output; default none.
-    public var flip: Flip
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -28,8 +27,32 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// the result may miss a saved crop, so it is cached nowhere). Not part of result keys.
     var savedCropsUnknown = false
 
+    /// Quality 1...100 on JPEG's scale (WebP the same, AVIF 15 less); `encoding.quality`.
+    public var quality: Int {
+        get { encoding.quality }
+        set { encoding.quality = newValue }
+    }
+    /// Mirroring of the output; `encoding.flip`.
+    public var flip: Flip {
+        get { encoding.flip }
+        set { encoding.flip = newValue }
+    }
+
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, quality, fallback, flip, savedCropRevision
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision
+    }
+
+    /// The options as one flat object: the encode options' fields sit beside the others (result
+    /// keys are this encoding, with sorted keys).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(crop, forKey: .crop)
+        try container.encode(accuracy, forKey: .accuracy)
+        try container.encodeIfPresent(format, forKey: .format)
+        try container.encodeIfPresent(automaticFormat, forKey: .automaticFormat)
+        try container.encode(fallback, forKey: .fallback)
+        try container.encodeIfPresent(savedCropRevision, forKey: .savedCropRevision)
+        try encoding.encode(to: encoder)
     }
 
     /// The defaults listed on each property.
@@ -43,17 +66,18 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         self.crop = crop
         self.accuracy = accuracy
         self.format = format
-        self.quality = quality
+        self.encoding = EncodeOptions(quality: quality, flip: flip)
         self.fallback = fallback
-        self.flip = flip
     }
 
     /// Checks every option.
     /// - Throws: `PlanningError.invalidOption` naming the bad value.
     public func validate() throws(PlanningError) {
         try crop.validate()
-        guard EncodeSettings.qualities.contains(quality) else {
-            throw PlanningError.invalidOption("quality \(quality) must be between 1 and 100")
+        do {
+            try encoding.validate()
+        } catch {
+            throw PlanningError.invalidOption(error.message)
         }
     }
 

@@ -14,7 +14,7 @@ struct Render: CropStep {
         try Task.checkCancellation()
         let options = job.options
         let format = try options.outputFormat(for: image.format, size: plan.outputSize)
-        let settings = try EncodeSettings(format: format, quality: options.quality, flip: options.flip)
+        let settings = try EncodeSettings(format: format, options: options.encoding)
         let data: Data
         if options.crop.needsDetection, let copy = job.copy {
             data = try await pipeline.render(plan, of: copy, settings: settings)
