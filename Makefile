@@ -95,10 +95,9 @@ test-browser: models fixtures
 lint: deps
 	@scripts/lint.sh
 
-# The README's table of crop options, written from the table in the code (`focal options --markdown`)
-# between its `crop-options` markers; OptionTableTests fails when the README is behind.
 # The generated parts of checked-in files, from the code's tables (GeneratedRegion): the README's
-# crop option table and the web page's option, format and kind tables. A test fails when one is stale.
+# crop option table and table of errors, and the web page's option, format and kind tables. A test
+# fails when one is stale.
 generated: build
 	.build/debug/focal options --write-generated .
 

@@ -69,7 +69,8 @@ func crops(_ pipeline: FocalPipeline, _ inputs: [ImageInput], options: FocalOpti
 /// A pipeline whose models are loaded (by a crop of another photo, with and without faces).
 func warmPipeline(_ configure: (inout FocalConfiguration) -> Void = { _ in }) async throws -> FocalPipeline {
     // As `focal serve` runs it: crops side by side, one thread per inference.
-    var configuration = FocalConfiguration(modelsPath: models, inferenceThreads: 1)
+    var configuration = FocalConfiguration(
+        modelsPath: models, inferenceThreads: 1, compiledModelCache: InferenceSettings.cacheFolder(environment: ProcessInfo.processInfo.environment))
     configure(&configuration)
     let pipeline = FocalPipeline(configuration: configuration)
     if let warmUp { _ = try await pipeline.analyze(.file(warmUp), scope: .everything) }
@@ -97,7 +98,8 @@ let byName = files.map { ImageInput.file($0, cacheName: $0) }
 /// Milliseconds per image of each detection stage, on one thread (as a server's worker runs it).
 func stages() throws -> [String: Any] {
     let folder = try ModelDirectory.locate(explicit: models, containing: FaceDetector.modelFile)
-    let inference = InferenceSettings(parallel: 1, threadsPerInference: 1)
+    let inference = InferenceSettings(
+        parallel: 1, threadsPerInference: 1, cacheFolder: InferenceSettings.cacheFolder(environment: ProcessInfo.processInfo.environment))
     let faces = try FaceDetector(models: folder, inference: inference)
     let objects = try ObjectDetector(models: folder, inference: inference)
     let saliency = SaliencyDetector()

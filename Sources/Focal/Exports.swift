@@ -5,6 +5,7 @@
 @_exported public import struct FocalDetection.InferenceSettings
 @_exported public import enum FocalImaging.ImageFormat
 @_exported public import struct FocalImaging.Flip
+@_exported public import struct FocalImaging.EncodeOptions
 @_exported public import struct FocalImaging.ImagingError
 @_exported public import class FocalImaging.SourceImage
 @_exported public import class FocalImaging.RenderedImage

@@ -30,7 +30,8 @@ public struct InferenceSettings: Hashable, Sendable {
         return InferenceSettings(parallel: max(1, min(workers, cores / max(1, width))), threadsPerInference: width, cacheFolder: cacheFolder)
     }
 
-    /// `~/.cache/focal/compiled-models` in the user's home folder; nil when there is none.
+    /// `~/.cache/focal/compiled-models` in the user's home folder (Foundation's
+    /// `homeDirectoryForCurrentUser`, which on Linux honours `HOME`); nil when there is none.
     public static var defaultCacheFolder: String? {
         let home = FileManager.default.homeDirectoryForCurrentUser.path
         return home.hasPrefix("/") && home != "/" ? home + "/.cache/focal/compiled-models" : nil
@@ -38,7 +39,7 @@ public struct InferenceSettings: Hashable, Sendable {
 
     /// The folder the command line and the server use, from their environment: `FOCAL_MODEL_CACHE`
     /// (empty or `off`: none), else `XDG_CACHE_HOME/focal/compiled-models`, else `defaultCacheFolder`.
-    /// The library reads no environment itself.
+    /// The library reads no other environment itself.
     public static func cacheFolder(environment: [String: String]) -> String? {
         if let explicit = environment["FOCAL_MODEL_CACHE"] { return explicit.isEmpty || explicit == "off" ? nil : explicit }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/focal/compiled-models" }

@@ -85,6 +85,14 @@ public struct SubjectFile: SubjectDetecting {
                 .requestInvalid,
                 "\(path.oneLine): a \(subject.kind.rawValue) has a box or confidence out of range; boxes are finite pixels with width and height of zero or more, confidence 0...1")
         }
+        let known = Set(SubjectKindTraits.all.map(\.kind))
+        if let unknown = (shared + byName.values.joined()).first(where: { !known.contains($0.kind) }) {
+            let names = SubjectKindTraits.all.map(\.kind.rawValue).joined(separator: ", ")
+            throw DetectionError(
+                .requestInvalid,
+                "\(path.oneLine): '\(unknown.kind.rawValue.oneLine)' is not a kind Focal knows: \(names) (a library's own kinds are registered with SubjectKindTraits.register)",
+                publicMessage: "a subject's kind is not one Focal knows: \(names)")
+        }
     }
 
     /// The subjects listed for `name` (or its last path component), plus those for every image.

@@ -245,7 +245,11 @@ package struct URLLoader: Sendable {
         // arrives (all at once when its length is declared), so a flood of large downloads is
         // refused instead of buffered.
         var reserved = max(0, declared ?? 0)
-        try take(reserved)
+        do {
+            try take(reserved)
+        } catch let refused as Refused {
+            throw refused.error
+        }
         var body = Data()
         // One allocation of the declared size: growing by doubling would hold up to twice the
         // body, and a copy of it while it grows, beyond what the budget counted.

@@ -2,8 +2,9 @@ public import FocalCore
 
 /// How an output is encoded whatever its format: quality and mirroring. A request's options hold
 /// one; the format, chosen later (`format(auto)`, the input's own), joins it in `EncodeSettings`.
-/// A new encode option is a field here, its row in the option table and its use in the formats'
-/// savers (`FormatDescriptor.saver`).
+/// A new encode option is a field here, its row in the option table and its use: in the formats'
+/// savers (`FormatDescriptor.saver`), or where the output is rendered for what every format
+/// shares (flip).
 public struct EncodeOptions: Hashable, Sendable, Encodable {
     /// 1...100 on JPEG's scale (each format's row maps it to its encoder's); default 85.
     public var quality: Int
@@ -22,7 +23,7 @@ public struct EncodeOptions: Hashable, Sendable, Encodable {
         self.flip = flip
     }
 
-    /// Checks every option; the one place their ranges are checked.
+    /// Checks every option (the option table's parsers check text first, for their messages).
     /// - Throws: `ImagingError` (`request.invalid`) naming the bad value.
     public func validate() throws(ImagingError) {
         guard Self.qualities.contains(quality) else {

@@ -14,9 +14,6 @@ public struct EncodeSettings: Hashable, Sendable {
     /// Mirroring of the output.
     public var flip: Flip { options.flip }
 
-    /// The qualities Focal takes.
-    public static var qualities: ClosedRange<Int> { EncodeOptions.qualities }
-
     /// Creates settings.
     /// - Parameters:
     ///   - format: The encoding.

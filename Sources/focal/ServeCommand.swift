@@ -58,6 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(.allowSource) var allowSource: [String] = []
     @Option(.allowNetwork) var allowNetwork: [String] = []
     @Option(.models) var models: String?
+    @Option(.modelCache) var modelCache: String?
     @Option(.logLevel) var logLevel: String?
 
     /// The flags given, by setting name, as `ServerConfiguration(flags:environment:)` takes them: the

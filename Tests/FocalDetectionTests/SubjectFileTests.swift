@@ -48,6 +48,16 @@ import Testing
         #expect(error?.message.contains("line 1") == true)
     }
 
+    @Test("a kind Focal does not know (a typo, a wrong case) is refused, naming it and the kinds it knows", arguments: ["dgo", "Face"])
+    func unknownKind(kind: String) throws {
+        let path = try write(#"[{"kind": "\#(kind)", "x": 10, "y": 20, "width": 30, "height": 40}]"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: DetectionError.self) { try SubjectFile(path: path) }
+        #expect(error?.code == .requestInvalid)
+        #expect(error?.message.contains("'\(kind)'") == true)
+        #expect(error?.message.contains("face, head, cat, dog, person, saliency") == true)
+    }
+
     @Test("subjects are clipped to the image and change the cache identity with the file")
     func clipping() async throws {
         let path = try write(#"[{"kind": "dog", "x": -50, "y": 100, "width": 200, "height": 1000}]"#)

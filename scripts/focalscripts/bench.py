@@ -15,7 +15,9 @@
 4. Focal's caches: memory hits by content and by cache name, disk hits after a restart.
 
 Options: --runs N (per-process runs, default BENCH_RUNS or 9), --rounds N (throughput rounds,
-default BENCH_ROUNDS or 3), --quick (2 runs, 1 round: a smoke run; `make bench BENCH_FLAGS=--quick`).
+default BENCH_ROUNDS or 3), --quick (2 runs, 1 round: a smoke run; `make bench BENCH_FLAGS=--quick`),
+--against DIR (another checkout with its own `make bench-build`, e.g. a worktree of the previous
+commit: its Focal rows run interleaved beside this one's, marked "(against)").
 """
 import argparse
 import json
@@ -35,6 +37,8 @@ WORK = os.path.join(paths.CACHE, "bench")
 DEV = paths.DEV
 RUNS = 9
 ROUNDS = 3
+# (focal, focal-bench) of the checkout given with --against, measured beside this one's.
+AGAINST = None
 
 # The mixed set: (source, kind). Fixtures come from `make fixtures`; the dev photos are used when
 # ../shared is beside the checkout.
@@ -87,6 +91,13 @@ def per_process(photos):
             "focal crop --size 400x400": [FOCAL, "crop", image, "--size", "400x400", "-o", f"{out}/focal.jpg"],
             "focal crop --size 400x400 (cold: no model cache)": [FOCAL, "crop", image, "--size", "400x400", "-o", f"{out}/focal-cold.jpg"],
             "focal crop --size 400x400 --no-detect": [FOCAL, "crop", image, "--size", "400x400", "--no-detect", "-o", f"{out}/centre.jpg"],
+        }
+        if AGAINST:
+            for name in list(commands):
+                commands[name + " (against)"] = [AGAINST[0], *commands[name][1:-1], commands[name][-1] + ".against.jpg"]
+                if name in environments:
+                    environments[name + " (against)"] = environments[name]
+        commands |= {
             "vipsthumbnail --smartcrop attention": [vipsthumbnail, image, "--size", "400x400", "--smartcrop", "attention", "-o", f"{out}/attention.jpg"],
             "vipsthumbnail (centre)": [vipsthumbnail, image, "--size", "400x400", "--smartcrop", "centre", "-o", f"{out}/vcentre.jpg"],
         }
@@ -125,11 +136,13 @@ def throughput(folder, used):
     phases = {"Focal, cold, with detection": [], "Focal, cold, detection off": [], "libvips thumbnail, crop=attention": []}
     peaks = {k: 0.0 for k in phases}
     detail = {}
+    runs = [("Focal, cold, with detection", [BENCH, folder, "cold"]), ("Focal, cold, detection off", [BENCH, folder, "nodetect"])]
+    if AGAINST:
+        runs += [(name + " (against)", [AGAINST[1], *cmd[1:]]) for name, cmd in runs]
+        for name, _ in runs[2:]:
+            phases[name], peaks[name] = [], 0.0
     for _ in range(ROUNDS):
-        for name, cmd in (
-            ("Focal, cold, with detection", [BENCH, folder, "cold"]),
-            ("Focal, cold, detection off", [BENCH, folder, "nodetect"]),
-        ):
+        for name, cmd in runs:
             line = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
             result = json.loads(line)
             phases[name].append(result["crops_per_second"])
@@ -172,24 +185,34 @@ def stages(folder):
 
 def cached(folder):
     env = dict(os.environ, FOCAL_MODELS=paths.MODELS)
-    line = subprocess.run([BENCH, folder, "cached"], capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
-    r = json.loads(line)
-    print("Focal's caches, same process (crops/s):")
-    print(f"  memory, identified by content (SHA-256 of each file)  {r['memory_by_content']:10.0f}")
-    print(f"  memory, identified by cache name                      {r['memory_by_name']:10.0f}")
-    print(f"  disk, a new pipeline (as after a restart)             {r['disk']:10.0f}")
-    print(f"  peak resident memory                                  {r['peak_mb']:10.0f} MB")
+    benches = [("", BENCH)] + ([(" (against)", AGAINST[1])] if AGAINST else [])
+    results = {}
+    for _ in range(max(1, ROUNDS) if AGAINST else 1):  # interleaved when there are two
+        for label, bench in benches:
+            line = subprocess.run([bench, folder, "cached"], capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
+            results.setdefault(label, []).append(json.loads(line))
+    print("Focal's caches, same process (crops/s" + (", median of interleaved rounds" if AGAINST else "") + "):")
+    for label, rounds in results.items():
+        def m(key):
+            return statistics.median(r[key] for r in rounds)
+        for row, key in (("memory, identified by content (SHA-256 of each file)", "memory_by_content"),
+                         ("memory, identified by cache name", "memory_by_name"), ("disk, a new pipeline (as after a restart)", "disk")):
+            print(f"  {row + label:64} {m(key):10.0f}")
+        print(f"  {'peak resident memory' + label:64} {max(r['peak_mb'] for r in rounds):10.0f} MB")
 
 
 def main():
-    global RUNS, ROUNDS
+    global RUNS, ROUNDS, AGAINST
     parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=env_int("BENCH_RUNS", RUNS), help="per-process runs of each command")
     parser.add_argument("--rounds", type=int, default=env_int("BENCH_ROUNDS", ROUNDS), help="throughput rounds")
     parser.add_argument("--quick", action="store_true", help="2 runs and 1 round")
+    parser.add_argument("--against", metavar="DIR", help="another checkout whose release build runs beside this one")
     args = parser.parse_args()
     RUNS, ROUNDS = (2, 1) if args.quick else (args.runs, args.rounds)
-    for binary in (FOCAL, BENCH):
+    if args.against:
+        AGAINST = tuple(os.path.join(os.path.abspath(args.against), ".build", "release", name) for name in ("focal", "focal-bench"))
+    for binary in (FOCAL, BENCH, *(AGAINST or ())):
         if not os.path.exists(binary):
             sys.exit(f"bench: no {paths.shown(binary)}; `make bench` builds it (FOCAL_BENCH=1 swift build -c release)")
     folder, used = mixed_set()

@@ -27,10 +27,11 @@ public struct DetectionStage: Sendable {
         public let everything: Bool
     }
 
-    /// A stage's detectors for one accuracy, loaded, and how to ready their models ahead.
+    /// A stage's detectors for one accuracy, loaded, and how to ready their models ahead (for
+    /// an image size, at the stage's place on the background loader).
     struct Loaded: Sendable {
         let detectors: [any SubjectDetecting]
-        let prepare: @Sendable (PixelSize) -> Void
+        let prepare: @Sendable (PixelSize, BackgroundModelLoads.Priority) -> Void
     }
 
     /// Its name in cache keys and statistics: `faces`, `objects`, `saliency`, or a user's.
@@ -58,7 +59,7 @@ public struct DetectionStage: Sendable {
     ) -> DetectionStage {
         DetectionStage(
             id: "custom:" + detector.identifier, kinds: kinds, loadOrder: 3, use: use,
-            load: { _, _ in Loaded(detectors: [detector], prepare: { _ in }) }, identifier: { _, _ in detector.identifier })
+            load: { _, _ in Loaded(detectors: [detector], prepare: { _, _ in }) }, identifier: { _, _ in detector.identifier })
     }
 
     /// A face scored at least this is taken for a person's without asking the object detector.
@@ -70,7 +71,7 @@ public struct DetectionStage: Sendable {
         load: { accuracy, configuration throws(DetectionError) in
             let folder = try ModelDirectory.locate(explicit: configuration.modelsPath, containing: FaceDetector.modelFile)
             let faces = try FaceDetector(models: folder, accuracy: accuracy, threshold: configuration.faceThreshold, inference: configuration.inference)
-            return Loaded(detectors: [faces]) { size in faces.prepare(imageSize: size, priority: .init(1)) }
+            return Loaded(detectors: [faces]) { size, priority in faces.prepare(imageSize: size, priority: priority) }
         },
         identifier: { accuracy, configuration in FaceDetector.identifier(accuracy: accuracy, threshold: configuration.faceThreshold) })
 
@@ -93,7 +94,7 @@ public struct DetectionStage: Sendable {
             let folder = try ModelDirectory.locate(explicit: configuration.modelsPath, containing: ObjectDetector.modelFile)
             let objects = try ObjectDetector(
                 models: folder, accuracy: accuracy, thresholds: configuration.objectThresholds, inference: configuration.inference)
-            return Loaded(detectors: [objects]) { _ in objects.prepare(priority: .init(2)) }
+            return Loaded(detectors: [objects]) { _, priority in objects.prepare(priority: priority) }
         },
         identifier: { accuracy, configuration in
             configuration.detectObjects ? ObjectDetector.identifier(accuracy: accuracy, thresholds: configuration.objectThresholds) : nil
@@ -108,11 +109,20 @@ public struct DetectionStage: Sendable {
             return context.everything ? .listed : .skipped
         },
         load: { _, configuration in
-            configuration.detectSaliency ? Loaded(detectors: [SaliencyDetector()], prepare: { _ in }) : nil
+            configuration.detectSaliency ? Loaded(detectors: [SaliencyDetector()], prepare: { _, _ in }) : nil
         },
         identifier: { _, configuration in configuration.detectSaliency ? SaliencyDetector().identifier : nil })
 
     /// The built-in stages, in the order they run: faces, objects, saliency. A pipeline runs a
-    /// library user's own stages after the faces (`FocalPipeline.stages`).
+    /// library user's own stages after the faces (`inOrder(own:)`).
     public static let builtIn: [DetectionStage] = [faces, objects, saliency]
+
+    /// Whether it finds faces: such stages run before a library user's own, which see them.
+    var findsFaces: Bool { kinds.contains { $0.traits.strategy == .faces } }
+
+    /// The stages a pipeline runs: the built-in ones that find faces, then `own` (so they see
+    /// the faces), then the other built-in ones.
+    static func inOrder(own: [DetectionStage]) -> [DetectionStage] {
+        builtIn.filter(\.findsFaces) + own + builtIn.filter { !$0.findsFaces }
+    }
 }

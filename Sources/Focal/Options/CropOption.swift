@@ -151,7 +151,7 @@ public struct CropOption: Sendable {
             examples: ["70", "100", "1"],
             parse: { text, options throws(PlanningError) in
                 let digits = text.trimmingSpaces
-                guard digits.count <= 3, digits.allSatisfy({ ("0"..."9").contains($0) }), let quality = Int(digits), (1...100).contains(quality) else {
+                guard digits.count <= 3, digits.allSatisfy({ ("0"..."9").contains($0) }), let quality = Int(digits), EncodeOptions.qualities.contains(quality) else {
                     throw PlanningError.invalidOption("quality '\(text)' must be a whole number from 1 to 100")
                 }
                 options.quality = quality

@@ -3,8 +3,9 @@ import FocalImaging
 import Foundation
 
 /// What one crop or plan knows so far: filled in by its steps, in order, and read by the ones
-/// after them (`CropStep`). A step never changes what an earlier one resolved; the options are
-/// resolved once (the saved crop found and applied) before the plan reads them.
+/// after them (`CropStep`). A step never changes what an earlier one resolved: the options are
+/// resolved once (the saved crop found) before the result is looked up, and the crop the plan
+/// reads (`frameCrop`) follows from them without changing the key.
 struct CropJob: Sendable {
     /// What a saved crop lookup found.
     enum SavedCrop: Sendable {
@@ -41,6 +42,10 @@ struct CropJob: Sendable {
     var target: CropTarget?
     /// The saved crop, once asked for.
     var savedCrop: SavedCrop = .notAsked
+    /// The crop options with a saved crop's bounds, once the image's size is known
+    /// (`ApplySavedCrop`); nil when no saved crop applies. They follow from the saved crop, the
+    /// target, the image and the upscale limit, so the result key holds those instead.
+    var frameCrop: CropOptions?
     /// The result key last looked up, so that a lookup runs once per key.
     var lookedUp: String?
     /// The decode the detectors and the render share.
@@ -79,6 +84,10 @@ struct CropJob: Sendable {
         if case let .found(saved) = savedCrop { saved } else { nil }
     }
 
+    /// The crop options the frame is planned with: `frameCrop` once a saved crop is applied,
+    /// else the options' own.
+    var planCrop: CropOptions { frameCrop ?? options.crop }
+
     /// What the detectors found that a crop uses.
     var cropSubjects: [Subject] { subjects?[.crop] ?? [] }
 
@@ -87,6 +96,8 @@ struct CropJob: Sendable {
     func resultKey(_ pipeline: FocalPipeline) -> ResultKey? {
         guard let identity, let rule else { return nil }
         if case .notAsked = savedCrop, mayHaveSavedCrop(pipeline) { return nil }
-        return ResultKey(identity: identity, target: rule.key, options: options, detectors: detectors)
+        // A saved crop's bounds depend on the upscale limit as well (`SavedCropRule.crop`).
+        let target = foundSavedCrop == nil ? rule.key : "\(rule.key) upscale \(pipeline.configuration.limits.maxUpscale)"
+        return ResultKey(identity: identity, target: target, options: options, detectors: detectors)
     }
 }

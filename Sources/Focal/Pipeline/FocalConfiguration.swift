@@ -6,7 +6,8 @@ public import FocalDetection
 /// The defaults suit a server on the machine it runs on: native work as wide as the cores, at
 /// most 16 jobs per core admitted at once, 64 MiB of results in memory, no disk cache.
 public struct FocalConfiguration: Sendable {
-    /// The model folder; nil searches `$FOCAL_MODELS`, `./models` and the install prefix.
+    /// The model folder, searched alone; nil searches `./models` and the install prefix (the
+    /// command line and the server pass `$FOCAL_MODELS` here).
     public var modelsPath: String?
     /// Byte and pixel limits on inputs, downloads included; default `ImageLimits.default`.
     public var limits: ImageLimits

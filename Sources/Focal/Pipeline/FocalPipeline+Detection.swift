@@ -27,7 +27,7 @@ extension FocalPipeline {
         let image = copy.image
         // Models compile (or load from the compiled-model cache) while the image decodes: a
         // no-op once they are loaded, most of a one-photo process's start-up until then.
-        for (stage, ready) in loaded where entry.found[stage.id] == nil { ready.prepare(image.size) }
+        for (stage, ready) in loaded where entry.found[stage.id] == nil { ready.prepare(image.size, .init(stage.loadOrder)) }
         let request = DetectionRequest(name: image.name, imageSize: image.size, wantsEverything: everything, executor: pool) {
             side, enlarge in try await copy.pixels(longSide: side, enlarge: enlarge)
         }
@@ -73,7 +73,12 @@ extension FocalPipeline {
 
     /// Identifies the stages that run for `accuracy` and their settings, without loading them.
     func detectorSignature(_ accuracy: Accuracy) -> String {
-        stages.compactMap { $0.identifier(accuracy, configuration) }.joined(separator: "+")
+        let signature = stages.compactMap { $0.identifier(accuracy, configuration) }.joined(separator: "+")
+        // A library's own kinds rank by their rows (`SubjectKindTraits.register`): another
+        // ranking plans other crops.
+        let own = SubjectKindTraits.all.dropFirst(SubjectKindTraits.builtIn.count)
+        guard !own.isEmpty else { return signature }
+        return signature + ";kinds " + own.map { "\($0.kind.rawValue):\($0.priority):\($0.strategy.rawValue)" }.joined(separator: ",")
     }
 
     /// Readies what the process's first detecting job needs before its image is read: on a
@@ -81,7 +86,7 @@ extension FocalPipeline {
     /// on the background model loader. In that order: both are mostly dynamic linking, which
     /// takes one lock per process, and the decode needs libvips first. The models themselves are
     /// queued once the image's shape is known (`subjects(of:...)`).
-    func prepareDetection(_ accuracy: Accuracy) {
+    func prepareDetection() {
         guard !Self.prepared.exchange(true, ordering: .relaxed) else { return }
         let settings = configuration.inference
         Thread.detachNewThread {

@@ -31,8 +31,6 @@ import Synchronization
 public final class FocalPipeline: Sendable {
     /// The settings it was made with.
     public let configuration: FocalConfiguration
-    /// Detectors that run beside the built-in ones.
-    public let extraDetectors: [any SubjectDetecting]
     /// The detection stages it runs, in order: faces, your detectors' and stages, objects, saliency.
     public let stages: [DetectionStage]
     /// The stages' detectors, per accuracy, made once.
@@ -60,9 +58,7 @@ public final class FocalPipeline: Sendable {
         stages: [DetectionStage] = [], overrides: (any CropOverriding)? = nil
     ) {
         self.configuration = configuration
-        self.extraDetectors = detectors
-        self.stages = DetectionStage.builtIn.prefix(1) + detectors.map { DetectionStage.custom($0) } + stages
-            + DetectionStage.builtIn.dropFirst()
+        self.stages = DetectionStage.inOrder(own: detectors.map { DetectionStage.custom($0) } + stages)
         self.overrides = overrides
         // Each job has at most a few native pieces in flight (the detectors run side by side).
         pool = NativeWorkPool(width: configuration.workers, queueLimit: max(64, 4 * configuration.maxJobs))
@@ -392,7 +388,7 @@ public final class FocalPipeline: Sendable {
         crop.detect = false
         let plan = try Analysis(image: image, subjects: []).plan(target, options: crop)
         let format = try options.outputFormat(for: image.format, size: plan.outputSize)
-        let data = try await render(image, plan: plan, format: format, quality: options.quality)
+        let data = try await render(image, plan: plan, settings: EncodeSettings(format: format, options: options.encoding))
         counters.withLock { $0.fallbacks += 1 }
         return CropResult(data: data, format: format, plan: plan, detected: [], origin: .centerCropFallback(reason: "\(reason)"))
     }
@@ -403,7 +399,7 @@ public final class FocalPipeline: Sendable {
         let target = try rule.target(for: image.size)
         let plan = try Analysis(image: image, subjects: []).plan(target, options: CropOptions(detect: false))
         let format = try options.outputFormat(for: image.format, size: plan.outputSize)
-        let data = try await render(image, plan: plan, format: format, quality: options.quality)
+        let data = try await render(image, plan: plan, settings: EncodeSettings(format: format, options: options.encoding))
         counters.withLock { $0.fallbacks += 1 }
         return CropResult(data: data, format: format, plan: plan, detected: [], origin: .placeholder(reason: "\(reason)"))
     }

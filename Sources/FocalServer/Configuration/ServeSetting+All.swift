@@ -10,7 +10,7 @@ extension ServeSetting {
     public static let all: [ServeSetting] = [
         host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, autoWebp, autoFormat,
         requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, answerMemory, maxJSONBytes, maxSignPaths,
-        maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, models, logLevel,
+        maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, models, modelCache, logLevel,
     ]
 
     /// The setting named `name` (`max-frames`), if there is one.
@@ -205,6 +205,15 @@ extension ServeSetting {
     public static let models = ServeSetting(
         "models", valueName: "dir", defaultNote: "./models, then the install prefix", sample: "/opt/focal/models", "Folder holding the model files",
         apply: { $0.pipeline.modelsPath = $1 }, show: { $0.pipeline.modelsPath ?? "(searched)" })
+
+    /// `--model-cache`: `FocalConfiguration.compiledModelCache` (its default is
+    /// `InferenceSettings.cacheFolder(environment:)`'s, which reads `XDG_CACHE_HOME` too).
+    public static let modelCache = ServeSetting(
+        "model-cache", valueName: "dir", defaultNote: "$XDG_CACHE_HOME/focal/compiled-models or ~/.cache/focal/compiled-models",
+        sample: "/var/cache/focal/compiled-models", "Folder of compiled models, reused across restarts; off for none",
+        apply: { configuration, text in
+            configuration.pipeline.compiledModelCache = text.isEmpty || text.lowercased() == "off" ? nil : text
+        }, show: { $0.pipeline.compiledModelCache ?? "off" })
 
     /// `--log-level`: `ServerConfiguration.logLevel`.
     public static let logLevel = ServeSetting(

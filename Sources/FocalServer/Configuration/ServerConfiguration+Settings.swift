@@ -4,8 +4,8 @@ extension ServerConfiguration {
     /// The configuration `focal serve` runs with: each setting of `ServeSetting.all` from its flag,
     /// else its `FOCAL_*` environment variable, else its default. Detector inference runs on one
     /// thread per request (`inferenceThreads` 1): requests run side by side on every core, which
-    /// gives the most crops per second. Compiled models are kept where `FOCAL_MODEL_CACHE` says
-    /// (`InferenceSettings.cacheFolder(environment:)`).
+    /// gives the most crops per second. Compiled models are kept where `--model-cache` or
+    /// `FOCAL_MODEL_CACHE` says, else where `InferenceSettings.cacheFolder(environment:)` puts them.
     /// - Parameters:
     ///   - flags: The flags given, by setting name (`max-frames`): a value as one text, a repeated
     ///     flag's values in order, a flag given alone as `["true"]`; default none.

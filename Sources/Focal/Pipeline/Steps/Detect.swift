@@ -8,7 +8,7 @@ struct Detect: CropStep {
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.subjects == nil, let image = job.image else { return }
-        let longSide = job.target.flatMap { pipeline.outputLongSide(image, $0, job.options.crop) }
+        let longSide = job.target.flatMap { pipeline.outputLongSide(image, $0, job.planCrop) }
         let copy = pipeline.workingCopy(of: image, accuracy: job.options.accuracy, outputLongSide: longSide)
         job.copy = copy
         guard job.options.crop.needsDetection else {

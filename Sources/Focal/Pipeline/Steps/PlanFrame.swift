@@ -8,7 +8,7 @@ struct PlanFrame: CropStep {
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.plan == nil, let image = job.image, let target = job.target else { return }
         try image.deadline.check(source: image.name)
-        let plan = try Analysis(image: image, subjects: job.cropSubjects).plan(target, options: job.options.crop)
+        let plan = try Analysis(image: image, subjects: job.cropSubjects).plan(target, options: job.planCrop)
         if case .aspect = target { try pipeline.configuration.limits.check(output: plan.outputSize) }
         job.plan = plan
     }

@@ -4,6 +4,6 @@ struct PrepareDetection: CropStep {
     let name = "prepare detection"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
-        if job.options.crop.needsDetection { pipeline.prepareDetection(job.options.accuracy) }
+        if job.options.crop.needsDetection { pipeline.prepareDetection() }
     }
 }
