@@ -3,8 +3,8 @@ import FocalImaging
 public import Foundation
 
 /// A part of a checked-in file written from the code's tables, between two markers: the README's
-/// crop option and error tables, and the web page's option, kind and format tables (`focal-img.js`,
-/// `overlay.js`, `app.css`). The files are served and shipped exactly as checked in;
+/// crop option and error tables, `focal crop`'s flags for the crop options, and the web page's
+/// option, kind and format tables (`focal-img.js`, `overlay.js`, `app.css`). The files are served and shipped exactly as checked in;
 /// `make generated` rewrites every region and a test fails when one is stale.
 public struct GeneratedRegion: Sendable {
     /// The file, relative to the checkout's root.
@@ -32,6 +32,9 @@ public struct GeneratedRegion: Sendable {
             GeneratedRegion(
                 file: "README.md", name: "error-statuses", open: "<!-- error-statuses -->\n", close: "<!-- /error-statuses -->",
                 text: ErrorStatus.markdownTable + "\n"),
+            GeneratedRegion(
+                file: "Sources/focal/CropCommand.swift", name: "crop-option-flags", open: "// focal:crop-option-flags\n",
+                close: "    // /focal:crop-option-flags", text: cropOptionFlags),
             .code("Sources/FocalServer/Web/focal-img.js", "crop-options", CropOption.elementJSON),
             .code("Sources/FocalServer/Web/focal-img.js", "formats", formatsJSON),
             .code("Sources/FocalServer/Web/overlay.js", "kinds", kindsJSON),
@@ -89,6 +92,16 @@ public struct GeneratedRegion: Sendable {
     }
 
     /// `--kind-face: #22c55e;` and so on, one line per built-in kind.
+    /// `focal crop`'s flag for each crop option but accuracy (the detection options' own): a
+    /// property named for the option (`min-face`, `minFace`), which ArgumentParser spells back.
+    static var cropOptionFlags: String {
+        CropOption.all.filter { $0.name != "accuracy" }.map { option in
+            let words = option.name.split(separator: "-")
+            let property = (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+            return "    @Option(help: CropOption.help(\"\(option.name)\")) var \(property): String?\n"
+        }.joined()
+    }
+
     static var kindColours: String {
         SubjectKindTraits.builtIn.map { "  --kind-\($0.kind.rawValue): \($0.colour);" }.joined(separator: "\n")
     }

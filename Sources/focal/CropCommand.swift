@@ -25,7 +25,9 @@ struct CropCommand: AsyncParsableCommand {
     @Option(help: "Aspect ratio A:B, e.g. 16:9 (the largest crop, not resized).")
     var aspect: String?
 
-    // The crop options of the table (CropOption.all), each read through the table's parser.
+    // The crop options of the table (CropOption.all), each read through the table's parser;
+    // written from the table by `make generated` (accuracy is in `DetectionOptions`).
+    // focal:crop-option-flags
     @Option(help: CropOption.help("scheme")) var scheme: String?
     @Option(help: CropOption.help("padding")) var padding: String?
     @Option(help: CropOption.help("headroom")) var headroom: String?
@@ -34,6 +36,7 @@ struct CropCommand: AsyncParsableCommand {
     @Option(help: CropOption.help("detect")) var detect: String?
     @Option(help: CropOption.help("format")) var format: String?
     @Option(help: CropOption.help("quality")) var quality: String?
+    // /focal:crop-option-flags
 
     @Flag(help: "Skip detection: a plain centre crop (the same as --detect off).")
     var noDetect = false
@@ -99,12 +102,12 @@ struct CropCommand: AsyncParsableCommand {
 
     /// The options given, each read through the crop option table (the command line's accuracy
     /// comes from the detection options). The flags are found by name: a table option's flag is
-    /// the property of the same name, so a new option needs its one `@Option` line and nothing here.
+    /// the property named for it (`min-face`, `minFace`), which `make generated` writes.
     func focalOptions() throws -> FocalOptions {
         var options = FocalOptions(accuracy: detection.accuracy)
         var given: [String: String] = [:]
         for case let (label?, value as Option<String?>) in Mirror(reflecting: self).children {
-            if let text = value.wrappedValue { given[String(label.drop(while: { $0 == "_" }))] = text }
+            if let text = value.wrappedValue { given[Self.optionName(property: label)] = text }
         }
         for option in CropOption.all {
             guard let text = given[option.name] else { continue }
@@ -112,6 +115,11 @@ struct CropCommand: AsyncParsableCommand {
         }
         if noDetect { options.crop.detect = false }
         return options
+    }
+
+    /// A table option's name for the property that holds its flag: `_minFace` is `min-face`.
+    static func optionName(property label: String) -> String {
+        String(label.drop(while: { $0 == "_" }).flatMap { $0.isUppercase ? ["-"] + $0.lowercased() : [$0] })
     }
 
     /// Creates the cache folder if needed and checks that files can be written in it.
