@@ -52,7 +52,8 @@ public struct DetectionStage: Sendable {
     /// it runs after the faces, before the objects.
     /// - Parameters:
     ///   - detector: The detector; its `identifier` is the stage's, in cache keys.
-    ///   - kinds: The kinds it finds; default none said.
+    ///   - kinds: The kinds it finds; default none said. Their registered rows' ranking is part
+    ///     of the result keys of the pipelines that run the stage.
     ///   - use: When it runs, given what the stages before found; default always, for crops.
     public static func custom(
         _ detector: any SubjectDetecting, kinds: [SubjectKind] = [], use: @escaping @Sendable (Context) -> Use = { _ in .cropped }

@@ -74,9 +74,12 @@ extension FocalPipeline {
     /// Identifies the stages that run for `accuracy` and their settings, without loading them.
     func detectorSignature(_ accuracy: Accuracy) -> String {
         let signature = stages.compactMap { $0.identifier(accuracy, configuration) }.joined(separator: "+")
-        // A library's own kinds rank by their rows (`SubjectKindTraits.register`): another
-        // ranking plans other crops.
-        let own = SubjectKindTraits.all.dropFirst(SubjectKindTraits.builtIn.count)
+        // The kinds a library's own stages declare rank by their registered rows
+        // (`SubjectKindTraits.register`): another ranking plans other crops. Only those: the
+        // table is the process's, and a kind another pipeline registers changes no key here.
+        let builtIn = Set(SubjectKindTraits.builtIn.map(\.kind))
+        let declared = Set(stages.flatMap(\.kinds)).subtracting(builtIn)
+        let own = SubjectKindTraits.all.filter { declared.contains($0.kind) }
         guard !own.isEmpty else { return signature }
         return signature + ";kinds " + own.map { "\($0.kind.rawValue):\($0.priority):\($0.strategy.rawValue)" }.joined(separator: ",")
     }
