@@ -77,9 +77,8 @@ extension FocalPipeline {
         // The kinds a library's own stages declare rank by their registered rows
         // (`SubjectKindTraits.register`): another ranking plans other crops. Only those: the
         // table is the process's, and a kind another pipeline registers changes no key here.
-        let builtIn = Set(SubjectKindTraits.builtIn.map(\.kind))
-        let declared = Set(stages.flatMap(\.kinds)).subtracting(builtIn)
-        let own = SubjectKindTraits.all.filter { declared.contains($0.kind) }
+        guard !ownKinds.isEmpty else { return signature }
+        let own = SubjectKindTraits.all.filter { ownKinds.contains($0.kind) }
         guard !own.isEmpty else { return signature }
         return signature + ";kinds " + own.map { "\($0.kind.rawValue):\($0.priority):\($0.strategy.rawValue)" }.joined(separator: ",")
     }

@@ -33,6 +33,9 @@ public final class FocalPipeline: Sendable {
     public let configuration: FocalConfiguration
     /// The detection stages it runs, in order: faces, your detectors' and stages, objects, saliency.
     public let stages: [DetectionStage]
+    /// The kinds its own stages declare that are not built in, whose registered ranking is part
+    /// of its detector signature.
+    let ownKinds: Set<SubjectKind>
     /// The stages' detectors, per accuracy, made once.
     let loadedStages = Mutex<[Accuracy: [(DetectionStage, DetectionStage.Loaded)]]>([:])
     let pool: NativeWorkPool
@@ -59,6 +62,7 @@ public final class FocalPipeline: Sendable {
     ) {
         self.configuration = configuration
         self.stages = DetectionStage.inOrder(own: detectors.map { DetectionStage.custom($0) } + stages)
+        ownKinds = Set(self.stages.flatMap(\.kinds)).subtracting(SubjectKindTraits.builtIn.map(\.kind))
         self.overrides = overrides
         // Each job has at most a few native pieces in flight (the detectors run side by side).
         pool = NativeWorkPool(width: configuration.workers, queueLimit: max(64, 4 * configuration.maxJobs))
