@@ -44,3 +44,58 @@ stop_server_and_clean() {
     [ -n "${tmp:-}" ] && rm -rf "$tmp"
     exit "$status"
 }
+
+# Python venvs of pinned wheels (thumbor for comparison, NNCF for the int8 models): the wheels are
+# CPython 3.11 builds, checked by sha256 (pip --require-hashes).
+# The pinned wheels are CPython 3.11 builds (what Debian 12 ships as python3).
+python311() {
+    local candidate
+    for candidate in "${PYTHON:-}" python3 python3.11 /usr/bin/python3; do
+        [ -n "$candidate" ] && command -v "$candidate" >/dev/null || continue
+        if "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
+            echo "$candidate"; return
+        fi
+    done
+    if [ ! -x /usr/bin/python3 ] && command -v apt-get >/dev/null; then
+        apt_install python3 python3-venv
+        echo /usr/bin/python3; return
+    fi
+    die "the pinned wheels need CPython 3.11 (Debian 12's python3); set PYTHON=/path/to/python3.11"
+}
+
+# make_venv DIR REQUIREMENTS... : builds DIR from the hashed requirement files, once.
+make_venv() {
+    local dir=$1; shift
+    local stamp="$dir/.focal-requirements"
+    local want
+    want=$(cat "$@" | sha256sum | cut -d' ' -f1)
+    if [ -x "$dir/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+        return
+    fi
+    local py
+    py=$(python311)
+    if ! "$py" -c 'import ensurepip' 2>/dev/null; then
+        [ "$(command -v "$py")" = /usr/bin/python3 ] || die "$py has no ensurepip (venv support)"
+        apt_install python3-venv
+    fi
+    say "creating $dir (pip, pinned by sha256)"
+    rm -rf "$dir"
+    "$py" -m venv "$dir"
+    local pip=("$dir/bin/python" -m pip --quiet --disable-pip-version-check --no-input)
+    local req build=()
+    for req in "$@"; do
+        case "$req" in *build-requirements.txt) build+=("$req") ;; esac
+    done
+    # setuptools first: derpconf (a thumbor dependency) is published only as a source archive,
+    # built here without build isolation so that its build tool is hash-checked too.
+    for req in "${build[@]}"; do
+        "${pip[@]}" install --require-hashes --no-deps --only-binary=:all: -r "$req" \
+            || die "pip could not install $req"
+    done
+    for req in "$@"; do
+        case "$req" in *build-requirements.txt) continue ;; esac
+        "${pip[@]}" install --require-hashes --no-build-isolation --use-pep517 -r "$req" \
+            || die "pip could not install $req"
+    done
+    echo "$want" > "$stamp"
+}

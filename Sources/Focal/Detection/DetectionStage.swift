@@ -98,7 +98,9 @@ public struct DetectionStage: Sendable {
             return Loaded(detectors: [objects]) { _, priority in objects.prepare(priority: priority) }
         },
         identifier: { accuracy, configuration in
-            configuration.detectObjects ? ObjectDetector.identifier(accuracy: accuracy, thresholds: configuration.objectThresholds) : nil
+            guard configuration.detectObjects else { return nil }
+            return ObjectDetector.identifier(
+                accuracy: accuracy, thresholds: configuration.objectThresholds, int8: ObjectDetector.usesInt8(models: configuration.modelsPath))
         })
 
     /// The salient region (spectral residual): for a crop when no face was found (it also places
