@@ -247,10 +247,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 INSTALL_ROOT = $(DESTDIR)$(PREFIX)
 INSTALL_MODELS := $(if $(FOCAL_MODELS),$(FOCAL_MODELS),models)
-# What FaceDetector.modelFiles and ObjectDetector.modelFile/headsFile name (scripts/setup.sh models
-# also keeps the files they are made from, and coco.names: focal reads none of them).
+# What FaceDetector.modelFiles and ObjectDetector.modelFile/int8ModelFile/headsFile name (scripts/setup.sh
+# models also keeps the files they are made from, and coco.names: focal reads none of them).
 MODEL_FILES := $(foreach size,512x384 512x512 384x512 1280x960 1280x1280 960x1280,yunet-2023mar-$(size).onnx) \
-	yolov4-tiny-288.onnx yolov4-tiny.heads.json
+	yolov4-tiny-288.onnx yolov4-tiny-288-int8.xml yolov4-tiny-288-int8.bin yolov4-tiny.heads.json
 RESOURCES := Focal_FocalServer.resources
 BASH_COMPLETION := share/bash-completion/completions/focal
 ZSH_COMPLETION := share/zsh/site-functions/_focal

@@ -59,6 +59,13 @@ runtime=$(LD_DEBUG=libs focal crop "$checkout/Fixtures/grace_hopper.jpg" --aspec
     || die "the installed focal loads OpenVINO from '$runtime', not $prefix/lib/focal"
 say "OpenVINO from $prefix/lib/focal"
 
+# The installed int8 object model is found and chosen where the CPU runs int8 (x86-64 with AVX2).
+doctor=$(focal doctor --json) || die "focal doctor failed: $doctor"
+if grep -q AVX2 <<<"$doctor"; then
+    grep -q '"precision_objects":"int8"' <<<"$doctor" || die "the installed focal does not run the int8 object model: $doctor"
+fi
+say "doctor: $doctor"
+
 bash -c "source '$prefix/share/bash-completion/completions/focal' && complete -p focal" >/dev/null \
     || die "the bash completion does not register itself for focal"
 [ -s "$prefix/share/zsh/site-functions/_focal" ] && [ -s "$prefix/share/fish/vendor_completions.d/focal.fish" ] \

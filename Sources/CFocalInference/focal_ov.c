@@ -125,6 +125,22 @@ focal_ov_runtime *focal_ov_runtime_create(const char *cache_dir, char *err, size
     return runtime;
 }
 
+int focal_ov_cpu_capabilities(focal_ov_runtime *runtime, char *out, size_t capacity, char *err, size_t errlen) {
+    if (runtime == NULL || out == NULL || capacity == 0) {
+        set_error(err, errlen, "runtime or output is NULL");
+        return FOCAL_OV_EINVAL;
+    }
+    char *value = NULL;
+    const ov_status_e status = ov_core_get_property(runtime->core, "CPU", "OPTIMIZATION_CAPABILITIES", &value);
+    if (status != OK || value == NULL) {
+        ov_failure(err, errlen, "cannot read the CPU's capabilities", status);
+        return FOCAL_OV_ERUNTIME;
+    }
+    snprintf(out, capacity, "%s", value);
+    ov_free(value);
+    return 0;
+}
+
 void focal_ov_runtime_free(focal_ov_runtime *runtime) {
     if (runtime == NULL) return;
     if (runtime->core) ov_core_free(runtime->core);
@@ -135,8 +151,8 @@ void focal_ov_runtime_free(focal_ov_runtime *runtime) {
 /// Compiles the model file at `path` (or imports its compiled blob from the runtime's cache
 /// folder) and reads its input size: the input must be 8-bit [1, H, W, 3], fixed (the files
 /// focalscripts.onnx_input writes).
-static int compile(focal_ov_runtime *runtime, const char *path, int streams, int threads, focal_ov_net *net,
-                   char *err, size_t errlen) {
+static int compile(focal_ov_runtime *runtime, const char *path, int streams, int threads, int bf16,
+                   focal_ov_net *net, char *err, size_t errlen) {
     int result = 0;
     ov_output_const_port_t *port = NULL;
     ov_shape_t shape = {0};
@@ -151,7 +167,7 @@ static int compile(focal_ov_runtime *runtime, const char *path, int streams, int
         {ov_property_key_num_streams, streams_text},
         {ov_property_key_inference_num_threads, threads_text},
         {ov_property_key_hint_enable_cpu_pinning, "NO"},
-        {ov_property_key_hint_inference_precision, "f32"},
+        {ov_property_key_hint_inference_precision, bf16 ? "bf16" : "f32"},
         {ov_property_key_hint_performance_mode, "THROUGHPUT"},
         {"ENABLE_MMAP", "NO"},
         {ov_property_key_cache_dir, runtime->cache_dir},
@@ -192,7 +208,7 @@ static int check_compile_args(const focal_ov_runtime *runtime, const char *path,
 }
 
 focal_ov_net *focal_ov_yunet_compile(focal_ov_runtime *runtime, const char *onnx_path, int streams,
-                                     int threads_per_stream, char *err, size_t errlen) {
+                                     int threads_per_stream, int bf16, char *err, size_t errlen) {
     if (check_compile_args(runtime, onnx_path, streams, threads_per_stream, err, errlen) != 0) return NULL;
     focal_ov_net *net = calloc(1, sizeof *net);
     if (net == NULL) {
@@ -200,7 +216,7 @@ focal_ov_net *focal_ov_yunet_compile(focal_ov_runtime *runtime, const char *onnx
         return NULL;
     }
     net->kind = KIND_YUNET;
-    if (compile(runtime, onnx_path, streams, threads_per_stream, net, err, errlen) != 0) {
+    if (compile(runtime, onnx_path, streams, threads_per_stream, bf16, net, err, errlen) != 0) {
         focal_ov_net_free(net);
         return NULL;
     }
@@ -208,8 +224,8 @@ focal_ov_net *focal_ov_yunet_compile(focal_ov_runtime *runtime, const char *onnx
 }
 
 focal_ov_net *focal_ov_yolo_compile(focal_ov_runtime *runtime, const char *onnx_path, const focal_ov_yolo_head *heads,
-                                    int head_count, int classes, int streams, int threads_per_stream, char *err,
-                                    size_t errlen) {
+                                    int head_count, int classes, int streams, int threads_per_stream, int bf16,
+                                    char *err, size_t errlen) {
     if (check_compile_args(runtime, onnx_path, streams, threads_per_stream, err, errlen) != 0) return NULL;
     if (heads == NULL || head_count < 1 || head_count > 4 || classes < 1 || classes > 1000) {
         set_error(err, errlen, "between 1 and 4 heads and between 1 and 1000 classes");
@@ -238,7 +254,7 @@ focal_ov_net *focal_ov_yolo_compile(focal_ov_runtime *runtime, const char *onnx_
     net->head_count = head_count;
     net->classes = classes;
     memcpy(net->heads, heads, sizeof *heads * (size_t)head_count);
-    if (compile(runtime, onnx_path, streams, threads_per_stream, net, err, errlen) != 0) {
+    if (compile(runtime, onnx_path, streams, threads_per_stream, bf16, net, err, errlen) != 0) {
         focal_ov_net_free(net);
         return NULL;
     }

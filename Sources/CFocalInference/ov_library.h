@@ -25,8 +25,10 @@
     X(ov_core_compile_model_from_file_props)      \
     X(ov_core_create)                             \
     X(ov_core_free)                               \
+    X(ov_core_get_property)                       \
     X(ov_core_get_versions_by_device_name)        \
     X(ov_core_versions_free)                      \
+    X(ov_free)                                    \
     X(ov_get_error_info)                          \
     X(ov_get_last_err_msg)                        \
     X(ov_get_openvino_version)                    \
@@ -77,8 +79,10 @@ int focal_ov_library_open(char *err, size_t errlen);
 #define ov_core_compile_model_from_file_props (focal_ov_library.ov_core_compile_model_from_file_props)
 #define ov_core_create (focal_ov_library.ov_core_create)
 #define ov_core_free (focal_ov_library.ov_core_free)
+#define ov_core_get_property (focal_ov_library.ov_core_get_property)
 #define ov_core_get_versions_by_device_name (focal_ov_library.ov_core_get_versions_by_device_name)
 #define ov_core_versions_free (focal_ov_library.ov_core_versions_free)
+#define ov_free (focal_ov_library.ov_free)
 #define ov_get_error_info (focal_ov_library.ov_get_error_info)
 #define ov_get_last_err_msg (focal_ov_library.ov_get_last_err_msg)
 #define ov_get_openvino_version (focal_ov_library.ov_get_openvino_version)

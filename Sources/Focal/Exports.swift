@@ -3,6 +3,8 @@
 @_exported public import FocalCore
 
 @_exported public import struct FocalDetection.InferenceSettings
+@_exported public import enum FocalDetection.InferencePrecision
+@_exported public import struct FocalDetection.CPUFeatures
 @_exported public import enum FocalImaging.ImageFormat
 @_exported public import struct FocalImaging.Flip
 @_exported public import struct FocalImaging.EncodeOptions

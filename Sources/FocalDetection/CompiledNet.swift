@@ -37,6 +37,17 @@ final class InferenceRuntime: @unchecked Sendable {
         }
     }
 
+    /// The CPU plugin's OPTIMIZATION_CAPABILITIES, e.g. ["FP32", "INT8", "BIN", "EXPORT_IMPORT"].
+    func cpuCapabilities() throws(DetectionError) -> [String] {
+        var buffer = [CChar](repeating: 0, count: 512)
+        let (code, text) = withErrorText { err, len in
+            buffer.withUnsafeMutableBufferPointer { focal_ov_cpu_capabilities(pointer, $0.baseAddress, $0.count, err, len) }
+        }
+        guard code == 0 else { throw DetectionError(.modelsInvalid, "cannot read OpenVINO's CPU capabilities", cause: text) }
+        let value = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return value.split(separator: " ").map(String.init)
+    }
+
     /// Queues the creation of the runtime for `cacheFolder` (OpenVINO's libraries and CPU plugin
     /// loaded) on the background loader, ahead of any model.
     static func prepareInBackground(cacheFolder: String?) {

@@ -38,11 +38,26 @@ public final class FaceDetector: SubjectDetecting {
     private let folder: ModelDirectory
     private let settings: InferenceSettings
 
-    public var identifier: String { Self.identifier(accuracy: accuracy, threshold: threshold) }
+    /// The precision it runs in (`precision(settings:)`).
+    public let precision: InferencePrecision
+
+    public var identifier: String { Self.identifier(accuracy: accuracy, threshold: threshold, precision: precision) }
 
     /// The identifier a detector with these settings has, without loading anything.
-    public static func identifier(accuracy: Accuracy, threshold: Double) -> String {
-        "yunet-2023mar-ov/\(accuracy.faceLongSide)x3:4,1:1,3:4/\(threshold)"
+    /// - Parameter precision: The precision it runs in (`precision(settings:)`); default fp32.
+    public static func identifier(accuracy: Accuracy, threshold: Double, precision: InferencePrecision = .fp32) -> String {
+        "yunet-2023mar-ov/\(precision.identifierPart)\(accuracy.faceLongSide)x3:4,1:1,3:4/\(threshold)"
+    }
+
+    /// The precisions it prefers, fastest first: bf16, then fp32. Its int8 quantization (NNCF,
+    /// calibrated like the object model's) moved boxes and scores on the development photos and
+    /// ran no faster than fp32 with VNNI, so there is no int8 face model.
+    public static let precisionPreference: [InferencePrecision] = [.bf16, .fp32]
+
+    /// The precision a face detector runs in with `settings`: the first of `precisionPreference`
+    /// they allow and the CPU runs.
+    public static func precision(settings: InferenceSettings) -> InferencePrecision {
+        InferencePrecision.choose(precisionPreference, allowed: settings.precisions)
     }
 
     /// Finds the model files in `models`; each is compiled on first use (once per process).
@@ -63,6 +78,7 @@ public final class FaceDetector: SubjectDetecting {
         self.accuracy = accuracy
         self.threshold = threshold
         settings = inference
+        precision = Self.precision(settings: inference)
     }
 
     /// The compiled model for `input`, shared by every face detector of the process with the same
@@ -70,8 +86,9 @@ public final class FaceDetector: SubjectDetecting {
     private func net(_ input: PixelSize) throws(DetectionError) -> CompiledNet {
         let path = folder.file(Self.modelFile(width: input.width, height: input.height))
         let settings = settings
+        let bf16: Int32 = precision == .bf16 ? 1 : 0
         return try CompiledNet.shared(key: netKey(input), settings: settings) { runtime, err, len in
-            focal_ov_yunet_compile(runtime, path, Int32(settings.parallel), Int32(settings.threadsPerInference), err, len)
+            focal_ov_yunet_compile(runtime, path, Int32(settings.parallel), Int32(settings.threadsPerInference), bf16, err, len)
         }
     }
 
@@ -86,7 +103,7 @@ public final class FaceDetector: SubjectDetecting {
     }
 
     /// The compiled-net table's key for the model of `input`.
-    private func netKey(_ input: PixelSize) -> String { "yunet|" + folder.file(Self.modelFile(width: input.width, height: input.height)) }
+    private func netKey(_ input: PixelSize) -> String { "yunet|\(precision.rawValue)|" + folder.file(Self.modelFile(width: input.width, height: input.height)) }
 
     /// Finds faces; small images are scaled up to the proxy size, since YuNet misses faces under
     /// about 20 px.

@@ -14,20 +14,32 @@ public struct InferenceSettings: Hashable, Sendable {
     /// models ready in a fraction of the time. Nil compiles every time. Default
     /// `defaultCacheFolder`.
     public var cacheFolder: String?
+    /// The precisions the detectors may run in; each takes the fastest of these that the CPU
+    /// runs and its models offer (`InferencePrecision`). Default all; `[.fp32]` runs everything in
+    /// fp32.
+    public var precisions: Set<InferencePrecision>
 
     /// Creates settings; every parameter defaults to the value documented on its property.
-    public init(parallel: Int? = nil, threadsPerInference: Int = 1, cacheFolder: String? = InferenceSettings.defaultCacheFolder) {
+    public init(
+        parallel: Int? = nil, threadsPerInference: Int = 1, cacheFolder: String? = InferenceSettings.defaultCacheFolder,
+        precisions: Set<InferencePrecision> = Set(InferencePrecision.allCases)
+    ) {
         self.parallel = min(256, max(1, parallel ?? NativeWorkPool.coreCount))
         self.threadsPerInference = min(256, max(1, threadsPerInference))
         self.cacheFolder = cacheFolder
+        self.precisions = precisions
     }
 
     /// Settings for `workers` crops at once, each inference with `threads` threads (nil: as many
     /// as leaves every core busy): `parallel` is the workers that fit on the cores at that width.
-    public static func forWorkers(_ workers: Int, threads: Int?, cacheFolder: String? = InferenceSettings.defaultCacheFolder) -> InferenceSettings {
+    public static func forWorkers(
+        _ workers: Int, threads: Int?, cacheFolder: String? = InferenceSettings.defaultCacheFolder,
+        precisions: Set<InferencePrecision> = Set(InferencePrecision.allCases)
+    ) -> InferenceSettings {
         let cores = NativeWorkPool.coreCount
         let width = threads ?? max(1, cores / max(1, workers))
-        return InferenceSettings(parallel: max(1, min(workers, cores / max(1, width))), threadsPerInference: width, cacheFolder: cacheFolder)
+        return InferenceSettings(
+            parallel: max(1, min(workers, cores / max(1, width))), threadsPerInference: width, cacheFolder: cacheFolder, precisions: precisions)
     }
 
     /// `~/.cache/focal/compiled-models` in the user's home folder (Foundation's

@@ -11,10 +11,12 @@ public final class ObjectDetector: SubjectDetecting {
     /// `focalscripts.onnx_input`.
     public static let modelFile = "yolov4-tiny-288.onnx"
     /// The same network in int8 (OpenVINO IR), which `scripts/setup.sh models` makes with NNCF's
-    /// post-training quantization calibrated on the fixture photos (`focalscripts.quantize`); used
-    /// instead of `modelFile` when it is in the folder. It measured lossless on the development
-    /// and stress sets and 2.7x faster on one thread (AVX-512 VNNI).
+    /// post-training quantization calibrated on the fixture photos (`focalscripts.quantize`): the
+    /// `.int8` precision, used when it is in the folder. It measured lossless on the development
+    /// and stress sets, and 2.7x faster than fp32 on one thread with AVX-512 VNNI.
     public static let int8ModelFile = "yolov4-tiny-288-int8.xml"
+    /// The precisions it prefers, fastest first: int8 (where its file is), then bf16, then fp32.
+    public static let precisionPreference: [InferencePrecision] = [.int8, .bf16, .fp32]
     /// The file that describes the model's output heads (anchors, `scale_x_y`, classes), written
     /// by the converter beside it.
     public static let headsFile = "yolov4-tiny.heads.json"
@@ -27,6 +29,8 @@ public final class ObjectDetector: SubjectDetecting {
     public let thresholds: [SubjectKind: Double]
     /// Speed/accuracy setting: the passes run.
     public let accuracy: Accuracy
+    /// The precision it runs in (`precision(models:settings:)`).
+    public let precision: InferencePrecision
     private let modelPath: String
     private let heads: [focal_ov_yolo_head]
     private let classCount: Int32
@@ -36,19 +40,24 @@ public final class ObjectDetector: SubjectDetecting {
     /// times p(cat) + p(dog), so an animal the network cannot tell apart still counts).
     public static let defaultThresholds: [SubjectKind: Double] = [.person: 0.3, .cat: 0.25, .dog: 0.25]
 
-    public var identifier: String { Self.identifier(accuracy: accuracy, thresholds: thresholds, int8: modelPath.hasSuffix(Self.int8ModelFile)) }
+    public var identifier: String { Self.identifier(accuracy: accuracy, thresholds: thresholds, precision: precision) }
 
     /// The identifier a detector with these settings has, without loading anything.
-    /// - Parameter int8: Whether it runs the int8 model (`usesInt8(models:)`).
-    public static func identifier(accuracy: Accuracy, thresholds: [SubjectKind: Double], int8: Bool = false) -> String {
+    /// - Parameter precision: The precision it runs in (`precision(models:settings:)`); default fp32.
+    public static func identifier(accuracy: Accuracy, thresholds: [SubjectKind: Double], precision: InferencePrecision = .fp32) -> String {
         let t = classes.map { "\($0.kind.rawValue)=\(thresholds[$0.kind] ?? 1)" }.joined(separator: ",")
         let passes = Self.passes(accuracy).map { "\($0)" }.joined(separator: ";")
-        return "yolov4-tiny-ov/\(int8 ? "int8/" : "")\(inputSize(accuracy))/\(passes)/\(t)"
+        return "yolov4-tiny-ov/\(precision.identifierPart)\(inputSize(accuracy))/\(passes)/\(t)"
     }
 
-    /// Whether the model folder found from `models` (as `init` finds it) holds the int8 model,
-    /// remembered per folder.
-    public static func usesInt8(models: String?) -> Bool {
+    /// The precision a detector on the model folder found from `models` (as `init` finds it) runs
+    /// in with `settings`: the first of `precisionPreference` they allow and the CPU runs, int8 only
+    /// when its file is there (looked for once per folder).
+    public static func precision(models: String?, settings: InferenceSettings) -> InferencePrecision {
+        InferencePrecision.choose(precisionPreference, allowed: settings.precisions) { $0 != .int8 || hasInt8Model(models: models) }
+    }
+
+    private static func hasInt8Model(models: String?) -> Bool {
         let key = models ?? ""
         if let known = int8Folders.withLock({ $0[key] }) { return known }
         let found = (try? ModelDirectory.locate(explicit: models, containing: modelFile))
@@ -82,7 +91,8 @@ public final class ObjectDetector: SubjectDetecting {
         inference: InferenceSettings = InferenceSettings()
     ) throws(DetectionError) {
         let folder = try ModelDirectory.locate(explicit: models.path, containing: Self.modelFile)
-        modelPath = folder.file(Self.usesInt8(models: models.path) ? Self.int8ModelFile : Self.modelFile)
+        precision = Self.precision(models: models.path, settings: inference)
+        modelPath = folder.file(precision == .int8 ? Self.int8ModelFile : Self.modelFile)
         let headsPath = try ModelDirectory.locate(explicit: models.path, containing: Self.headsFile).file(Self.headsFile)
         let description = try YOLOHeads.read(headsPath)
         heads = description.cHeads
@@ -95,11 +105,12 @@ public final class ObjectDetector: SubjectDetecting {
     /// The compiled model, shared by every object detector of the process with the same settings.
     private func net() throws(DetectionError) -> CompiledNet {
         let (path, heads, classes, settings) = (modelPath, heads, classCount, settings)
-        return try CompiledNet.shared(key: "yolo|" + path, settings: settings) { runtime, err, len in
+        let bf16: Int32 = precision == .bf16 ? 1 : 0
+        return try CompiledNet.shared(key: netKey, settings: settings) { runtime, err, len in
             heads.withUnsafeBufferPointer { heads in
                 focal_ov_yolo_compile(
                     runtime, path, heads.baseAddress, Int32(heads.count), classes, Int32(settings.parallel),
-                    Int32(settings.threadsPerInference), err, len)
+                    Int32(settings.threadsPerInference), bf16, err, len)
             }
         }
     }
@@ -109,8 +120,11 @@ public final class ObjectDetector: SubjectDetecting {
     /// nothing once it is.
     /// - Parameter priority: Its place on the loader (its stage's load order); default 2.
     public func prepare(priority: BackgroundModelLoads.Priority = .init(2)) {
-        CompiledNet.prepareInBackground(key: "yolo|" + modelPath, settings: settings, priority: priority) { () throws(DetectionError) in _ = try self.net() }
+        CompiledNet.prepareInBackground(key: netKey, settings: settings, priority: priority) { () throws(DetectionError) in _ = try self.net() }
     }
+
+    /// The compiled-net table's key: the model file and precision.
+    private var netKey: String { "yolo|\(precision.rawValue)|" + modelPath }
 
     /// Finds cats, dogs and people.
     public func detect(_ request: DetectionRequest) async throws -> [Subject] {

@@ -145,7 +145,12 @@ public final class FocalService: Sendable {
                 .encode(.png)
             _ = try await pipeline.analyze(.data(probe, name: "start-up probe"), scope: .everything)
             ready.withLock { $0 = true }
-            logger.info("ready", metadata: ["models": .string(configuration.pipeline.modelsPath ?? "(searched)")])
+            logger.info(
+                "ready",
+                metadata: [
+                    "models": .string(configuration.pipeline.modelsPath ?? "(searched)"),
+                    "precision": .string(configuration.pipeline.precisionSummary),
+                ])
         } catch {
             logger.error("not ready: models could not be loaded", metadata: ["error": .string((error as? any FocalError)?.detail ?? "\(error)")])
         }

@@ -11,6 +11,9 @@ struct DetectionOptions: ParsableArguments {
     @Option(help: "Folder holding the model files (default: $FOCAL_MODELS, ./models, the install prefix).")
     var models: String?
 
+    @Option(help: "Detector precision: auto (each model the fastest lossless precision this CPU runs: int8, bf16 or fp32; see focal doctor) or fp32.")
+    var precision: PrecisionSetting = .auto
+
     @Option(help: "A JSON file of subjects you already know, used beside the detectors (see README).")
     var subjects: String?
 
@@ -64,7 +67,13 @@ struct DetectionOptions: ParsableArguments {
         var configuration = FocalConfiguration(modelsPath: modelsPath, limits: limits, network: try network())
         configuration.compiledModelCache = InferenceSettings.cacheFolder(environment: environment)
         configuration.inferenceThreads = inputs > 1 ? 1 : configuration.workers
+        configuration.precisions = InferencePrecision.allowed(bySetting: precision.rawValue) ?? [.fp32]
         configure(&configuration)
         return FocalPipeline(configuration: configuration, detectors: extra)
     }
+}
+
+/// `--precision`: which precisions the detectors may use (`InferencePrecision.allowed(bySetting:)`).
+enum PrecisionSetting: String, CaseIterable, ExpressibleByArgument {
+    case auto, fp32
 }

@@ -8,7 +8,7 @@ struct FocalCommand: AsyncParsableCommand {
         commandName: "focal",
         abstract: "Crop photos to any frame so that faces, pets, people or salient content stay in view.",
         version: FocalVersion.string,
-        subcommands: [CropCommand.self, DetectCommand.self, EvalCommand.self, SheetCommand.self, ServeCommand.self, OptionsCommand.self])
+        subcommands: [CropCommand.self, DetectCommand.self, EvalCommand.self, SheetCommand.self, ServeCommand.self, OptionsCommand.self, DoctorCommand.self])
 
     /// ArgumentParser's own entry point, but for how the process ends: with `_exit`, after
     /// flushing standard output and error, so that no exit handler runs. Models may still be

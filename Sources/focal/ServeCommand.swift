@@ -59,6 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(.allowNetwork) var allowNetwork: [String] = []
     @Option(.models) var models: String?
     @Option(.modelCache) var modelCache: String?
+    @Option(.precision) var precision: String?
     @Option(.logLevel) var logLevel: String?
 
     /// The flags given, by setting name, as `ServerConfiguration(flags:environment:)` takes them: the

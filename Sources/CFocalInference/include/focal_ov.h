@@ -55,20 +55,27 @@ focal_ov_runtime *focal_ov_runtime_create(const char *cache_dir, char *err, size
 /// Frees a runtime; NULL is ignored. Nets compiled by it keep what they need.
 void focal_ov_runtime_free(focal_ov_runtime *runtime);
 
+/// Writes the CPU plugin's OPTIMIZATION_CAPABILITIES (e.g. "FP32 INT8 BIN EXPORT_IMPORT") into
+/// `out` (NUL-terminated, truncated to `capacity`). 0, or a negative code with `err` filled.
+int focal_ov_cpu_capabilities(focal_ov_runtime *runtime, char *out, size_t capacity, char *err, size_t errlen);
+
 /// Compiles YuNet (2023mar) from an ONNX file with a fixed 8-bit input [1, H, W, 3] of RGB rows
 /// (H and W multiples of 32; focalscripts.onnx_input writes such files, the BGR conversion inside),
 /// or imports it from the runtime's cache folder. `streams` inference streams of
-/// `threads_per_stream` threads each (both >= 1; threads unpinned, fp32 precision).
+/// `threads_per_stream` threads each (both >= 1; threads unpinned). `bf16` nonzero asks OpenVINO
+/// for bf16 inference (its INFERENCE_PRECISION_HINT; a CPU without BF16 runs fp32 regardless),
+/// zero for fp32; an int8 model's quantized layers run in int8 either way.
 focal_ov_net *focal_ov_yunet_compile(focal_ov_runtime *runtime, const char *onnx_path, int streams,
-                                     int threads_per_stream, char *err, size_t errlen);
+                                     int threads_per_stream, int bf16, char *err, size_t errlen);
 
 /// Compiles a YOLO ONNX model made by focalscripts.darknet_onnx and given a fixed square 8-bit
 /// input by focalscripts.onnx_input (one raw output `yolo_<i>` [1, anchors*(5+classes), gh, gw]
 /// per head). `heads` (1...4) describe the outputs in order; `classes` is the number of classes
-/// (1...1000).
+/// (1...1000). The model may also be the int8 IR of the same network (focalscripts.quantize).
+/// `bf16` as for focal_ov_yunet_compile.
 focal_ov_net *focal_ov_yolo_compile(focal_ov_runtime *runtime, const char *onnx_path, const focal_ov_yolo_head *heads,
-                                    int head_count, int classes, int streams, int threads_per_stream, char *err,
-                                    size_t errlen);
+                                    int head_count, int classes, int streams, int threads_per_stream, int bf16,
+                                    char *err, size_t errlen);
 
 /// Frees a net; NULL is ignored. Free its sessions first.
 void focal_ov_net_free(focal_ov_net *net);

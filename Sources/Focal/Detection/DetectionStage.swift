@@ -74,7 +74,10 @@ public struct DetectionStage: Sendable {
             let faces = try FaceDetector(models: folder, accuracy: accuracy, threshold: configuration.faceThreshold, inference: configuration.inference)
             return Loaded(detectors: [faces]) { size, priority in faces.prepare(imageSize: size, priority: priority) }
         },
-        identifier: { accuracy, configuration in FaceDetector.identifier(accuracy: accuracy, threshold: configuration.faceThreshold) })
+        identifier: { accuracy, configuration in
+            FaceDetector.identifier(
+                accuracy: accuracy, threshold: configuration.faceThreshold, precision: FaceDetector.precision(settings: configuration.inference))
+        })
 
     /// Cats, dogs and people (YOLO): for a crop when no face was found, or a pet could still win
     /// (it could be `SubjectSelection.petDominance` times the largest face, or a face may be an
@@ -99,8 +102,8 @@ public struct DetectionStage: Sendable {
         },
         identifier: { accuracy, configuration in
             guard configuration.detectObjects else { return nil }
-            return ObjectDetector.identifier(
-                accuracy: accuracy, thresholds: configuration.objectThresholds, int8: ObjectDetector.usesInt8(models: configuration.modelsPath))
+            let precision = ObjectDetector.precision(models: configuration.modelsPath, settings: configuration.inference)
+            return ObjectDetector.identifier(accuracy: accuracy, thresholds: configuration.objectThresholds, precision: precision)
         })
 
     /// The salient region (spectral residual): for a crop when no face was found (it also places

@@ -51,6 +51,9 @@ public struct FocalConfiguration: Sendable {
     /// command line and the server honour `$FOCAL_MODEL_CACHE`); nil compiles the models in
     /// every process.
     public var compiledModelCache: String?
+    /// The precisions the detectors may run in: each takes the fastest of these that the CPU
+    /// runs and its models offer (`InferencePrecision`); default all; `[.fp32]` for fp32 only.
+    public var precisions: Set<InferencePrecision>
     /// Timeouts, redirects and the User-Agent for URL inputs, and which sources and addresses
     /// they may reach; default `NetworkSettings()`, which fetches from public addresses only.
     public var network: NetworkSettings
@@ -62,7 +65,8 @@ public struct FocalConfiguration: Sendable {
         detectSaliency: Bool = true, detectionCacheEntries: Int = 512, memoryCacheBytes: Int = 64 << 20,
         diskCache: DiskCacheSettings? = nil, identifyByContent: Bool = true, workers: Int = NativeWorkPool.coreCount,
         maxJobs: Int? = nil, memoryBudget: Int = 256 << 20, inferenceThreads: Int? = nil,
-        compiledModelCache: String? = InferenceSettings.defaultCacheFolder, network: NetworkSettings = NetworkSettings()
+        compiledModelCache: String? = InferenceSettings.defaultCacheFolder,
+        precisions: Set<InferencePrecision> = Set(InferencePrecision.allCases), network: NetworkSettings = NetworkSettings()
     ) {
         self.modelsPath = modelsPath
         self.limits = limits
@@ -79,14 +83,32 @@ public struct FocalConfiguration: Sendable {
         self.memoryBudget = memoryBudget
         self.inferenceThreads = inferenceThreads
         self.compiledModelCache = compiledModelCache
+        self.precisions = precisions
         self.network = network
     }
 }
 
 extension FocalConfiguration {
     /// How the built-in detectors run: `workers` inferences at once unless `inferenceThreads`
-    /// makes each wider, and `compiledModelCache`.
+    /// makes each wider, `compiledModelCache` and `precisions`.
     public var inference: InferenceSettings {
-        InferenceSettings.forWorkers(workers, threads: inferenceThreads, cacheFolder: compiledModelCache)
+        InferenceSettings.forWorkers(workers, threads: inferenceThreads, cacheFolder: compiledModelCache, precisions: precisions)
+    }
+}
+
+extension FocalConfiguration {
+    /// The precision each built-in detector runs in on this CPU with this configuration, by
+    /// stage: `faces` and, when `detectObjects`, `objects`. Nothing is loaded to find them.
+    public var detectorPrecisions: [(stage: String, precision: InferencePrecision)] {
+        let inference = inference
+        var list = [(stage: "faces", precision: FaceDetector.precision(settings: inference))]
+        if detectObjects { list.append((stage: "objects", precision: ObjectDetector.precision(models: modelsPath, settings: inference))) }
+        return list
+    }
+
+    /// `detectorPrecisions` and the CPU's features in a line for logs, e.g.
+    /// "faces fp32, objects int8 (CPU: AVX2 AVX-512 VNNI)".
+    public var precisionSummary: String {
+        detectorPrecisions.map { "\($0.stage) \($0.precision.rawValue)" }.joined(separator: ", ") + " (CPU: \(CPUFeatures.current))"
     }
 }

@@ -10,7 +10,7 @@ extension ServeSetting {
     public static let all: [ServeSetting] = [
         host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, autoWebp, autoFormat,
         requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, answerMemory, maxJSONBytes, maxSignPaths,
-        maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, models, modelCache, logLevel,
+        maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, models, modelCache, precision, logLevel,
     ]
 
     /// The setting named `name` (`max-frames`), if there is one.
@@ -214,6 +214,15 @@ extension ServeSetting {
         apply: { configuration, text in
             configuration.pipeline.compiledModelCache = text.isEmpty || text.lowercased() == "off" ? nil : text
         }, show: { $0.pipeline.compiledModelCache ?? "off" })
+
+    /// `--precision`: `FocalConfiguration.precisions` (`InferencePrecision.allowed(bySetting:)`).
+    public static let precision = ServeSetting(
+        "precision", valueName: "auto|fp32", defaultValue: "auto", sample: "fp32",
+        "Detector precision: auto (each model the fastest lossless precision this CPU runs; see focal doctor) or fp32",
+        apply: { configuration, text in
+            guard let allowed = InferencePrecision.allowed(bySetting: text) else { throw SettingError(reason: "must be auto or fp32") }
+            configuration.pipeline.precisions = allowed
+        }, show: { $0.pipeline.precisions == [.fp32] ? "fp32" : "auto" })
 
     /// `--log-level`: `ServerConfiguration.logLevel`.
     public static let logLevel = ServeSetting(
