@@ -8,7 +8,9 @@
 //          cached     memory hits by content, memory hits by cache name, disk hits after a restart
 //          stages     detection alone, one stage at a time on one thread: milliseconds per image of
 //                     faces (YuNet on the 512 px proxy), objects (YOLOv4-tiny at 288 px) and the
-//                     salient region (256 px proxy), proxies decoded beforehand
+//                     salient region (256 px proxy), proxies decoded beforehand; the detectors in
+//                     every precision this CPU runs ("faces_fp32_ms", "objects_int8_ms", ...)
+// FOCAL_BENCH_PRECISION=fp32 runs cold and nodetect with every model in fp32 (default auto).
 // Prints one JSON object per round: {"phase", "crops_per_second", "peak_mb", ...}. Peak memory
 // is the process's peak resident set during the round (reset before it).
 import Focal
@@ -30,6 +32,7 @@ guard !files.isEmpty else {
 }
 let models = ProcessInfo.processInfo.environment["FOCAL_MODELS"]
 let warmUp = ProcessInfo.processInfo.environment["FOCAL_BENCH_WARMUP"]
+let precisions = InferencePrecision.allowed(bySetting: ProcessInfo.processInfo.environment["FOCAL_BENCH_PRECISION"] ?? "auto") ?? [.fp32]
 let target = CropTarget.size(width: 400, height: 400)
 let workers = NativeWorkPool.coreCount
 
@@ -70,7 +73,8 @@ func crops(_ pipeline: FocalPipeline, _ inputs: [ImageInput], options: FocalOpti
 func warmPipeline(_ configure: (inout FocalConfiguration) -> Void = { _ in }) async throws -> FocalPipeline {
     // As `focal serve` runs it: crops side by side, one thread per inference.
     var configuration = FocalConfiguration(
-        modelsPath: models, inferenceThreads: 1, compiledModelCache: InferenceSettings.cacheFolder(environment: ProcessInfo.processInfo.environment))
+        modelsPath: models, inferenceThreads: 1, compiledModelCache: InferenceSettings.cacheFolder(environment: ProcessInfo.processInfo.environment),
+        precisions: precisions)
     configure(&configuration)
     let pipeline = FocalPipeline(configuration: configuration)
     if let warmUp { _ = try await pipeline.analyze(.file(warmUp), scope: .everything) }
@@ -95,35 +99,44 @@ noDetect.crop.detect = false
 let byContent = files.map { ImageInput.file($0) }
 let byName = files.map { ImageInput.file($0, cacheName: $0) }
 
-/// Milliseconds per image of each detection stage, on one thread (as a server's worker runs it).
+/// Milliseconds per image of each detection stage, on one thread (as a server's worker runs it),
+/// the detectors in each precision this CPU runs.
 func stages() throws -> [String: Any] {
     let folder = try ModelDirectory.locate(explicit: models, containing: FaceDetector.modelFile)
-    let inference = InferenceSettings(
-        parallel: 1, threadsPerInference: 1, cacheFolder: InferenceSettings.cacheFolder(environment: ProcessInfo.processInfo.environment))
-    let faces = try FaceDetector(models: folder, inference: inference)
-    let objects = try ObjectDetector(models: folder, inference: inference)
-    let saliency = SaliencyDetector()
+    let cache = InferenceSettings.cacheFolder(environment: ProcessInfo.processInfo.environment)
     var proxies: [(faces: PixelBuffer, saliency: PixelBuffer)] = []
     for file in files {
         let image = try SourceImage.open(path: file)
         proxies.append((try image.proxy(longSide: Accuracy.fast.faceLongSide, enlarge: true), try image.proxy(longSide: 256)))
     }
-    // The first inference of each model (YuNet has one per input shape: landscape, square,
-    // portrait) compiles or loads it: not counted.
-    for proxy in proxies { _ = try faces.detectNow(in: proxy.faces) }
-    _ = try objects.detectNow(in: proxies[0].faces)
     func milliseconds(_ body: () throws -> Void) rethrows -> Double {
         let start = ContinuousClock.now
         try body()
         let elapsed = ContinuousClock.now - start
         return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 1000 / Double(proxies.count)
     }
-    return [
-        "phase": "stages", "images": files.count,
-        "faces_ms": try milliseconds { for p in proxies { _ = try faces.detectNow(in: p.faces) } },
-        "objects_ms": try milliseconds { for p in proxies { _ = try objects.detectNow(in: p.faces) } },
-        "saliency_ms": try milliseconds { for p in proxies { _ = try saliency.region(in: p.saliency) } },
-    ]
+    var result: [String: Any] = ["phase": "stages", "images": files.count, "cpu": CPUFeatures.current.description]
+    // fp32 alone, then each other precision the CPU runs allowed beside it; a detector that
+    // has no model in that precision falls back to one already measured, and is skipped.
+    let mixes = [[InferencePrecision.fp32]] + InferencePrecision.allCases.filter { $0 != .fp32 && InferencePrecision.supportedByCPU.contains($0) }.map { [.fp32, $0] }
+    for mix in mixes {
+        let inference = InferenceSettings(parallel: 1, threadsPerInference: 1, cacheFolder: cache, precisions: Set(mix))
+        let faces = try FaceDetector(models: folder, inference: inference)
+        let objects = try ObjectDetector(models: folder, inference: inference)
+        // The first inference of each model (YuNet has one per input shape: landscape, square,
+        // portrait) compiles or loads it: not counted.
+        if result["faces_\(faces.precision.rawValue)_ms"] == nil {
+            for proxy in proxies { _ = try faces.detectNow(in: proxy.faces) }
+            result["faces_\(faces.precision.rawValue)_ms"] = try milliseconds { for p in proxies { _ = try faces.detectNow(in: p.faces) } }
+        }
+        if result["objects_\(objects.precision.rawValue)_ms"] == nil {
+            _ = try objects.detectNow(in: proxies[0].faces)
+            result["objects_\(objects.precision.rawValue)_ms"] = try milliseconds { for p in proxies { _ = try objects.detectNow(in: p.faces) } }
+        }
+    }
+    let saliency = SaliencyDetector()
+    result["saliency_ms"] = try milliseconds { for p in proxies { _ = try saliency.region(in: p.saliency) } }
+    return result
 }
 
 for _ in 0..<rounds {

@@ -10,8 +10,10 @@
    groups, pets, scenes with neither): crops per second and peak resident memory for Focal cold
    with detection, Focal with detection off, and libvips's thumbnail with crop=attention (a small
    C harness on the same libvips, Benchmarks/vips-attention). Rounds interleaved; medians.
+   Focal with detection runs twice: each model in the precision chosen for this CPU (int8, bf16
+   or fp32: `focal doctor`), and every model in fp32.
 3. Detection alone, per stage, on one thread: milliseconds per image for faces, objects and the
-   salient region over the mixed set.
+   salient region over the mixed set, the detectors in every precision this CPU runs.
 4. Focal's caches: memory hits by content and by cache name, disk hits after a restart.
 
 Options: --runs N (per-process runs, default BENCH_RUNS or 9), --rounds N (throughput rounds,
@@ -89,11 +91,12 @@ def per_process(photos):
         environments = {"focal crop --size 400x400 (cold: no model cache)": cold}
         commands = {
             "focal crop --size 400x400": [FOCAL, "crop", image, "--size", "400x400", "-o", f"{out}/focal.jpg"],
+            "focal crop --size 400x400 --precision fp32": [FOCAL, "crop", image, "--size", "400x400", "--precision", "fp32", "-o", f"{out}/focal-fp32.jpg"],
             "focal crop --size 400x400 (cold: no model cache)": [FOCAL, "crop", image, "--size", "400x400", "-o", f"{out}/focal-cold.jpg"],
             "focal crop --size 400x400 --no-detect": [FOCAL, "crop", image, "--size", "400x400", "--no-detect", "-o", f"{out}/centre.jpg"],
         }
         if AGAINST:
-            for name in list(commands):
+            for name in [n for n in commands if "--precision" not in n]:  # an older focal may not have it
                 commands[name + " (against)"] = [AGAINST[0], *commands[name][1:-1], commands[name][-1] + ".against.jpg"]
                 if name in environments:
                     environments[name + " (against)"] = environments[name]
@@ -133,17 +136,22 @@ def harness():
 def throughput(folder, used):
     env = dict(os.environ, FOCAL_MODELS=paths.MODELS, FOCAL_BENCH_WARMUP=os.path.join(paths.FIXTURES, "astronaut.png"))
     attention = harness()
-    phases = {"Focal, cold, with detection": [], "Focal, cold, detection off": [], "libvips thumbnail, crop=attention": []}
+    fp32 = dict(env, FOCAL_BENCH_PRECISION="fp32")
+    phases = {"Focal, cold, with detection": [], "Focal, cold, with detection, fp32": [], "Focal, cold, detection off": [],
+              "libvips thumbnail, crop=attention": []}
     peaks = {k: 0.0 for k in phases}
     detail = {}
-    runs = [("Focal, cold, with detection", [BENCH, folder, "cold"]), ("Focal, cold, detection off", [BENCH, folder, "nodetect"])]
+    runs = [("Focal, cold, with detection", [BENCH, folder, "cold"], env),
+            ("Focal, cold, with detection, fp32", [BENCH, folder, "cold"], fp32),
+            ("Focal, cold, detection off", [BENCH, folder, "nodetect"], env)]
     if AGAINST:
-        runs += [(name + " (against)", [AGAINST[1], *cmd[1:]]) for name, cmd in runs]
-        for name, _ in runs[2:]:
+        # An older focal-bench may not read FOCAL_BENCH_PRECISION: its fp32 row is left out.
+        runs += [(name + " (against)", [AGAINST[1], *cmd[1:]], e) for name, cmd, e in runs if not name.endswith("fp32")]
+        for name, _, _ in runs[3:]:  # the (against) rows
             phases[name], peaks[name] = [], 0.0
     for _ in range(ROUNDS):
-        for name, cmd in runs:
-            line = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
+        for name, cmd, run_env in runs:
+            line = subprocess.run(cmd, capture_output=True, text=True, check=True, env=run_env).stdout.strip().splitlines()[-1]
             result = json.loads(line)
             phases[name].append(result["crops_per_second"])
             peaks[name] = max(peaks[name], result["peak_mb"])
@@ -176,9 +184,13 @@ def stages(folder):
     for _ in range(ROUNDS):
         line = subprocess.run([BENCH, folder, "stages"], capture_output=True, text=True, check=True, env=env).stdout.strip().splitlines()[-1]
         rounds.append(json.loads(line))
-    print(f"Detection alone, one thread, ms per image over the {rounds[0]['images']} photos (median of {ROUNDS} rounds):")
-    for stage, what in (("faces", "YuNet, 512 px proxy"), ("objects", "YOLOv4-tiny, 288 px"), ("saliency", "spectral residual, 256 px")):
-        print(f"  {stage:10} {what:28} {statistics.median(r[stage + '_ms'] for r in rounds):8.1f} ms")
+    print(f"Detection alone, one thread, ms per image over the {rounds[0]['images']} photos (median of {ROUNDS} rounds; CPU: {rounds[0]['cpu']}):")
+    for stage, what in (("faces", "YuNet, 512 px proxy"), ("objects", "YOLOv4-tiny, 288 px")):
+        for precision in ("fp32", "bf16", "int8"):
+            key = f"{stage}_{precision}_ms"
+            if key in rounds[0]:
+                print(f"  {stage:10} {what:28} {precision:5} {statistics.median(r[key] for r in rounds):8.1f} ms")
+    print(f"  {'saliency':10} {'spectral residual, 256 px':28} {'':5} {statistics.median(r['saliency_ms'] for r in rounds):8.1f} ms")
     print()
     sys.stdout.flush()
 
