@@ -43,7 +43,7 @@ let package = Package(
         .systemLibrary(
             name: "CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"]), .brew(["vips"])]),
-        .target(name: "CFocalVips", dependencies: ["CVips"]),
+        .target(name: "CFocalVips", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("gmodule-2.0")]),
         // OpenVINO's C API (from its PyPI wheel, unpacked by `scripts/setup.sh deps`, which writes
         // the openvino.pc the Makefile puts on PKG_CONFIG_PATH), used only by a C shim with an
         // opaque header: the two detectors, the resampling, NMS and the saliency map. Headers

@@ -1,9 +1,15 @@
+#define _GNU_SOURCE // dladdr
 #include "focal_vips.h"
 
+#include <dlfcn.h>
+#include <gmodule.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <vips/vips.h>
 
 struct focal_vips_source {
@@ -112,6 +118,70 @@ static focal_vips_status guarded(body_fn body, void *args, int *timeout_ms, char
     return status;
 }
 
+// MARK: - Modules
+
+/// libvips's modules that hold a loader or saver Focal uses: HEIF and AVIF, and JPEG XL (which
+/// Debian's 8.14 blocks as untrusted). libvips would load every module at start, ImageMagick,
+/// poppler and OpenSlide too (about 25 ms and 30 libraries a process, for loaders Focal never
+/// runs); Focal starts it with none and loads these on the first miss (`load_modules`).
+static const char *const wanted_modules[] = {"vips-heif", "vips-jxl", NULL};
+/// The folder of libvips's modules, beside the libvips library itself; empty when not found
+/// (libvips then loads its modules itself, all of them, as it would without Focal).
+static char modules_dir[PATH_MAX];
+static pthread_mutex_t modules_lock = PTHREAD_MUTEX_INITIALIZER;
+static int modules_loaded;
+
+/// Finds the modules folder: `vips-modules-MAJOR.MINOR` beside the libvips library this process
+/// runs, if it holds the HEIF module.
+static void find_modules_dir(void) {
+    Dl_info info;
+    char library[PATH_MAX];
+    if (dladdr((void *)&vips_init, &info) == 0 || info.dli_fname == NULL || realpath(info.dli_fname, library) == NULL)
+        return;
+    char *slash = strrchr(library, '/');
+    if (slash == NULL) return;
+    *slash = '\0';
+    char folder[PATH_MAX], heif[PATH_MAX];
+    if (snprintf(folder, sizeof folder, "%s/vips-modules-%d.%d", library, vips_version(0), vips_version(1)) >=
+            (int)sizeof folder ||
+        snprintf(heif, sizeof heif, "%s/vips-heif.so", folder) >= (int)sizeof heif || access(heif, R_OK) != 0)
+        return;
+    memcpy(modules_dir, folder, sizeof folder);
+}
+
+/// Loads the wanted modules, once per process (their loaders then block as libvips says).
+/// Returns 1 when they are loaded (by this call or an earlier one: a caller that missed while
+/// another thread loaded them looks again), 0 when Focal does not load them (libvips did).
+static int load_modules(void) {
+    if (modules_dir[0] == '\0') return 0;
+    pthread_mutex_lock(&modules_lock);
+    if (!modules_loaded) {
+        for (const char *const *name = wanted_modules; *name != NULL; name++) {
+            char path[PATH_MAX];
+            if (snprintf(path, sizeof path, "%s/%s.so", modules_dir, *name) >= (int)sizeof path) continue;
+            if (access(path, R_OK) != 0) continue;
+            // As libvips loads them: g_module_open runs the module's g_module_check_init, which
+            // registers its classes and makes it resident. A module that fails is left out.
+            if (g_module_open(path, G_MODULE_BIND_LAZY) == NULL) continue;
+        }
+        vips_block_untrusted_set(TRUE);
+        modules_loaded = 1;
+    }
+    pthread_mutex_unlock(&modules_lock);
+    return 1;
+}
+
+/// The loader for `source`, looking again after loading the wanted modules on a miss.
+static const char *find_loader(VipsSource *source) {
+    const char *loader = vips_foreign_find_load_source(source);
+    if (loader == NULL && load_modules()) {
+        vips_error_clear();
+        if (vips_source_rewind(source) != 0) return NULL;
+        loader = vips_foreign_find_load_source(source);
+    }
+    return loader;
+}
+
 // MARK: - Start-up
 
 static focal_vips_status init_result = FOCAL_VIPS_ERR_INTERNAL;
@@ -128,7 +198,24 @@ static void init_vips(void) {
     // Decode problems are reported as errors to the caller; libvips's own warnings on stderr
     // would only repeat them. A caller's VIPS_WARNING setting is kept.
     g_setenv("VIPS_WARNING", "0", FALSE);
-    if (VIPS_INIT("focal") != 0) {
+    // No modules at start (see wanted_modules): libvips looks for them under VIPSHOME, which
+    // points at /dev/null (under which nothing can be created) while it starts, then is put back.
+    find_modules_dir();
+    char *home = NULL;
+    if (modules_dir[0] != '\0') {
+        const char *given = g_getenv("VIPSHOME");
+        home = given ? g_strdup(given) : NULL;
+        g_setenv("VIPSHOME", "/dev/null", TRUE);
+    }
+    const int started = VIPS_INIT("focal");
+    if (modules_dir[0] != '\0') {
+        if (home)
+            g_setenv("VIPSHOME", home, TRUE);
+        else
+            g_unsetenv("VIPSHOME");
+        g_free(home);
+    }
+    if (started != 0) {
         const char *text = vips_error_buffer();
         put_text(init_error, sizeof init_error, text && text[0] ? text : "libvips failed to start");
         vips_error_clear();
@@ -222,7 +309,7 @@ struct open_args {
 static focal_vips_status open_body(void *raw, const char **own) {
     struct open_args *a = raw;
     if (vips_source_rewind(a->source) != 0) return FOCAL_VIPS_ERR_INTERNAL;
-    const char *loader = vips_foreign_find_load_source(a->source);
+    const char *loader = find_loader(a->source);
     if (loader == NULL) {
         *own = "no image loader recognises these bytes";
         return FOCAL_VIPS_ERR_NOT_IMAGE;
@@ -318,7 +405,7 @@ struct identify_args {
 static focal_vips_status identify_body(void *raw, const char **own) {
     struct identify_args *a = raw;
     if (vips_source_rewind(a->source) != 0) return FOCAL_VIPS_ERR_INTERNAL;
-    const char *loader = vips_foreign_find_load_source(a->source);
+    const char *loader = find_loader(a->source);
     if (loader == NULL) {
         *own = "no image loader recognises these bytes";
         return FOCAL_VIPS_ERR_NOT_IMAGE;
@@ -362,6 +449,7 @@ int focal_vips_loader_usable(const char *nickname) {
     if (nickname == NULL) return 0;
     pthread_once(&init_once, init_vips);
     if (init_result != FOCAL_VIPS_OK) return 0;
+    if (vips_type_find("VipsOperation", nickname) == 0) load_modules();
     return !loader_blocked(vips_type_find("VipsOperation", nickname));
 }
 
@@ -884,7 +972,10 @@ static VipsImage *without_metadata(VipsImage *image) {
 static int save_to_buffer(VipsImage *image, const focal_vips_saver *saver, void **bytes, size_t *length) {
     if (vips_foreign_find_save_buffer(saver->format) == NULL) {
         vips_error_clear();
-        return SAVE_UNKNOWN;
+        if (!load_modules() || vips_foreign_find_save_buffer(saver->format) == NULL) {
+            vips_error_clear();
+            return SAVE_UNKNOWN;
+        }
     }
     VipsImage *bare = without_metadata(image);
     if (bare == NULL) return -1;

@@ -15,14 +15,14 @@ public struct InferenceSettings: Hashable, Sendable {
     /// `defaultCacheFolder`.
     public var cacheFolder: String?
     /// The precisions the detectors may run in; each takes the fastest of these that the CPU
-    /// runs and its models offer (`InferencePrecision`). Default all; `[.fp32]` runs everything in
-    /// fp32.
+    /// runs and its models offer (`InferencePrecision`). Default
+    /// `InferencePrecision.measuredLossless` (fp32, int8); `[.fp32]` runs everything in fp32.
     public var precisions: Set<InferencePrecision>
 
     /// Creates settings; every parameter defaults to the value documented on its property.
     public init(
         parallel: Int? = nil, threadsPerInference: Int = 1, cacheFolder: String? = InferenceSettings.defaultCacheFolder,
-        precisions: Set<InferencePrecision> = Set(InferencePrecision.allCases)
+        precisions: Set<InferencePrecision> = InferencePrecision.measuredLossless
     ) {
         self.parallel = min(256, max(1, parallel ?? NativeWorkPool.coreCount))
         self.threadsPerInference = min(256, max(1, threadsPerInference))
@@ -34,7 +34,7 @@ public struct InferenceSettings: Hashable, Sendable {
     /// as leaves every core busy): `parallel` is the workers that fit on the cores at that width.
     public static func forWorkers(
         _ workers: Int, threads: Int?, cacheFolder: String? = InferenceSettings.defaultCacheFolder,
-        precisions: Set<InferencePrecision> = Set(InferencePrecision.allCases)
+        precisions: Set<InferencePrecision> = InferencePrecision.measuredLossless
     ) -> InferenceSettings {
         let cores = NativeWorkPool.coreCount
         let width = threads ?? max(1, cores / max(1, workers))

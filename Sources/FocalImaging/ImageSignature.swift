@@ -30,12 +30,13 @@ public enum ImageSignature {
     }
 
     /// A short description of what non-image bytes look like, for error messages: "an HTML page",
-    /// "JSON", "text", or "binary data".
+    /// "a PDF document", "JSON", "text", or "binary data".
     public static func describe(_ bytes: some Collection<UInt8>) -> String {
         let head = String(decoding: bytes.prefix(256), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if head.hasPrefix("<!doctype html") || head.hasPrefix("<html") || head.contains("<body") { return "an HTML page" }
         if head.hasPrefix("<?xml") || head.hasPrefix("<svg") { return head.contains("<svg") ? "an SVG drawing" : "XML" }
+        if head.hasPrefix("%pdf-") { return "a PDF document" }
         if head.hasPrefix("{") || head.hasPrefix("[") { return "JSON" }
         let printable = bytes.prefix(256).allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) || $0 >= 0x80 }
         return printable ? "text" : "binary data"

@@ -18,7 +18,7 @@ struct DoctorCommand: ParsableCommand {
     @Option(help: "Models folder (default: $FOCAL_MODELS, ./models, the install prefix).")
     var models: String?
 
-    @Option(help: "Detector precision: auto or fp32, as for focal crop.")
+    @Option(help: "Detector precision: auto, bf16 or fp32, as for focal crop.")
     var precision: PrecisionSetting = .auto
 
     @Flag(help: "Print one JSON object instead of lines.")

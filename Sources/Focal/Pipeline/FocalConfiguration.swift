@@ -52,7 +52,9 @@ public struct FocalConfiguration: Sendable {
     /// every process.
     public var compiledModelCache: String?
     /// The precisions the detectors may run in: each takes the fastest of these that the CPU
-    /// runs and its models offer (`InferencePrecision`); default all; `[.fp32]` for fp32 only.
+    /// runs and its models offer (`InferencePrecision`); default
+    /// `InferencePrecision.measuredLossless` (fp32, int8); add `.bf16` to use it where the CPU
+    /// has it; `[.fp32]` for fp32 only.
     public var precisions: Set<InferencePrecision>
     /// Timeouts, redirects and the User-Agent for URL inputs, and which sources and addresses
     /// they may reach; default `NetworkSettings()`, which fetches from public addresses only.
@@ -66,7 +68,7 @@ public struct FocalConfiguration: Sendable {
         diskCache: DiskCacheSettings? = nil, identifyByContent: Bool = true, workers: Int = NativeWorkPool.coreCount,
         maxJobs: Int? = nil, memoryBudget: Int = 256 << 20, inferenceThreads: Int? = nil,
         compiledModelCache: String? = InferenceSettings.defaultCacheFolder,
-        precisions: Set<InferencePrecision> = Set(InferencePrecision.allCases), network: NetworkSettings = NetworkSettings()
+        precisions: Set<InferencePrecision> = InferencePrecision.measuredLossless, network: NetworkSettings = NetworkSettings()
     ) {
         self.modelsPath = modelsPath
         self.limits = limits

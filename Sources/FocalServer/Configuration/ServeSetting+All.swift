@@ -217,12 +217,14 @@ extension ServeSetting {
 
     /// `--precision`: `FocalConfiguration.precisions` (`InferencePrecision.allowed(bySetting:)`).
     public static let precision = ServeSetting(
-        "precision", valueName: "auto|fp32", defaultValue: "auto", sample: "fp32",
-        "Detector precision: auto (each model the fastest lossless precision this CPU runs; see focal doctor) or fp32",
+        "precision", valueName: "auto|bf16|fp32", defaultValue: "auto", sample: "fp32",
+        "Detector precision: auto (each model the fastest precision this CPU runs that measured lossless; see focal doctor), bf16 (bf16 too where the CPU has it) or fp32",
         apply: { configuration, text in
-            guard let allowed = InferencePrecision.allowed(bySetting: text) else { throw SettingError(reason: "must be auto or fp32") }
+            guard let allowed = InferencePrecision.allowed(bySetting: text) else { throw SettingError(reason: "must be auto, bf16 or fp32") }
             configuration.pipeline.precisions = allowed
-        }, show: { $0.pipeline.precisions == [.fp32] ? "fp32" : "auto" })
+        }, show: { configuration in
+            ["auto", "bf16", "fp32"].first { InferencePrecision.allowed(bySetting: $0) == configuration.pipeline.precisions } ?? "custom"
+        })
 
     /// `--log-level`: `ServerConfiguration.logLevel`.
     public static let logLevel = ServeSetting(
