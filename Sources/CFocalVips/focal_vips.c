@@ -1,4 +1,4 @@
-#define _GNU_SOURCE // dladdr
+#define _GNU_SOURCE  // dladdr
 #include "focal_vips.h"
 
 #include <dlfcn.h>

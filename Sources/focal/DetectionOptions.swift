@@ -11,7 +11,11 @@ struct DetectionOptions: ParsableArguments {
     @Option(help: "Folder holding the model files (default: $FOCAL_MODELS, ./models, the install prefix).")
     var models: String?
 
-    @Option(help: "Detector precision: auto (each model the fastest precision this CPU runs that measured lossless: int8 or fp32; see focal doctor), bf16 (bf16 too, where the CPU has it; not yet measured against the quality gates) or fp32.")
+    @Option(
+        help: """
+            Detector precision: auto (each model the fastest precision this CPU runs that measured lossless: int8 or fp32; \
+            see focal doctor), bf16 (bf16 too, where the CPU has it) or fp32.
+            """)
     var precision: PrecisionSetting = .auto
 
     @Option(help: "A JSON file of subjects you already know, used beside the detectors (see README).")
