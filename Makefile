@@ -106,12 +106,15 @@ readme-options: generated
 eval: models build
 	.build/debug/focal eval $(EVAL)
 
-# The pet stress set: hard views (tight, cut, hidden, tiny, far) of the dev photos' cats and dogs.
+# The pet stress set: hard views (tight, cut, hidden, tiny, far) of the dev photos' cats and dogs;
+# the small-face stress set: the dev photos' faces shrunk (x0.5, x0.35, x0.25) and far in a frame.
 stress: deps
 	python3 -m focalscripts.stress_set $(EVAL) .cache/stress
+	python3 -m focalscripts.face_stress_set $(EVAL) .cache/stress-faces
 
 eval-stress: models build stress
 	.build/debug/focal eval .cache/stress
+	.build/debug/focal eval .cache/stress-faces
 
 # The release build with the benchmark executables (FOCAL_BENCH=1 adds them to the package; no
 # other build has them): focal and focal-bench in .build/release.
