@@ -17,32 +17,20 @@ Only faces are labelled (exhaustive_kinds: face), so the other kinds count neith
 against. Built with the `vips` command (Debian's libvips-tools), libvips's own Lanczos resize;
 deterministic.
 """
-import argparse
 import json
 import os
 import shutil
 
 from . import paths
-from .cli import prog
-from .images import bands_of, size_of, vips
+from .images import size_of, vips
+from .labelled_set import rgb_copy, start
 
 SCALES = [("x0.5", 0.5), ("x0.35", 0.35), ("x0.25", 0.25)]
 FRAME = 3  # the framed view: the photo in a frame this many times its size
 
 
 def main():
-    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("dev", nargs="?", default=paths.DEV, metavar="DEV_FOLDER")
-    parser.add_argument("out", nargs="?", default=os.path.join(paths.CACHE, "stress-faces"), metavar="OUT_FOLDER")
-    args = parser.parse_args()
-    dev, out = args.dev, args.out
-    with open(os.path.join(dev, "labels.json")) as f:
-        labels = json.load(f)
-    if os.path.isdir(out):
-        shutil.rmtree(out)
-    os.makedirs(out)
-    scratch = os.path.join(out, ".work")
-    os.makedirs(scratch)
+    labels, dev, out, scratch = start(__spec__, __doc__, "stress-faces")
     labelled = {}
 
     def add(name, path_v, faces, scale, left=0, top=0):
@@ -63,10 +51,7 @@ def main():
             continue
         base = os.path.splitext(image_name)[0]
         whole = os.path.join(scratch, base + ".v")
-        vips("copy", os.path.join(dev, image_name), whole)
-        if bands_of(whole) == 4:
-            vips("flatten", whole, whole + ".flat.v")
-            os.replace(whole + ".flat.v", whole)
+        rgb_copy(os.path.join(dev, image_name), whole)
         for suffix, scale in SCALES:
             small = os.path.join(scratch, f"{base}-{suffix}.v")
             vips("resize", whole, small, scale)

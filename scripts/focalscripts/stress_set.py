@@ -19,14 +19,13 @@ recall per kind on them:
 Only cats and dogs are labelled (exhaustive_kinds: cat, dog), so faces found on the crops count
 neither for nor against. Built with the `vips` command (Debian's libvips-tools); deterministic.
 """
-import argparse
 import json
 import os
 import shutil
 
 from . import paths
-from .cli import prog
-from .images import bands_of, size_of, vips
+from .images import size_of, vips
+from .labelled_set import rgb_copy, start
 
 WALL = "120 110 100"  # a flat, dull colour for the wall or sill that hides part of the animal
 
@@ -42,18 +41,7 @@ def crop(src, dst, x, y, w, h):
 
 
 def main():
-    parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("dev", nargs="?", default=paths.DEV, metavar="DEV_FOLDER")
-    parser.add_argument("out", nargs="?", default=os.path.join(paths.CACHE, "stress"), metavar="OUT_FOLDER")
-    args = parser.parse_args()
-    dev, out = args.dev, args.out
-    with open(os.path.join(dev, "labels.json")) as f:
-        labels = json.load(f)
-    if os.path.isdir(out):
-        shutil.rmtree(out)
-    os.makedirs(out)
-    scratch = os.path.join(out, ".work")
-    os.makedirs(scratch)
+    labels, dev, out, scratch = start(__spec__, __doc__, "stress")
     labelled = {}
 
     def add(name, path_v, boxes):
@@ -77,10 +65,7 @@ def main():
         W, H = entry["width"], entry["height"]
         # The photo as a libvips file, 3 bands, so that every view below starts from the same pixels.
         whole = os.path.join(scratch, base + ".v")
-        vips("copy", src, whole)
-        if bands_of(whole) == 4:
-            vips("flatten", whole, whole + ".flat.v")
-            os.replace(whole + ".flat.v", whole)
+        rgb_copy(src, whole)
 
         for i, pet in enumerate(pets):
             kind, px, py, pw, ph = pet["kind"], pet["x"], pet["y"], pet["w"], pet["h"]
