@@ -134,6 +134,10 @@ func stages() throws -> [String: Any] {
             result["objects_\(objects.precision.rawValue)_ms"] = try milliseconds { for p in proxies { _ = try objects.detectNow(in: p.faces) } }
         }
     }
+    // The precisions a default pipeline runs (`--precision auto`), for the bench's ceiling line.
+    let chosen = InferenceSettings(parallel: 1, threadsPerInference: 1, cacheFolder: cache)
+    result["faces_default"] = try FaceDetector(models: folder, inference: chosen).precision.rawValue
+    result["objects_default"] = try ObjectDetector(models: folder, inference: chosen).precision.rawValue
     let saliency = SaliencyDetector()
     result["saliency_ms"] = try milliseconds { for p in proxies { _ = try saliency.region(in: p.saliency) } }
     return result

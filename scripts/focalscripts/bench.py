@@ -176,6 +176,7 @@ def throughput(folder, used):
     print(f"  (Focal with detection: {cold['detections']} images detected, {cold['decodes']} decodes, {cold['renders']} renders from the decode)")
     print()
     sys.stdout.flush()
+    return {"nodetect": statistics.median(phases["Focal, cold, detection off"]), "attention": base, "workers": workers}
 
 
 def stages(folder):
@@ -191,6 +192,20 @@ def stages(folder):
             if key in rounds[0]:
                 print(f"  {stage:10} {what:28} {precision:5} {statistics.median(r[key] for r in rounds):8.1f} ms")
     print(f"  {'saliency':10} {'spectral residual, 256 px':28} {'':5} {statistics.median(r['saliency_ms'] for r in rounds):8.1f} ms")
+    print()
+    sys.stdout.flush()
+    # The inference a default crop runs: each detector in the precision `auto` chose.
+    return sum(statistics.median(r[f"{stage}_{rounds[0][stage + '_default']}_ms"] for r in rounds) for stage in ("faces", "objects"))
+
+
+def ceiling(rates, inference_ms):
+    """What detection could reach if it cost only its inference: the detection-off crop's CPU time
+    per photo plus the default precisions' inference, against attention's."""
+    per_photo = rates["workers"] / rates["nodetect"] * 1000 + inference_ms
+    rate = rates["workers"] * 1000 / per_photo
+    print(f"Ceiling of a detecting crop on this CPU: detection off {rates['workers'] / rates['nodetect'] * 1000:.1f} ms of CPU per photo")
+    print(f"+ inference {inference_ms:.1f} ms = {per_photo:.1f} ms, {rate:.1f} crops/s on {rates['workers']} cores:"
+          f" {rate / rates['attention']:.2f}x attention with nothing else added")
     print()
     sys.stdout.flush()
 
@@ -231,8 +246,8 @@ def main():
     portrait = os.path.join(folder, next(n for n, k in used if k == "portrait"))
     pet = os.path.join(folder, next(n for n, k in used if k == "pet"))
     per_process([("portrait", portrait), ("pet", pet)])
-    throughput(folder, used)
-    stages(folder)
+    rates = throughput(folder, used)
+    ceiling(rates, stages(folder))
     cached(folder)
 
 
