@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test-browser: installs Chromium, chromedriver and Selenium when missing (all from Debian:
-# chromium, chromium-driver, python3-selenium for /usr/bin/python3), builds focal, and runs
+# chromium, chromium-driver, python3-selenium for /usr/bin/python3) and axe-core (scripts/setup.sh
+# axe), builds focal, and runs
 # Tests/browser against a live `focal serve` on a free loopback port with a temporary --data
 # folder. run.py starts and stops the server (also on SIGINT/SIGTERM); this script's trap stops it
 # too should run.py die without doing so. Arguments go to run.py (-k PATTERN, -v).
@@ -18,6 +19,8 @@ command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 "$python" -c 'import selenium' >/dev/null 2>&1 || missing+=(python3-selenium)
 apt_install ${missing[@]+"${missing[@]}"}
 "$python" -c 'import selenium' >/dev/null 2>&1 || die "python3-selenium did not install"
+
+scripts/setup.sh axe
 
 # shellcheck disable=SC2086
 ${SWIFT:-swift} build --product focal ${LINK:-}

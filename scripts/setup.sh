@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Focal needs and is missing: Debian packages, the model files, the test photos.
-# Usage: scripts/setup.sh deps|test-deps|models|fixtures|all
+# Usage: scripts/setup.sh deps|test-deps|models|fixtures|axe|all
 # Every download is checked by sha256; a mismatch stops with an error naming the file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -219,11 +219,23 @@ test_deps() {
     apt_install ${missing[@]+"${missing[@]}"}
 }
 
+# axe-core, for the accessibility checks of `make test-browser`: its build as bundled in a PyPI
+# wheel (npm is not reachable here), only the script taken out, checked by sha256.
+axe() {
+    local w
+    w=$(fetch_wheel axe-playwright-python==0.1.8 'axe_playwright_python-0.1.8-*.whl')
+    mkdir -p .cache/axe
+    extract "$w" axe_playwright_python/axe.min.js .cache/axe/axe-4.12.1.min.js \
+        84494fec757e4710dc751c8d7a636e457f4532f08f85c86dc9070133fbff53bc
+    say "axe-core 4.12.1 ready in .cache/axe/"
+}
+
 case "${1:-all}" in
     deps) deps ;;
     test-deps) deps; test_deps ;;
     models) models ;;
     fixtures) fixtures ;;
+    axe) axe ;;
     all) deps; models; fixtures ;;
-    *) die "unknown step '$1' (deps, test-deps, models, fixtures, all)" ;;
+    *) die "unknown step '$1' (deps, test-deps, models, fixtures, axe, all)" ;;
 esac

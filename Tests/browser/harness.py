@@ -171,6 +171,7 @@ class Proxy:
             if h.command != "HEAD":
                 h.wfile.write(data)
             entry["status"] = status
+            entry["bytes"] = len(data) if h.command != "HEAD" else 0
         except (BrokenPipeError, ConnectionResetError):
             entry["aborted"] = True
         entry["end"] = time.time()

@@ -285,23 +285,33 @@ class ElementTests(unittest.TestCase):
         self.assertEqual((error["status"], error["code"]), (0, "network"))
         wait(self.driver, lambda d: self.inspect("away")["placeholderVisible"], 5, "the placeholder shows")
 
-    def test_fades_in_unless_off_or_reduced_motion(self):
-        opacity = "return getComputedStyle(document.getElementById(arguments[0]).shadowRoot.querySelector('img.crop')).transitionDuration"
-        self.make("fading", {}, "width:100px;height:100px")
-        self.make("plain", {"fade": "off"}, "width:100px;height:100px")
-        self.wait_loaded("fading")
-        self.wait_loaded("plain")
-        self.assertEqual(self.driver.execute_script(opacity, "fading"), "0.24s")
-        self.assertEqual(self.driver.execute_script(
-            "return document.getElementById('plain').shadowRoot.querySelector('img.crop').style.opacity"), "")
+    def test_the_first_crop_shows_at_once_and_a_replacing_one_fades_in(self):
+        last = "return document.getElementById(arguments[0]).shadowRoot.querySelector('img.crop:last-of-type').style.opacity"
+        duration = "return getComputedStyle(document.getElementById(arguments[0]).shadowRoot.querySelector('img.crop')).transitionDuration"
+        self.make("first", {}, "width:100px;height:100px")
+        self.make("on", {"fade": "on"}, "width:100px;height:100px")
+        self.make("off", {"fade": "off"}, "width:100px;height:100px")
+        for id in ("first", "on", "off"):
+            self.wait_loaded(id)
+        # No fade on first paint (the largest paint is the image's own load), unless fade="on".
+        self.assertEqual(self.driver.execute_script(last, "first"), "")
+        self.assertEqual(self.driver.execute_script(last, "off"), "")
+        self.assertEqual(self.driver.execute_script(last, "on"), "1")
+        self.assertEqual(self.driver.execute_script(duration, "on"), "0.24s")
+        # A crop replacing a crop fades in; with fade="off" it never does.
+        self.resize("first", 140, 100)
+        self.resize("off", 140, 100)
+        self.wait_loaded("first", count=2)
+        self.wait_loaded("off", count=2)
+        self.assertEqual(self.driver.execute_script(last, "first"), "1")
+        self.assertEqual(self.driver.execute_script(last, "off"), "")
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
             "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
         try:
-            self.assertEqual(self.driver.execute_script(opacity, "fading"), "0s")
-            self.resize("fading", 140, 100)
-            self.wait_loaded("fading", count=2)
-            self.assertEqual(self.driver.execute_script(
-                "return document.getElementById('fading').shadowRoot.querySelector('img.crop:last-of-type').style.opacity"), "")
+            self.assertEqual(self.driver.execute_script(duration, "first"), "0s")
+            self.resize("first", 160, 100)
+            self.wait_loaded("first", count=3)
+            self.assertEqual(self.driver.execute_script(last, "first"), "")
         finally:
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 

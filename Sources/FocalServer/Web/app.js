@@ -1,7 +1,7 @@
 // The gallery at `/`: pick or upload a photo, see it in several frames beside the centre crop,
 // reshape the frames, look at what Focal saw, and fix a crop by hand in the editor.
 
-import { FocalImg, batchSigner } from './focal-img.js';
+import { FocalImg, batchSigner, focalImgMarkup } from './focal-img.js';
 import { api, aspectKey, onTokenNeeded, APIError, setSignedReads, setPreviewSigner } from './api.js';
 import { FRAMES, createCard } from './frames.js';
 import { drawOverlay, drawLegend } from './overlay.js';
@@ -272,16 +272,30 @@ function renderFacts(config) {
   }));
 }
 
-/** The "use it on your site" snippet and sample URL, as this server takes them. */
+/**
+ * The "use it on your site" snippet and sample URL, as this server takes them: the README's
+ * markup form (stylesheet, module, `<focal-img>` around an `<img srcset>`), which shows as early
+ * as a plain `<img>`, without layout shift, and with JavaScript off.
+ */
 async function updateSnippet() {
   const origin = location.origin, src = state.current?.src || 'photo.jpg', config = state.config || {};
-  const element = config.element?.script
+  const versioned = config.element?.script && config.element?.style;
+  const style = versioned
+    ? `<link rel="stylesheet" href="${origin}${config.element.style}"\n      integrity="${config.element.styleIntegrity}" crossorigin="anonymous">`
+    : `<link rel="stylesheet" href="${origin}/focal-img.css">`;
+  const script = versioned
     ? `<script type="module" src="${origin}${config.element.script}"\n        integrity="${config.element.integrity}" crossorigin="anonymous"></script>`
     : `<script type="module" src="${origin}/focal-img.js"></script>`;
-  // A signed server's URLs are signed by the site that shows them: the element asks its signer.
-  const signer = config.unsafe ? '' : '\n           signer="/your-signing-endpoint"';
-  $('#snippet').textContent = `${element}\n\n` +
-    `<focal-img src="${src}" server="${origin}"${signer}\n           alt="Describe the photo" aspect="16:9"></focal-img>`;
+  // A signed server's URLs are signed by the site that shows them: with its key in the markup's
+  // URLs (SIGNATURE stands for each one's), through its signer for the element's own requests.
+  const url = config.unsafe ? (path) => `${origin}/unsafe/${path}` : (path) => `${origin}/SIGNATURE/${path}`;
+  let html = focalImgMarkup({ server: origin, src, aspect: '16:9', widths: [320, 640, 1280],
+    sizes: '(max-width: 700px) 100vw, 700px', alt: 'Describe the photo', loading: 'lazy', url });
+  if (!config.unsafe) html = html.replace('<focal-img ', '<focal-img signer="/your-signing-endpoint" ');
+  // One attribute per line, and one srcset candidate per line, as a person would write it.
+  html = html.replace(/ (?=(?:src|srcset|sizes|width|alt|aspect|server|signer|loading)=)/g, '\n     ')
+    .replace(/, (?=https?:)/g, ',\n             ').replace('><img', '>\n  <img').replace('></focal-img>', '>\n</focal-img>');
+  $('#snippet').textContent = `${style}\n${script}\n\n${html}`;
   // A server that signs the page's URLs signs its ladder's sizes only: the sample is one of them.
   const ladder = config.pageURLSides || [];
   const side = ladder.length ? ladder.reduce((a, b) => (Math.abs(b - 400) < Math.abs(a - 400) ? b : a)) : 400;

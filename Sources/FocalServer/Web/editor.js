@@ -78,6 +78,9 @@ export class CropEditor {
     this.opening = dialog.querySelector('#opening');
     this.blockers = Object.fromEntries([...dialog.querySelectorAll('.blocker')].map((el) => [el.dataset.side, el]));
     this.readout = dialog.querySelector('#crop-readout');
+    // The readout changes on every frame of a drag: a screen reader hears it once the crop rests.
+    this.status = dialog.querySelector('#crop-status');
+    this.statusTimer = 0;
     this.error = dialog.querySelector('#editor-error');
     this.saveButton = dialog.querySelector('#editor-save');
     this.resetButton = dialog.querySelector('#editor-reset');
@@ -181,6 +184,8 @@ export class CropEditor {
     Object.assign(this.blockers.right.style, { left: px(o.x + o.w), top: px(o.y), width: px(o.sw - o.x - o.w), height: px(o.h) });
     const r = m.rounded();
     this.readout.value = `${r.width} × ${r.height} px at ${r.x}, ${r.y}`;
+    clearTimeout(this.statusTimer);
+    this.statusTimer = setTimeout(() => { this.status.textContent = `Crop ${this.readout.value}`; }, 500);
     this.stage.dataset.crop = JSON.stringify(r);   // for tests and curious people
   }
 

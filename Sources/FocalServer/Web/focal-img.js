@@ -208,14 +208,81 @@ function sourceProblem(src) {
 }
 
 /**
- * Whether a loaded `<img>` can stand for a crop of `size`: the same shape (within 1 %) and at
- * least nine tenths of its width in pixels.
+ * The candidates of a `srcset` value, as the HTML standard splits them: `{url, w, x}` with `w`
+ * (a width descriptor) or `x` (a density; 1 when there is no descriptor). A URL may hold commas
+ * (thumbor's filters do); only a comma after a URL or between descriptors separates candidates.
+ */
+function parseSrcset(text) {
+  const out = [];
+  let i = 0;
+  const n = text.length;
+  const space = (c) => c === ' ' || c === '\t' || c === '\n' || c === '\f' || c === '\r';
+  while (i < n) {
+    while (i < n && (space(text[i]) || text[i] === ',')) i++;
+    if (i >= n) break;
+    let start = i;
+    while (i < n && !space(text[i])) i++;
+    let url = text.slice(start, i);
+    const descriptors = [];
+    if (url.endsWith(',')) url = url.replace(/,+$/, '');
+    else {
+      // Descriptors up to the next comma outside parentheses.
+      let current = '', depth = 0;
+      for (; i < n; i++) {
+        const c = text[i];
+        if (c === '(') depth++;
+        else if (c === ')') depth = Math.max(0, depth - 1);
+        else if (c === ',' && depth === 0) { i++; break; }
+        if (space(c) && depth === 0) { if (current) descriptors.push(current); current = ''; } else current += c;
+      }
+      if (current) descriptors.push(current);
+    }
+    const candidate = { url, w: null, x: 1 };
+    for (const d of descriptors) {
+      const value = Number(d.slice(0, -1));
+      if (!(Number.isFinite(value) && value > 0)) continue;
+      if (d.endsWith('w')) candidate.w = value;
+      else if (d.endsWith('x')) candidate.x = value;
+    }
+    if (url) out.push(candidate);
+  }
+  return out;
+}
+
+/**
+ * The width in image pixels of the candidate an `<img>` shows. `naturalWidth` is in CSS pixels
+ * for a `srcset` candidate (the image's width divided by the candidate's density), so a 2x
+ * candidate of a 500 px box reads 500; this reads its descriptor instead: `1000w` is 1000, `2x`
+ * is twice `naturalWidth`. The candidate is looked up by `currentSrc` in the `<img>`'s `srcset`
+ * and in those of its `<picture>`'s `<source>`s; an image from `src` alone is at density 1.
+ */
+function candidateWidth(img) {
+  const current = img.currentSrc;
+  const sets = [img.getAttribute('srcset')];
+  if (img.parentElement?.localName === 'picture') {
+    for (const source of img.parentElement.querySelectorAll(':scope > source')) sets.push(source.getAttribute('srcset'));
+  }
+  for (const set of sets) {
+    if (!set) continue;
+    for (const candidate of parseSrcset(set)) {
+      let url;
+      try { url = new URL(candidate.url, document.baseURI).href; } catch { continue; }
+      if (url !== current) continue;
+      return candidate.w ?? img.naturalWidth * candidate.x;
+    }
+  }
+  return img.naturalWidth;
+}
+
+/**
+ * Whether a loaded `<img>` can stand for a crop of `size` (in device pixels): the same shape
+ * (within 1 %) and at least nine tenths of its width in the pixels of the candidate shown.
  */
 function fitsFrame(img, size) {
   const w = img.naturalWidth, h = img.naturalHeight;
   if (!(w > 0 && h > 0 && size)) return false;
   const want = size.width / size.height;
-  return Math.abs(w / h - want) <= 0.01 * want && w >= 0.9 * size.width;
+  return Math.abs(w / h - want) <= 0.01 * want && candidateWidth(img) >= 0.9 * size.width;
 }
 
 /** The image part of a URL: a path under the server's root, `id:<sha256>`, or an http(s) URL. */
@@ -984,7 +1051,10 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     img.alt = '';
     img.setAttribute('part', 'image');
     img.setAttribute('aria-hidden', 'true');
-    const fade = this.getAttribute('fade') !== 'off' && !reducedMotion?.matches;
+    // A fade only where one crop replaces another (a resize): the first crop shows at once, so
+    // that the page's largest paint is the image's own load. `fade="on"` fades it in too.
+    const setting = this.getAttribute('fade');
+    const fade = !reducedMotion?.matches && (setting === 'on' || (setting !== 'off' && this.#layers.length > 0));
     if (fade) img.style.opacity = '0';
     this.#root();
     this.#frame.append(img);

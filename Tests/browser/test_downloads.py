@@ -1,0 +1,146 @@
+"""One download per image: the README's markup (`<focal-img>` around an `<img srcset sizes>`) on a
+phone at 3x and a desktop at 1x asks for each photo once, no more bytes than the same page with
+JavaScript off, at every pixel ratio."""
+
+import time
+import unittest
+
+import harness
+from harness import wait_js
+
+# (photo, aspect, sizes, loading): a hero above cards, as a page of articles has them.
+PHOTOS = [
+    ("astronaut.png", (16, 9), "(max-width: 700px) 100vw, 700px", "eager"),
+    ("chelsea.png", (4, 3), "(max-width: 700px) 50vw, 350px", "eager"),
+    ("coffee.png", (4, 3), "(max-width: 700px) 50vw, 350px", "eager"),
+]
+WIDTHS = (320, 640, 960, 1280, 1920)
+
+
+def crop_url(photo, width, height):
+    return f"/unsafe/{width}x{height}/smart/filters:format(auto)/{photo}"
+
+
+def markup(photo, aspect, sizes, loading):
+    """The README's form, as `focalImgMarkup` writes it: a candidate per width, `w` descriptors."""
+    candidates = [(w, round(w * aspect[1] / aspect[0])) for w in WIDTHS]
+    srcset = ", ".join(f"{crop_url(photo, w, h)} {w}w" for w, h in candidates)
+    w, h = candidates[1]
+    return (f'<focal-img src="{photo}" aspect="{aspect[0]}:{aspect[1]}" loading="{loading}">'
+            f'<img src="{crop_url(photo, w, h)}" srcset="{srcset}" sizes="{sizes}" width="{w}" height="{h}"'
+            f' loading="{loading}" decoding="async" alt="{photo}"></focal-img>')
+
+
+PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,"><link rel="stylesheet" href="/focal-img.css">
+<script type="module" src="/focal-img.js"></script>
+<script>window.events = []; document.addEventListener('focal-load', (e) => window.events.push(e.detail));</script>
+<style>body{margin:0} main{max-width:700px;margin:0 auto} .cards{display:flex} .cards>*{flex:1}</style>
+</head><body><main>HERO<div class="cards">CARDS</div></main></body></html>"""
+
+
+class OneDownloadTests(unittest.TestCase):
+    width, height, dpr, mobile = 390, 844, 3.0, True
+
+    @classmethod
+    def setUpClass(cls):
+        cls.env = harness.env
+        cls.driver = harness.make_driver(cls.width, cls.height, dpr=cls.dpr, mobile=cls.mobile)
+        cls.driver.execute_cdp_cmd("Network.enable", {})
+        cls.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def load(self, scripts=True):
+        """The page, loaded until every photo shows; the image requests per photo and their bytes."""
+        self.env.proxy.clear()
+        parts = [markup(*p) for p in PHOTOS]
+        self.env.proxy.pages["downloads.html"] = PAGE.replace("HERO", parts[0]).replace("CARDS", "".join(parts[1:]))
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not scripts})
+        try:
+            self.driver.get(self.env.origin + "/__test/downloads.html")
+            wait_js(self.driver, "return [...document.images].every((i) => i.complete && i.naturalWidth > 0)",
+                    message="every image shown")
+            if scripts:
+                wait_js(self.driver, "return window.events.length >= arguments[0]", len(PHOTOS),
+                        message="focal-load from every element")
+            time.sleep(0.5)  # a second download would have started by now
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+        requests = {photo: [r for r in self.env.proxy.requests(f"/{photo}") if r["path"].startswith("/unsafe/")]
+                    for photo, *_ in PHOTOS}
+        return requests
+
+    def test_each_photo_is_downloaded_once_and_no_more_bytes_than_without_javascript(self):
+        plain = self.load(scripts=False)
+        enhanced = self.load(scripts=True)
+        for photo, requests in enhanced.items():
+            self.assertEqual(len(requests), 1, f"{photo}: {[r['path'] for r in requests]}")
+            self.assertEqual(requests[0]["status"], 200)
+        # The element kept the markup's own candidate: the same URLs as without JavaScript.
+        self.assertEqual({p: [r["path"] for r in rs] for p, rs in enhanced.items()},
+                         {p: [r["path"] for r in rs] for p, rs in plain.items()})
+        with_js = sum(r["bytes"] for rs in enhanced.values() for r in rs)
+        without = sum(r["bytes"] for rs in plain.values() for r in rs)
+        self.assertLessEqual(with_js, 1.05 * without, f"{with_js} bytes with JavaScript, {without} without")
+        states = self.driver.execute_script(
+            "return [...document.querySelectorAll('focal-img')].map((e) => [e.state, e.querySelector('img').currentSrc])")
+        self.assertTrue(all(state == "loaded" for state, _ in states), states)
+        self.driver.save_screenshot(str(self.env.screenshots / f"downloads-{self.width}x{self.height}-{self.dpr:g}x.png"))
+
+    def test_a_box_of_another_shape_still_gets_its_exact_crop(self):
+        """Keeping the markup's image is for a box of its shape: a square box fetches the square."""
+        self.env.proxy.clear()
+        self.env.proxy.pages["square.html"] = PAGE.replace("HERO", markup(*PHOTOS[0]).replace(
+            'aspect="16:9"', 'aspect="1:1"')).replace("CARDS", "")
+        self.driver.get(self.env.origin + "/__test/square.html")
+        detail = wait_js(self.driver, "return window.events[0]", message="the square crop")
+        self.assertEqual(detail["width"], detail["height"])
+        paths = [r["path"] for r in self.env.proxy.requests("/astronaut.png")]
+        self.assertEqual(len(paths), 2, paths)
+        self.assertRegex(paths[1], r"^/unsafe/(\d+)x\1/smart/")
+
+
+    def test_the_gallerys_snippet_is_the_markup_form_and_works_pasted_into_a_page(self):
+        self.driver.get(self.env.origin + "/#photo=chelsea.png")
+        snippet = harness.wait(self.driver, lambda d: d.execute_script(
+            "const s = document.getElementById('snippet').textContent; return s.includes('chelsea.png') && s"), 30,
+            "the snippet names the photo")
+        self.assertRegex(snippet, r"focal-img(\.[0-9a-f]+)?\.css", "the stylesheet: no layout shift, a box before the module runs")
+        self.assertIn("<img\n", snippet, "an <img> inside: shown with JavaScript off, as early as <img>")
+        self.assertIn(" 1280w", snippet)
+        self.driver.get("about:blank")  # the gallery's own requests end here
+        time.sleep(0.5)
+        self.env.proxy.clear()
+        self.env.proxy.pages["pasted.html"] = (
+            '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<script>window.events = []; document.addEventListener("focal-load", (e) => window.events.push(e.detail));'
+            '</script></head><body style="margin:0"><div style="max-width:700px">' + snippet + "</div></body></html>")
+        self.driver.get(self.env.origin + "/__test/pasted.html")
+        self.driver.execute_script("document.querySelector('focal-img img').scrollIntoView()")
+        wait_js(self.driver, "return window.events.length === 1", message="the pasted snippet shows its photo")
+        time.sleep(0.5)
+        # The page's own requests (a late one of the gallery's could still reach the proxy).
+        photo = [r["path"] for r in self.env.proxy.requests("/chelsea.png")
+                 if r["path"].startswith("/unsafe/") and "/__test/pasted.html" in (r["headers"].get("referer") or "")]
+        self.assertEqual(len(photo), 1, photo)
+        self.assertEqual(harness.console_errors(self.driver), [])
+
+
+class OneDownloadOnADesktop(OneDownloadTests):
+    width, height, dpr, mobile = 1000, 800, 1.0, False
+
+
+class OneDownloadAt2x(OneDownloadTests):
+    width, height, dpr, mobile = 800, 800, 2.0, False
+
+
+def load_tests(loader, tests, pattern):
+    suite = unittest.TestSuite()
+    for case in (OneDownloadTests, OneDownloadOnADesktop, OneDownloadAt2x):
+        suite.addTests(loader.loadTestsFromTestCase(case))
+    return suite
