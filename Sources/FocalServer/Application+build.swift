@@ -69,7 +69,7 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
     let router = Router(context: FocalRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeaders())
     // Any site may show Focal's images and call its API; writes still need the token.
-    router.add(middleware: CrossOrigin())
+    router.add(middleware: CrossOrigin(timingAllowOrigin: service.configuration.timingAllowOrigin))
     router.add(middleware: RequestObserver(logger: service.logger, metrics: service.metrics))
 
     // Writes: one collection behind the write authorization (the token).

@@ -39,6 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(.cacheSize) var cacheSize: String?
     @Option(.memoryCache) var memoryCache: String?
     @Option(.maxAge) var maxAge: String?
+    @Option(.timingAllowOrigin) var timingAllowOrigin: String?
     @Flag(.autoWebp) var autoWebp = false
     @Flag(.autoFormat) var autoFormat = false
     @Option(.requestTimeout) var requestTimeout: String?

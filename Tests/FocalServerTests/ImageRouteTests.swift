@@ -72,6 +72,35 @@ import Testing
         }
     }
 
+    /// Pages may measure the images (Resource Timing, LCP): `Timing-Allow-Origin: *` by default,
+    /// the configured origins, or none; a value that is not an origin stops the start.
+    @Test func timingAllowOriginAsConfigured() async throws {
+        let name = HTTPField.Name("Timing-Allow-Origin")!
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/100x100/smart/grace_hopper.jpg", method: .get) {
+                #expect($0.status == .ok)
+                #expect($0.headers[name] == "*")
+            }
+        }
+        let sites = try ServerConfiguration(flags: ["timing-allow-origin": [" https://a.example , http://localhost:8080"]], environment: [:])
+        #expect(sites.timingAllowOrigin == "https://a.example, http://localhost:8080")
+        try await withServer({ $0.timingAllowOrigin = sites.timingAllowOrigin }) { client in
+            try await client.execute(uri: "/unsafe/100x100/grace_hopper.jpg", method: .get) {
+                #expect($0.headers[name] == "https://a.example, http://localhost:8080")
+            }
+        }
+        let none = try ServerConfiguration(flags: [:], environment: ["FOCAL_TIMING_ALLOW_ORIGIN": "none"])
+        #expect(none.timingAllowOrigin == nil)
+        try await withServer({ $0.timingAllowOrigin = none.timingAllowOrigin }) { client in
+            try await client.execute(uri: "/unsafe/100x100/grace_hopper.jpg", method: .get) { #expect($0.headers[name] == nil) }
+        }
+        for bad in ["https://a.example/path", "ftp://a.example", "https://a.example\r\nX-Evil: 1", "a.example"] {
+            #expect(throws: (any Error).self, "\(bad)") {
+                try ServerConfiguration(flags: ["timing-allow-origin": [bad]], environment: [:])
+            }
+        }
+    }
+
     @Test func notModifiedOnTheSameETag() async throws {
         try await withServer { client in
             let uri = "/unsafe/150x150/smart/grace_hopper.jpg"

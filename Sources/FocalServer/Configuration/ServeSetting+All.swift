@@ -8,7 +8,7 @@ extension ServeSetting {
     /// Every setting, in the order they are read and logged: a later one may refine an earlier
     /// (`max-jobs` after `workers`, `cache-size` after `cache-dir`).
     public static let all: [ServeSetting] = [
-        host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, autoWebp, autoFormat,
+        host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, timingAllowOrigin, autoWebp, autoFormat,
         requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, answerMemory, maxJSONBytes, maxSignPaths,
         maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, models, modelCache, precision, logLevel,
     ]
@@ -91,6 +91,12 @@ extension ServeSetting {
     public static let maxAge = ServeSetting(
         "max-age", valueName: "seconds", defaultValue: "86400", sample: "3600", "Cache-Control max-age of images",
         apply: { $0.maxAge = try number($1, in: 0...315_360_000) }, show: { "\($0.maxAge) s" })
+
+    /// `--timing-allow-origin`: `ServerConfiguration.timingAllowOrigin`.
+    public static let timingAllowOrigin = ServeSetting(
+        "timing-allow-origin", valueName: "origins", defaultValue: "*", sample: "https://www.example.com",
+        "Timing-Allow-Origin of every answer (* for any site, origins separated by commas, or none): lets pages measure images' timing and size",
+        apply: { $0.timingAllowOrigin = try timingOrigins($1) }, show: { $0.timingAllowOrigin ?? "none" })
 
     /// `--auto-webp`: `ServerConfiguration.autoWebP`.
     public static let autoWebp = ServeSetting(

@@ -23,6 +23,23 @@ extension ServeSetting {
         return .milliseconds(Int(seconds * 1000))
     }
 
+    /// A `Timing-Allow-Origin` value: `*`, `none` (nil: no header), or origins (`https://a.example`,
+    /// `http://localhost:8080`) separated by commas, written back as the header lists them.
+    /// - Throws: `SettingError` naming the origin that is not one.
+    static func timingOrigins(_ text: String) throws -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed == "*" { return "*" }
+        if trimmed.lowercased() == "none" || trimmed.isEmpty { return nil }
+        let origins = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        for origin in origins {
+            guard let components = URLComponents(string: origin), ["http", "https"].contains(components.scheme ?? ""),
+                let host = components.host, !host.isEmpty, components.path.isEmpty, components.query == nil, components.fragment == nil,
+                components.user == nil, origin.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 })
+            else { throw SettingError(reason: "\"\(origin.prefix(80))\" is not an origin such as https://www.example.com; give *, none, or origins separated by commas") }
+        }
+        return origins.joined(separator: ", ")
+    }
+
     /// A boolean: `1`, `true`, `yes` or `on`; `0`, `false`, `no` or `off`; any case.
     /// - Throws: `SettingError` listing the words.
     static func boolean(_ text: String) throws -> Bool {

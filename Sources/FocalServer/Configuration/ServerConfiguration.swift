@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var token: String?
     /// `Cache-Control: public, max-age` of image responses, in seconds; default 86400 (a day).
     public var maxAge: Int
+    /// `Timing-Allow-Origin` of every answer, so that pages of those origins read images' timing
+    /// and sizes (Resource Timing, LCP); nil sends none. Default `*`.
+    public var timingAllowOrigin: String?
     /// Whether WebP is sent to clients that accept it when the URL names no format (then
     /// responses carry `Vary: Accept`); default `false`.
     public var autoWebP: Bool
@@ -58,7 +61,7 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, root: String? = nil, keys: [String] = [], allowUnsafe: Bool = false,
-        token: String? = nil, maxAge: Int = 86_400, autoWebP: Bool = false, autoFormat: Bool = false, requestTimeout: Duration = .seconds(30),
+        token: String? = nil, maxAge: Int = 86_400, timingAllowOrigin: String? = "*", autoWebP: Bool = false, autoFormat: Bool = false, requestTimeout: Duration = .seconds(30),
         maxBodyBytes: Int? = nil, dataDirectory: String? = nil, metrics: Bool = true,
         metricsNetworks: [IPNetwork] = ServerConfiguration.loopback, publicPhotos: Bool = false,
         requests: RequestLimits = RequestLimits(), database: String? = nil, pipeline: FocalConfiguration = FocalConfiguration(),
@@ -71,6 +74,7 @@ public struct ServerConfiguration: Sendable {
         self.allowUnsafe = allowUnsafe
         self.token = token
         self.maxAge = maxAge
+        self.timingAllowOrigin = timingAllowOrigin
         self.autoWebP = autoWebP
         self.autoFormat = autoFormat
         self.requestTimeout = requestTimeout
