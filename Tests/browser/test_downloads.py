@@ -91,6 +91,25 @@ class OneDownloadTests(unittest.TestCase):
         self.assertTrue(all(state == "loaded" for state, _ in states), states)
         self.driver.save_screenshot(str(self.env.screenshots / f"downloads-{self.width}x{self.height}-{self.dpr:g}x.png"))
 
+    def test_a_lazy_image_is_picked_by_its_box_with_sizes_auto(self):
+        """The helpers write `sizes="auto, 100vw"` for lazy images: the browser picks the candidate
+        for the card's width, not the screen's, and the element keeps it."""
+        self.env.proxy.clear()
+        card = markup("chelsea.png", (4, 3), "auto, 100vw", "lazy")
+        self.env.proxy.pages["lazy.html"] = PAGE.replace("HERO", "").replace(
+            "CARDS", f'<div style="height:1500px"></div>').replace("</main>", f'<div style="width:50%">{card}</div></main>')
+        self.driver.get(self.env.origin + "/__test/lazy.html")
+        self.driver.execute_script("document.querySelector('focal-img').scrollIntoView()")
+        detail = wait_js(self.driver, "return window.events[0]", message="the lazy card shows")
+        box = self.driver.execute_script("return document.querySelector('focal-img').getBoundingClientRect().width")
+        time.sleep(0.5)
+        paths = [r["path"] for r in self.env.proxy.requests("/chelsea.png")]
+        self.assertEqual(len(paths), 1, paths)
+        # The smallest candidate that covers the card at this pixel ratio, not the whole screen.
+        wanted = next(w for w in WIDTHS if w >= box * self.dpr)
+        self.assertEqual(paths[0], crop_url("chelsea.png", wanted, round(wanted * 3 / 4)), f"box {box} px at {self.dpr}x")
+        self.assertEqual(detail["url"], self.env.origin + paths[0])
+
     def test_a_box_of_another_shape_still_gets_its_exact_crop(self):
         """Keeping the markup's image is for a box of its shape: a square box fetches the square."""
         self.env.proxy.clear()

@@ -533,7 +533,7 @@ class ElementTests(unittest.TestCase):
             "return focalImgMarkup({src: 'a.jpg', aspect: '4:5', alt: 'A \"quoted\" <alt>', widths: [400, 800]})")
         self.assertEqual(markup, '<focal-img src="a.jpg" aspect="4:5" loading="lazy"><img src="/unsafe/800x1000/smart/filters:format(auto)/a.jpg" '
                          'srcset="/unsafe/400x500/smart/filters:format(auto)/a.jpg 400w, '
-                         '/unsafe/800x1000/smart/filters:format(auto)/a.jpg 800w" sizes="100vw" '
+                         '/unsafe/800x1000/smart/filters:format(auto)/a.jpg 800w" sizes="auto, 100vw" '
                          'width="800" height="1000" loading="lazy" decoding="async" alt="A &#34;quoted&#34; &#60;alt&#62;"></focal-img>')
 
     # --- no layout shift, and the <img> markup ---
@@ -656,7 +656,10 @@ class ElementTests(unittest.TestCase):
     def test_a_lazy_img_out_of_view_is_downloaded_once_at_the_exact_size(self):
         """Below the fold the browser has fetched nothing yet: the element points the <img> at the
         exact crop directly, and the srcset candidate is never downloaded."""
-        self.enhance_page(self.markup({"src": "camera.png", "aspect": "4:3", "alt": "A camera", "sizes": "500px"}),
+        # A fixed `sizes` (the helpers write `auto, 500px` for a lazy image, which the browser
+        # resolves to the box itself: test_downloads checks that form).
+        markup = self.markup({"src": "camera.png", "aspect": "4:3", "alt": "A camera", "sizes": "500px"})
+        self.enhance_page(markup.replace('sizes="auto, 500px"', 'sizes="500px"'),
                           before='<div style="height:3000px"></div>')  # within the element's margin, not in view
         wait_js(self.driver, "return customElements.get('focal-img') && document.querySelector('focal-img img').srcset"
                              ".split(',').length === 1", message="pointed at one URL before coming into view")

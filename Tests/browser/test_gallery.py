@@ -88,6 +88,23 @@ class GalleryCase(unittest.TestCase):
 
 
 class GalleryTests(GalleryCase):
+    def test_no_layout_shift_while_the_page_fills(self):
+        """Cumulative layout shift from the first paint until every frame shows its crop."""
+        script = self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.__cls = 0; window.__shifts = [];
+            new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) {
+              window.__cls += e.value;
+              window.__shifts.push([e.value, e.sources.map((s) => s.node?.id || s.node?.className || s.node?.nodeName || '?')]);
+            } }).observe({type: 'layout-shift', buffered: true});"""})
+        try:
+            self.open("hubble_deep_field.jpg")
+            time.sleep(0.5)
+            cls, shifts = self.driver.execute_script("return [window.__cls, window.__shifts]")
+            self.assertLess(cls, 0.01, f"layout shifts: {shifts}")
+        finally:
+            self.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
     def test_every_frame_shows_a_crop_of_its_box(self):
         self.driver.get_log("browser")
         frames = self.open()

@@ -70,10 +70,17 @@ public struct FocalImageMarkup: Sendable {
     ///   - source: As `url(_:width:height:filters:)` takes it.
     ///   - alt: The image's text alternative (escaped here).
     ///   - aspect: The box's aspect, e.g. `(16, 9)`; reduced.
-    ///   - sizes: The `sizes` attribute; default `100vw`.
+    ///   - sizes: The `sizes` attribute; default `100vw`. A lazy image gets `auto, ` before it: a
+    ///     browser that knows `sizes="auto"` picks by the box's laid-out width, others by the rest.
     ///   - loading: Default `.lazy`; `.eager` for the hero.
     ///   - fetchPriority: `high` for the hero, `low`, or nil (none).
     /// - Throws: `InvalidSource`.
+    /// `sizes` with `auto` first (for a lazy image), unless it is there already.
+    static func autoSizes(_ sizes: String) -> String {
+        let first = sizes.split(separator: ",", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
+        return first == "auto" ? sizes : "auto, " + sizes
+    }
+
     public func html(
         source: String, alt: String, aspect: (width: Int, height: Int), sizes: String = "100vw", loading: Loading = .lazy,
         fetchPriority: String? = nil
@@ -90,6 +97,7 @@ public struct FocalImageMarkup: Sendable {
         // focal-img.js's focalImgMarkup writes it.
         guard let fallback = candidates.first(where: { $0.width >= 640 }) ?? candidates.last else { return "" }
         let srcset = candidates.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
+        let sizes = loading == .lazy ? Self.autoSizes(sizes) : sizes
         var img = "<img src=\"\(Self.escaped(fallback.url))\" srcset=\"\(Self.escaped(srcset))\" sizes=\"\(Self.escaped(sizes))\""
         img += " width=\"\(fallback.width)\" height=\"\(fallback.height)\" alt=\"\(Self.escaped(alt))\" loading=\"\(loading.rawValue)\" decoding=\"async\""
         if let fetchPriority { img += " fetchpriority=\"\(Self.escaped(fetchPriority))\"" }

@@ -275,6 +275,22 @@ function candidateWidth(img) {
 }
 
 /**
+ * Whether an `<img>` with `sizes="auto, …"` and `w` candidates of the box's shape (its `width`
+ * and `height` attributes) will pick, for its laid-out width at this pixel ratio, a candidate
+ * that can stand for a crop of `size`: then it is left to load that one.
+ */
+function autoSizedFits(img, size) {
+  if (!/^\s*auto\s*(,|$)/i.test(img.getAttribute('sizes') || '') || !size) return false;
+  const w = Number(img.getAttribute('width')), h = Number(img.getAttribute('height'));
+  const want = size.width / size.height;
+  if (!(w > 0 && h > 0) || Math.abs(w / h - want) > 0.01 * want) return false;
+  const widths = parseSrcset(img.getAttribute('srcset') || '').map((c) => c.w).filter((v) => v > 0).sort((a, b) => a - b);
+  const needed = img.getBoundingClientRect().width * (globalThis.devicePixelRatio || 1);
+  const chosen = widths.find((v) => v >= needed) ?? widths.at(-1);
+  return chosen >= 0.9 * size.width;
+}
+
+/**
  * Whether a loaded `<img>` can stand for a crop of `size` (in device pixels): the same shape
  * (within 1 %) and at least nine tenths of its width in the pixels of the candidate shown.
  */
@@ -409,7 +425,9 @@ const escapeHTML = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.char
  * `<focal-img …><img src srcset sizes width height loading alt></focal-img>`: an image that shows
  * with no JavaScript at all, which focal-img.js then enhances with the exact crop for its box.
  * @param {object} settings  as for `focalSources`, and:
- * @param {string} [settings.sizes='100vw']  the `<img sizes>`: the box's width in the layout
+ * @param {string} [settings.sizes='100vw']  the `<img sizes>`: the box's width in the layout; a
+ *   lazy image gets `auto, ` before it (a browser that knows `sizes="auto"` then picks by the
+ *   box's laid-out width, others by the rest)
  * @param {string} [settings.alt='']  the image's text alternative
  * @param {'lazy' | 'eager'} [settings.loading='lazy']  `eager` for an image above the fold
  * @param {'high' | 'low' | 'auto'} [settings.fetchpriority]  e.g. `high` for the page's main image
@@ -422,6 +440,7 @@ export function focalImgMarkup({ sizes = '100vw', alt = '', loading = 'lazy', fe
   const host = { src: settings.src, server: settings.server || null, aspect: String(settings.aspect), loading,
     fetchpriority: fetchpriority || null };
   for (const [name, value] of Object.entries(settings.options || {})) if (value != null) host[name] = String(value);
+  if (loading === 'lazy' && !/^\s*auto\s*(,|$)/i.test(sizes)) sizes = `auto, ${sizes}`;
   const img = { src: fallback.url, srcset: sources.map((s) => `${s.url} ${s.width}w`).join(', '), sizes,
     width: fallback.width, height: fallback.height, loading, fetchpriority: fetchpriority || null, decoding: 'async', alt };
   const attributes = (map) => Object.entries(map).filter(([, v]) => v != null).map(([k, v]) => ` ${k}="${escapeHTML(v)}"`).join('');
@@ -583,9 +602,11 @@ function limitFor(identity, shape, aspect) {
  * src, and Chromium keeps the density of the candidate it last chose from a srcset.
  */
 function pointAt(img, url) {
-  img.removeAttribute('sizes');
+  // The one candidate first: a `sizes` removed while the old srcset is there would have the
+  // browser choose (and fetch) again from it.
   img.srcset = url;
   img.src = url;
+  img.removeAttribute('sizes');
 }
 
 /** Whether any of `element` is inside the viewport. */
@@ -945,10 +966,12 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       img.addEventListener('load', done); img.addEventListener('error', done);
       signal.addEventListener('abort', done, { once: true });
     });
-    if (!img.complete && !onScreen(img)) {
-      // Nothing shown yet and out of view (a lazy image the browser has not fetched, typically):
+    if (!img.complete && !onScreen(img) && !img.currentSrc && !autoSizedFits(img, size)) {
+      // Nothing chosen yet and out of view (a lazy image the browser has not started to fetch):
       // the <img> is pointed at the exact crop at once, one download instead of two, and the
-      // browser still fetches it when it comes into view.
+      // browser still fetches it when it comes into view. One whose candidate is already on its
+      // way (within the browser's lazy-loading margin), or that `sizes="auto"` will pick well
+      // for the box, is let load, and kept if it fits.
       pointAt(img, url);
       await settled();
       if (signal.aborted) throw new DOMException('aborted', 'AbortError');
