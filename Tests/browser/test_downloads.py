@@ -110,6 +110,46 @@ class OneDownloadTests(unittest.TestCase):
         self.assertEqual(paths[0], crop_url("chelsea.png", wanted, round(wanted * 3 / 4)), f"box {box} px at {self.dpr}x")
         self.assertEqual(detail["url"], self.env.origin + paths[0])
 
+    def picture_page(self, box_css):
+        """A `<picture>` with art direction: square candidates for narrow screens, 16:9 beyond."""
+        square = ", ".join(f"{crop_url('astronaut.png', w, w)} {w}w" for w in WIDTHS[:3])
+        wide = ", ".join(f"{crop_url('astronaut.png', w, round(w * 9 / 16))} {w}w" for w in WIDTHS)
+        self.env.proxy.clear()
+        self.env.proxy.pages["picture.html"] = PAGE.replace("HERO", f"""<style>{box_css}</style>
+            <focal-img src="astronaut.png" loading="eager"><picture>
+              <source media="(max-width: 600px)" srcset="{square}" sizes="100vw">
+              <source srcset="{wide}" sizes="700px">
+              <img src="{crop_url('astronaut.png', 640, 360)}" width="640" height="360" alt="An astronaut in a suit">
+            </picture></focal-img>""").replace("CARDS", "")
+        self.driver.get(self.env.origin + "/__test/picture.html")
+        return wait_js(self.driver, "return window.events[0]", message="the picture shows")
+
+    def test_a_picture_keeps_its_art_direction_its_name_and_one_download(self):
+        narrow = self.width <= 600
+        self.picture_page("focal-img { aspect-ratio: 16 / 9 } @media (max-width: 600px) { focal-img { aspect-ratio: 1 } }")
+        time.sleep(0.5)
+        paths = [r["path"] for r in self.env.proxy.requests("/astronaut.png")]
+        self.assertEqual(len(paths), 1, paths)
+        self.assertRegex(paths[0], r"^/unsafe/(\d+)x\1/" if narrow else r"^/unsafe/(\d+)x(\d+)/", "the source for this screen")
+        if not narrow:
+            w, h = map(int, paths[0].split("/")[2].split("x"))
+            self.assertAlmostEqual(w / h, 16 / 9, delta=0.01)
+        img = self.driver.find_element("css selector", "focal-img img")
+        self.assertEqual(img.accessible_name, "An astronaut in a suit")
+        self.assertTrue(img.is_displayed())
+        self.assertEqual(self.driver.execute_script(
+            "const el = document.querySelector('focal-img'); return [el.state, el.querySelectorAll('source').length]"), ["loaded", 2])
+
+    def test_a_picture_in_a_box_of_another_shape_gets_the_exact_crop_through_its_source(self):
+        detail = None
+        self.picture_page("focal-img { aspect-ratio: 2 / 1 }")
+        detail = wait_js(self.driver, "return window.events.find((e) => /\\/unsafe\\/(\\d+)x(\\d+)\\//.test(e.url) && "
+                                      "e.url.match(/(\\d+)x(\\d+)/).slice(1).map(Number).reduce((w, h) => w === 2 * h))",
+                         message="the 2:1 crop shows")
+        shown = self.driver.execute_script("return document.querySelector('focal-img img').currentSrc")
+        self.assertEqual(shown, detail["url"])
+        self.assertEqual(self.driver.find_element("css selector", "focal-img img").accessible_name, "An astronaut in a suit")
+
     def test_a_box_of_another_shape_still_gets_its_exact_crop(self):
         """Keeping the markup's image is for a box of its shape: a square box fetches the square."""
         self.env.proxy.clear()

@@ -602,6 +602,17 @@ function limitFor(identity, shape, aspect) {
  * src, and Chromium keeps the density of the candidate it last chose from a srcset.
  */
 function pointAt(img, url) {
+  // In a <picture>, the <source> whose candidate shows is pointed too (a matching source wins
+  // over the <img>'s own srcset); the others keep their art direction for other layouts.
+  if (img.parentElement?.localName === 'picture') {
+    const current = img.currentSrc;
+    for (const source of img.parentElement.querySelectorAll(':scope > source')) {
+      const urls = parseSrcset(source.getAttribute('srcset') || '').map((c) => {
+        try { return new URL(c.url, document.baseURI).href; } catch { return null; }
+      });
+      if (current && urls.includes(current)) { source.srcset = url; source.removeAttribute('sizes'); }
+    }
+  }
   // The one candidate first: a `sizes` removed while the old srcset is there would have the
   // browser choose (and fetch) again from it.
   img.srcset = url;
@@ -630,6 +641,7 @@ const STYLE = `
   img.placeholder.preview { filter: blur(var(--focal-img-preview-blur, 12px)); transform: scale(1.08); }
   ::slotted(img) { display: block; position: relative; z-index: 1; width: 100%; height: 100%;
                    object-fit: cover; border-radius: inherit; }
+  ::slotted(picture) { display: contents; }
   @media (prefers-reduced-motion: reduce) { img.crop { transition: none; } }
 `;
 
@@ -650,6 +662,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   #near = false;                      // within LAZY_MARGIN of the viewport once (or eager)
   #previewFor = null;                 // the identity whose preview was asked for (placeholder="preview")
   #img = null;                        // the light-DOM <img> being enhanced, if any
+  #slotted = null;                    // what shows it: that <img>, or the <picture> around it
   #imgFor = null;                     // the identity (server|src) that <img> shows
   #children = null;                   // watches for that <img> coming and going
 
@@ -675,7 +688,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#slot = root.querySelector('slot');
     this.#hostStyle = root.querySelector('style.host');
     for (const name of ['placeholder', 'fallback', 'aspect']) this.#reflect(name, this.getAttribute(name));
-    if (this.#img) this.#slot.assign(this.#img);
+    if (this.#slotted) this.#slot.assign(this.#slotted);
     if (this.isConnected) {
       // The box is measured on the frame from now on.
       FocalImg.#resizes.unobserve(this);
@@ -819,16 +832,24 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   }
   static { if (globalThis.matchMedia) FocalImg.#watchPixelRatio(); }
 
-  /** Takes the first `<img>` child, if any, as the image to enhance (and lets go of a removed one). */
+  /**
+   * Takes the first `<img>` child, or the `<img>` of the first `<picture>` child, as the image to
+   * enhance (and lets go of a removed one). A `<picture>` keeps its sources: the browser picks
+   * among them as it would without the element (art direction, formats), and only the source it
+   * picked is pointed at an exact crop when its candidate does not fit the box.
+   */
   #adopt() {
-    const img = [...this.children].find((child) => child.localName === 'img') || null;
+    const slotted = [...this.children].find((child) => child.localName === 'img'
+      || (child.localName === 'picture' && child.querySelector(':scope > img'))) || null;
+    const img = slotted?.localName === 'picture' ? slotted.querySelector(':scope > img') : slotted;
     if (img === this.#img) return;
     this.#img = img;
+    this.#slotted = slotted;
     this.#imgFor = this.#identity();
     // An <img> child shows without a shadow root; anything else needs one.
     if (this.#frame || (!img && this.isConnected)) {
       this.#root();
-      this.#slot.assign(...(img ? [img] : []));
+      this.#slot.assign(...(slotted ? [slotted] : []));
     }
     this.#clearLayers();
     this.#shown = null;
@@ -881,8 +902,10 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     // Another photo: the previous one goes at once rather than standing under the new alt.
     if (this.#shown && this.#shown.identity !== identity) this.#clear();
     if (this.#img && this.#imgFor !== identity) {
-      // Hidden rather than emptied, so that its box keeps its size.
+      // Hidden rather than emptied, so that its box keeps its size. A <picture>'s sources were
+      // the previous photo's: they go, and the exact crops of this one take their place.
       this.#img.style.visibility = 'hidden';
+      if (this.#slotted !== this.#img) for (const source of this.#slotted.querySelectorAll(':scope > source')) source.remove();
       this.#imgFor = identity;
     }
     const problem = sourceProblem(src);
@@ -966,7 +989,8 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       img.addEventListener('load', done); img.addEventListener('error', done);
       signal.addEventListener('abort', done, { once: true });
     });
-    if (!img.complete && !onScreen(img) && !img.currentSrc && !autoSizedFits(img, size)) {
+    const inPicture = img.parentElement?.localName === 'picture';
+    if (!img.complete && !onScreen(img) && !img.currentSrc && !inPicture && !autoSizedFits(img, size)) {
       // Nothing chosen yet and out of view (a lazy image the browser has not started to fetch):
       // the <img> is pointed at the exact crop at once, one download instead of two, and the
       // browser still fetches it when it comes into view. One whose candidate is already on its
