@@ -46,6 +46,32 @@ import Testing
         }
     }
 
+    @Test("with the version /v1/plan gives, every candidate carries ?v= and is answered immutable")
+    func versionedCandidates() async throws {
+        let markup = FocalImageMarkup(server: "http://localhost", widths: [320, 640])
+        let version = try await withServer { client in
+            try await client.execute(
+                uri: "/v1/plan", method: .post, body: ByteBuffer(string: #"{"source":{"path":"chelsea.png"},"frames":[{"aspect":"16:9"}]}"#)
+            ) { ((($0.json?["frames"] as? [[String: Any]])?.first)?["version"] as? String) ?? "" }
+        }
+        let html = try markup.html(source: "chelsea.png", alt: "A cat", aspect: (16, 9), version: version)
+        let found = Self.candidates(html)
+        #expect(found.count == 2 && found.allSatisfy { $0.url.hasSuffix("/chelsea.png?v=" + version) }, "\(found)")
+        #expect(html.hasPrefix("<focal-img ") && html.contains(" version=\"\(version)\">"), "the element's own requests carry it too")
+        try await withServer({ $0.allowUnsafe = true }) { client in
+            for (url, _) in found {
+                try await client.execute(uri: String(url.dropFirst("http://localhost".count)), method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable", "\(url)")
+                }
+            }
+        }
+        for bad in ["", "abc", version.uppercased(), version + ".x", version + ".1.2", "\"><script>", version + "&v=1"] {
+            let other = try markup.html(source: "chelsea.png", alt: "", aspect: (16, 9), version: bad)
+            #expect(!other.contains("?v=") && !other.contains("version="), "not a version: \(bad)")
+        }
+    }
+
     @Test("without a key the URLs are unsafe/; widths snap to the aspect; odd widths are ignored")
     func unsafeAndWidths() throws {
         let markup = FocalImageMarkup(server: "https://img.example", widths: [500, 0, -3, 100_000, 250])

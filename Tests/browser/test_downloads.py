@@ -2,8 +2,10 @@
 phone at 3x and a desktop at 1x asks for each photo once, no more bytes than the same page with
 JavaScript off, at every pixel ratio."""
 
+import json
 import time
 import unittest
+import urllib.request
 
 import harness
 from harness import wait_js
@@ -190,6 +192,65 @@ class OneDownloadTests(unittest.TestCase):
         self.assertEqual(harness.console_errors(self.driver), [])
 
 
+class RepeatViewTests(unittest.TestCase):
+    """With the HTTP cache on: the README's markup with the versions `POST /v1/plan` gives (and the
+    versioned script and stylesheet `/v1/config` names) is answered immutable, so a second view
+    of the page asks the server for nothing; without versions every image is revalidated."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.env = harness.env
+        cls.driver = harness.make_driver(1000, 800)
+        cls.config = json.loads(urllib.request.urlopen(cls.env.origin + "/v1/config", timeout=30).read())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def version(self, photo, aspect):
+        body = json.dumps({"source": {"path": photo}, "frames": [{"aspect": f"{aspect[0]}:{aspect[1]}"}]}).encode()
+        request = urllib.request.Request(self.env.origin + "/v1/plan", data=body, headers={"Content-Type": "application/json"})
+        return json.loads(urllib.request.urlopen(request, timeout=60).read())["frames"][0]["version"]
+
+    def page(self, versions):
+        element = self.config["element"]
+        head = (f'<link rel="stylesheet" href="{element["style"]}" integrity="{element["styleIntegrity"]}" crossorigin="anonymous">'
+                f'<script type="module" src="{element["script"]}" integrity="{element["integrity"]}" crossorigin="anonymous"></script>')
+        parts = []
+        for photo, aspect, sizes, loading in PHOTOS:
+            html = markup(photo, aspect, sizes, loading)
+            if versions:
+                v = self.version(photo, aspect)
+                html = html.replace(f"/{photo} ", f"/{photo}?v={v} ").replace(f'/{photo}"', f'/{photo}?v={v}"')
+                html = html.replace("<focal-img ", f'<focal-img version="{v}" ', 1)
+            parts.append(html)
+        return PAGE.replace('<link rel="stylesheet" href="/focal-img.css">\n<script type="module" src="/focal-img.js"></script>', head) \
+            .replace("HERO", parts[0]).replace("CARDS", "".join(parts[1:]))
+
+    def view(self, html):
+        self.driver.get("about:blank")
+        self.env.proxy.clear()
+        self.env.proxy.pages["repeat.html"] = html
+        self.driver.get(self.env.origin + "/__test/repeat.html")
+        wait_js(self.driver, "return window.events.length >= arguments[0]", len(PHOTOS), message="every photo shows")
+        time.sleep(0.5)
+        return [r["path"] for r in self.env.proxy.requests() if not r["path"].startswith("/__test/")]
+
+    def test_a_repeat_view_of_versioned_markup_asks_for_nothing(self):
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+        html = self.page(versions=True)
+        self.assertIn("?v=", html)
+        first = self.view(html)
+        self.assertEqual(len([p for p in first if p.startswith("/unsafe/")]), len(PHOTOS), first)
+        self.assertEqual(self.view(html), [], "a repeat view is served by the browser's cache")
+        # Without versions the same page checks every image with the server again (304s).
+        plain = self.page(versions=False)
+        self.view(plain)
+        again = [p for p in self.view(plain) if p.startswith("/unsafe/")]
+        self.assertEqual(len(again), len(PHOTOS), again)
+
+
 class OneDownloadOnADesktop(OneDownloadTests):
     width, height, dpr, mobile = 1000, 800, 1.0, False
 
@@ -200,6 +261,6 @@ class OneDownloadAt2x(OneDownloadTests):
 
 def load_tests(loader, tests, pattern):
     suite = unittest.TestSuite()
-    for case in (OneDownloadTests, OneDownloadOnADesktop, OneDownloadAt2x):
+    for case in (OneDownloadTests, OneDownloadOnADesktop, OneDownloadAt2x, RepeatViewTests):
         suite.addTests(loader.loadTestsFromTestCase(case))
     return suite

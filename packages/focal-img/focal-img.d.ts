@@ -41,6 +41,9 @@ export interface FocalSourceSettings {
   options?: Record<string, string | number | boolean | null | undefined>;
   /** The URL of a path such as `320x180/smart/a.jpg`; default `{server}/unsafe/{path}`. */
   url?: (path: string) => string;
+  /** The crop version for this aspect (a frame's `version` in `POST /v1/plan`): every URL then
+   *  carries `?v=` and is cached by browsers for a year. */
+  version?: string;
 }
 
 /** One crop URL per width, narrowest first. Throws a TypeError for a refused `src`. */
@@ -82,6 +85,8 @@ export interface FocalPlan {
   image: [number, number];
   strategy?: string;
   override?: number;
+  /** The crop version: what the answer depends on beyond its URL (content, saved crop). */
+  version?: string;
   [key: string]: unknown;
 }
 

@@ -14,12 +14,20 @@ public struct PlanDocument: Encodable, Sendable {
     /// Whether `override` is written (a frame of many, or `meta/`'s plan).
     let hasOverride: Bool
     public let override: SavedCropDocument?
+    /// What the frame's image URL answers depends on beyond the URL (the server's crop version),
+    /// written when given.
+    public let version: String?
 
     /// A plan of an image of `imageSize`.
     /// - Parameters:
     ///   - target: The frame, written into the document when given.
     ///   - override: The saved crop that decided it; written (null when nil) when `withOverride`.
-    public init(_ plan: CropPlan, imageSize: PixelSize, target: CropTarget? = nil, override: SavedCropDocument? = nil, withOverride: Bool = false) {
+    ///   - version: Written as `"version"` when given.
+    public init(
+        _ plan: CropPlan, imageSize: PixelSize, target: CropTarget? = nil, override: SavedCropDocument? = nil, withOverride: Bool = false,
+        version: String? = nil
+    ) {
+        self.version = version
         strategy = plan.strategy.rawValue
         crop = BoxDocument(plan.crop.box)
         relative = BoxDocument(plan.crop, relativeTo: imageSize)
@@ -31,7 +39,7 @@ public struct PlanDocument: Encodable, Sendable {
         self.override = override
     }
 
-    private enum Keys: String, CodingKey { case strategy, crop, relative, output, used, region, target, override }
+    private enum Keys: String, CodingKey { case strategy, crop, relative, output, used, region, target, override, version }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -43,6 +51,7 @@ public struct PlanDocument: Encodable, Sendable {
         try c.encode(region, forKey: .region)  // null when there is none
         try c.encodeIfPresent(target, forKey: .target)
         if hasOverride { try c.encode(override, forKey: .override) }
+        try c.encodeIfPresent(version, forKey: .version)
     }
 }
 

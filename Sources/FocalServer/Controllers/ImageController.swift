@@ -110,13 +110,16 @@ struct ImageController: Controller {
             .contentSecurityPolicy: ImageHeaders.contentSecurityPolicy,
         ]
         if vary { headers[.vary] = "Accept" }
+        // The identity of a URL source is known once it has been fetched.
+        let contentID = id ?? result.contentID
+        let version = CropVersion(contentID: contentID, revision: result.overrideRevision, savedCropsUnknown: result.savedCropsUnknown)
+        if let version, version.isNamed(byQuery: request.uri.query) { headers[.cacheControl] = CropVersion.immutableCaching }
         if result.savedCropsUnknown {
             headers[.focalDegraded] = Self.savedCropsDegraded
             headers[.cacheControl] = Self.degradedCaching
         }
-        // The identity of a URL source is known once it has been fetched.
-        if let id = id ?? result.contentID { headers[.xkey] = id }
-        headers[.focalPlan] = DocumentEncoding.text(PlanHeaderDocument(result))
+        if let contentID { headers[.xkey] = contentID }
+        headers[.focalPlan] = DocumentEncoding.text(PlanHeaderDocument(result, version: version))
         if let match = request.headers[.ifNoneMatch],
             match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
         {

@@ -64,6 +64,19 @@ public struct FocalImageMarkup: Sendable {
         return "\(server)/\(signature)/\(path)"
     }
 
+    /// `sizes` with `auto` first (for a lazy image), unless it is there already.
+    static func autoSizes(_ sizes: String) -> String {
+        let first = sizes.split(separator: ",", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
+        return first == "auto" ? sizes : "auto, " + sizes
+    }
+
+    /// Whether `text` is a crop version: 16 hex digits, then `.` and a revision or nothing.
+    static func isVersion(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts[0].count == 16, parts[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return false }
+        return parts.count == 1 || (!parts[1].isEmpty && parts[1].count <= 18 && parts[1].allSatisfy { $0.isASCII && $0.isNumber })
+    }
+
     /// The markup: `<focal-img>` (with `src`, `server` and `aspect`, which the element reads)
     /// around the `<img srcset>` that shows without it.
     /// - Parameters:
@@ -74,24 +87,25 @@ public struct FocalImageMarkup: Sendable {
     ///     browser that knows `sizes="auto"` picks by the box's laid-out width, others by the rest.
     ///   - loading: Default `.lazy`; `.eager` for the hero.
     ///   - fetchPriority: `high` for the hero, `low`, or nil (none).
+    ///   - version: The crop version of this aspect (a frame's `version` in `POST /v1/plan`, or
+    ///     `X-Focal-Plan`'s): every URL then carries `?v=` and is cached by browsers for a year,
+    ///     and the element's own requests for a box of this aspect carry it too. Default none
+    ///     (answers revalidated on every use, so a saved crop shows at once). A value that is
+    ///     not a version is left out.
     /// - Throws: `InvalidSource`.
-    /// `sizes` with `auto` first (for a lazy image), unless it is there already.
-    static func autoSizes(_ sizes: String) -> String {
-        let first = sizes.split(separator: ",", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
-        return first == "auto" ? sizes : "auto, " + sizes
-    }
-
     public func html(
         source: String, alt: String, aspect: (width: Int, height: Int), sizes: String = "100vw", loading: Loading = .lazy,
-        fetchPriority: String? = nil
+        fetchPriority: String? = nil, version: String? = nil
     ) throws(InvalidSource) -> String {
+        let version = version.flatMap { Self.isVersion($0) ? $0 : nil }
         let divisor = Self.gcd(max(1, aspect.width), max(1, aspect.height))
         let (a, b) = (max(1, aspect.width) / divisor, max(1, aspect.height) / divisor)
         var candidates: [(width: Int, height: Int, url: String)] = []
         for width in widths {
             let size = Self.size(width: width, a, b)
             guard candidates.last?.width != size.width else { continue }
-            candidates.append((size.width, size.height, try url(source, width: size.width, height: size.height)))
+            let address = try url(source, width: size.width, height: size.height)
+            candidates.append((size.width, size.height, version.map { address + "?v=" + $0 } ?? address))
         }
         // `src` (for browsers without srcset) and width/height: the first at least 640 wide, as
         // focal-img.js's focalImgMarkup writes it.
@@ -102,7 +116,8 @@ public struct FocalImageMarkup: Sendable {
         img += " width=\"\(fallback.width)\" height=\"\(fallback.height)\" alt=\"\(Self.escaped(alt))\" loading=\"\(loading.rawValue)\" decoding=\"async\""
         if let fetchPriority { img += " fetchpriority=\"\(Self.escaped(fetchPriority))\"" }
         img += " style=\"width:100%;height:auto;aspect-ratio:\(a)/\(b)\">"
-        return "<focal-img src=\"\(Self.escaped(source))\" server=\"\(Self.escaped(server))\" aspect=\"\(a):\(b)\" alt=\"\(Self.escaped(alt))\"\(loading == .eager ? " loading=\"eager\"" : "")>"
+        let versionAttribute = version.map { " version=\"\($0)\"" } ?? ""
+        return "<focal-img src=\"\(Self.escaped(source))\" server=\"\(Self.escaped(server))\" aspect=\"\(a):\(b)\" alt=\"\(Self.escaped(alt))\"\(loading == .eager ? " loading=\"eager\"" : "")\(versionAttribute)>"
             + img + "</focal-img>"
     }
 

@@ -68,7 +68,7 @@ const CROP_OPTIONS = /*focal:crop-options*/[
 
 /** Attributes that change which crop is requested. */
 const REQUEST_ATTRIBUTES = [
-  'src', 'server', 'step', 'ladder', 'max-dpr', 'signer', 'cache-name', 'revalidate',
+  'src', 'server', 'step', 'ladder', 'max-dpr', 'signer', 'cache-name', 'revalidate', 'version',
   ...CROP_OPTIONS.map((option) => option.attribute),
 ];
 
@@ -397,9 +397,11 @@ function optionsFrom(options = {}) {
  * @param {object} [settings.options={}]  crop options by attribute name, e.g. `{zoom: 0.6, format: 'webp'}`
  * @param {(path: string) => string} [settings.url]  the URL of a path such as `320x180/smart/a.jpg`;
  *   default `{server}/unsafe/{path}` (give your signer for a server without unsafe URLs)
+ * @param {string} [settings.version]  the crop version for this aspect (a frame's `version` in
+ *   `POST /v1/plan`): each URL then carries `?v=` and is cached for a year by the browser
  * @returns {{width: number, height: number, url: string}[]}  narrowest first
  */
-export function focalSources({ src, aspect, server = '', widths = DEFAULT_WIDTHS, options = {}, url } = {}) {
+export function focalSources({ src, aspect, server = '', widths = DEFAULT_WIDTHS, options = {}, url, version } = {}) {
   const problem = sourceProblem(String(src ?? ''));
   if (!src || problem) throw new TypeError(`focal-img: src ${JSON.stringify(src)} refused: ${problem || 'empty'}`);
   const base = String(server).replace(/\/+$/, ''), crop = optionsFrom(options);
@@ -407,7 +409,16 @@ export function focalSources({ src, aspect, server = '', widths = DEFAULT_WIDTHS
   const seen = new Set();
   return [...widths].sort((a, b) => a - b).map((width) => sizeAt(width, aspect))
     .filter((size) => !seen.has(size.width) && seen.add(size.width))
-    .map((size) => ({ ...size, url: toURL(cropPath(src, size, crop)) }));
+    .map((size) => ({ ...size, url: versioned(toURL(cropPath(src, size, crop)), version) }));
+}
+
+/**
+ * `url` with `?v=VERSION` (a crop version from `X-Focal-Plan` or `POST /v1/plan`): the server
+ * answers a URL that carries its current version as immutable, so the browser keeps it a year.
+ */
+function versioned(url, version) {
+  if (!version || !/^[0-9a-f]{16}(\.\d+)?$/.test(version)) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}v=${version}`;
 }
 
 /**
@@ -438,7 +449,7 @@ export function focalImgMarkup({ sizes = '100vw', alt = '', loading = 'lazy', fe
   // src (for browsers without srcset) and width/height (the shape, before the image loads).
   const fallback = sources.find((source) => source.width >= 640) || sources.at(-1);
   const host = { src: settings.src, server: settings.server || null, aspect: String(settings.aspect), loading,
-    fetchpriority: fetchpriority || null };
+    fetchpriority: fetchpriority || null, version: settings.version || null };
   for (const [name, value] of Object.entries(settings.options || {})) if (value != null) host[name] = String(value);
   if (loading === 'lazy' && !/^\s*auto\s*(,|$)/i.test(sizes)) sizes = `auto, ${sizes}`;
   const img = { src: fallback.url, srcset: sources.map((s) => `${s.url} ${s.width}w`).join(', '), sizes,
@@ -584,10 +595,17 @@ function learn(identity, shape, plan) {
   const [width, height] = Array.isArray(plan?.image) ? plan.image : [];
   if (!(width > 0 && height > 0)) return;
   let known = sources.get(identity);
-  if (!known) sources.set(identity, known = { image: null, crops: new Map() });
+  if (!known) sources.set(identity, known = { image: null, crops: new Map(), versions: new Map() });
+  // The crop version of this shape (content and saved crop): later requests carry it (`?v=`).
+  if (shape && typeof plan.version === 'string') known.versions.set(shape, plan.version);
   known.image = { width, height };
   const crop = Array.isArray(plan.crop) ? plan.crop : [];
   if (shape && crop[2] > 0 && crop[3] > 0) known.crops.set(shape, { width: crop[2], height: crop[3] });
+}
+
+/** The crop version known for a photo at a shape (learned from an answer), or null. */
+function versionOf(identity, shape) {
+  return (shape && sources.get(identity)?.versions?.get(shape)) || null;
 }
 
 /** The most the source holds for a box of this shape: its crop when seen, else the image's fit. */
@@ -734,6 +752,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
    */
   refresh() {
     changed.add(this.#identity());
+    sources.get(this.#identity())?.versions?.clear();
     const name = this.getAttribute('cache-name');
     if (name) for (const key of [...memory.keys()]) if (key.startsWith(this.#memoryPrefix(name))) forget(key);
     this.#revalidate = true;
@@ -949,7 +968,13 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#setState('loading');
     let picture = null;
     try {
-      const url = await this.#url(path);
+      // The version this page knows for the box's shape: learned from an earlier answer, or the
+      // `version` attribute (the markup helpers' `?v=`) when the box has the `aspect` it was
+      // written for. Such a URL is answered immutable, so the browser keeps it.
+      const aspect = parseAspect(this.getAttribute('aspect'));
+      const markupVersion = aspect && ratio && Math.abs(ratio[0] / ratio[1] - aspect) <= 0.01 * aspect ? this.getAttribute('version') : null;
+      // After refresh() nothing of that is trusted: the answer brings the version now in force.
+      const url = versioned(await this.#url(path), revalidate ? null : versionOf(identity, shape) || markupVersion);
       if (seq !== this.#seq) return;
       if (img) {
         await this.#enhance(img, url, controller.signal, identity, size);

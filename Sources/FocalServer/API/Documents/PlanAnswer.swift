@@ -15,7 +15,8 @@ struct PlanAnswer: Encodable {
         frames = plans.frames.map { frame in
             PlanDocument(
                 frame.plan, imageSize: size, target: frame.target, override: id.flatMap { id in frame.savedCrop.map { SavedCropDocument(image: id, saved: $0) } },
-                withOverride: true)
+                withOverride: true,
+                version: CropVersion(contentID: id, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown)?.description)
         }
         self.options = Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) })
     }

@@ -20,8 +20,11 @@ struct PlanHeaderDocument: Encodable {
     let override: Int?
     let strategy: String
     let subjects: [SubjectRow]
+    /// The answer's `CropVersion`, for URLs that last (`?v=`); absent when it has none.
+    let version: String?
 
-    init(_ result: CropResult) {
+    init(_ result: CropResult, version: CropVersion?) {
+        self.version = version?.description
         let plan = result.plan
         crop = [plan.crop.x, plan.crop.y, plan.crop.width, plan.crop.height]
         image = [plan.imageSize.width, plan.imageSize.height]
