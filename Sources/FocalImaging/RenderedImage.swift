@@ -118,6 +118,7 @@ public final class RenderedImage: @unchecked Sendable {
             throw ImagingError(.outputEncodeFailed, "the output could not be encoded as \(format.rawValue)", cause: text)
         }
         defer { focal_vips_free(memory) }
-        return Data(bytes: memory, count: length)
+        let data = Data(bytes: memory, count: length)
+        return format == .webp ? WebPMetadata.stripped(data) : data
     }
 }

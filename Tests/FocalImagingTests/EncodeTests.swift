@@ -1,5 +1,5 @@
 import FocalCore
-import FocalImaging
+@testable import FocalImaging
 import Foundation
 import FocalTestSupport
 import FocalTools
@@ -29,6 +29,31 @@ extension LibvipsLayer {
             #expect(reopened.orientation == 1)
             // The magic numbers of the other formats do not match.
             for other in ImageFormat.allCases where other != format { #expect(!Self.magicMatches(data, other)) }
+        }
+
+        /// WebP carries no metadata chunk (libvips 8.14 writes an EXIF one even when stripping):
+        /// every chunk is image data, the RIFF size is the file's, and a photo with EXIF of its
+        /// own (grace_hopper.jpg's camera fields) leaves none of it in the output.
+        @Test(arguments: [Fixture.chelsea, .graceHopper])
+        func webpHasNoMetadataChunk(fixture: Fixture) throws {
+            let image = try SourceImage.open(path: fixture.path)
+            let data = try image.render(crop: PixelRect(x: 0, y: 0, width: 300, height: 300), to: PixelSize(width: 16, height: 16)).encode(.webp)
+            let bytes = [UInt8](data)
+            func le32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+            #expect(le32(4) + 8 == bytes.count)
+            var chunks: [String] = []
+            var at = 12
+            while at + 8 <= bytes.count {
+                chunks.append(String(decoding: bytes[at..<at + 4], as: UTF8.self))
+                at += 8 + le32(at + 4) + (le32(at + 4) & 1)
+            }
+            #expect(at == bytes.count)
+            #expect(!chunks.contains("EXIF") && !chunks.contains("XMP "), "\(chunks)")
+            if chunks.first == "VP8X" { #expect(bytes[20] & 0x0C == 0, "VP8X names no metadata") }
+            #expect(try SourceImage.open(data: data).size == PixelSize(width: 16, height: 16))
+            // Not a WebP, or a cut one: unchanged.
+            #expect(WebPMetadata.stripped(Data(data.prefix(30))) == Data(data.prefix(30)))
+            #expect(WebPMetadata.stripped(Data("RIFF0000WEBPVP8X".utf8)) == Data("RIFF0000WEBPVP8X".utf8))
         }
 
         /// The reopened format reads "jpeg", "png", "webp": the raw values of `ImageFormat`; AVIF

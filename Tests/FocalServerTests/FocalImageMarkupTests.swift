@@ -66,6 +66,18 @@ import Testing
                 }
             }
         }
+        // The inline preview /v1/plan gives: under the image, and the element's placeholder.
+        let preview = try await withServer { client in
+            try await client.execute(
+                uri: "/v1/plan", method: .post,
+                body: ByteBuffer(string: #"{"source":{"path":"chelsea.png"},"frames":[{"aspect":"16:9"}],"previews":true}"#)
+            ) { ((($0.json?["frames"] as? [[String: Any]])?.first)?["preview"] as? String) ?? "" }
+        }
+        let withPreview = try markup.html(source: "chelsea.png", alt: "", aspect: (16, 9), preview: preview)
+        #expect(withPreview.contains(" preview=\"\(preview)\"") && withPreview.contains("background:url(&quot;\(preview)&quot;)"))
+        for bad in ["https://evil.example/x.png", "data:text/html;base64,PGgxPg==", "data:image/png;base64,\"><b>", preview + "\""] {
+            #expect(!(try markup.html(source: "chelsea.png", alt: "", aspect: (1, 1), preview: bad)).contains("preview="), "\(bad)")
+        }
         for bad in ["", "abc", version.uppercased(), version + ".x", version + ".1.2", "\"><script>", version + "&v=1"] {
             let other = try markup.html(source: "chelsea.png", alt: "", aspect: (16, 9), version: bad)
             #expect(!other.contains("?v=") && !other.contains("version="), "not a version: \(bad)")

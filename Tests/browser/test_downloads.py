@@ -251,6 +251,64 @@ class RepeatViewTests(unittest.TestCase):
         self.assertEqual(len(again), len(PHOTOS), again)
 
 
+class InlinePreviewTests(unittest.TestCase):
+    """A frame's inline preview (`"previews": true` in `POST /v1/plan`) shows at once, with no
+    request: under the markup's image before it loads (JavaScript or not), and as the element's
+    blurred placeholder until its crop arrives."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.env = harness.env
+        cls.driver = harness.make_driver(1000, 800)
+        cls.driver.execute_cdp_cmd("Network.enable", {})
+        cls.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def preview(self, photo, aspect):
+        body = json.dumps({"source": {"path": photo}, "frames": [{"aspect": aspect}], "previews": True}).encode()
+        request = urllib.request.Request(self.env.origin + "/v1/plan", data=body, headers={"Content-Type": "application/json"})
+        return json.loads(urllib.request.urlopen(request, timeout=60).read())["frames"][0]["preview"]
+
+    def test_the_element_shows_the_preview_at_once_and_the_markup_under_its_image(self):
+        preview = self.preview("chelsea.png", "16:9")
+        self.assertTrue(preview.startswith("data:image/webp;base64,") and len(preview) < 600, preview[:80])
+        self.env.proxy.clear()
+        self.env.proxy.delays["/unsafe/"] = 2.0
+        self.env.proxy.pages["preview.html"] = PAGE.replace("HERO", f"""
+            <focal-img id="alone" src="chelsea.png" aspect="16:9" preview="{preview}" style="width:400px"></focal-img>""").replace("CARDS", "")
+        self.driver.get(self.env.origin + "/__test/preview.html")
+        shown = wait_js(self.driver, """const p = document.getElementById('alone').shadowRoot?.querySelector('img.placeholder');
+            return p && p.complete && p.naturalWidth > 0 && [p.getAttribute('src'), p.classList.contains('preview'),
+              getComputedStyle(p).filter, document.getElementById('alone').state]""", timeout=5, message="the preview at once")
+        self.assertEqual(shown[0], preview)
+        self.assertTrue(shown[1])
+        self.assertIn("blur", shown[2])
+        self.assertEqual(shown[3], "loading", "the crop is still on its way")
+        self.driver.save_screenshot(str(self.env.screenshots / "element-inline-preview.png"))
+        wait_js(self.driver, "return window.events.length === 1", message="the crop replaces it")
+        self.assertEqual([r["path"] for r in self.env.proxy.requests("/unsafe/")], ["/unsafe/400x225/smart/filters:format(auto)/chelsea.png"],
+                         "one request: the crop; the preview cost none")
+        # The markup: the preview under the <img> while it loads (a style, so also without JavaScript).
+        self.driver.get(self.env.origin + "/__test/element.html")
+        wait_js(self.driver, "return window.ready === true")
+        html = self.driver.execute_script("return focalImgMarkup(arguments[0])",
+                                          {"src": "chelsea.png", "aspect": "16:9", "preview": preview, "widths": [320, 640]})
+        self.assertIn(f'preview="{preview}"', html)
+        # Lazy, far below: nothing loaded yet, the preview already under the <img>.
+        self.env.proxy.clear()
+        self.env.proxy.pages["preview-markup.html"] = PAGE.replace("HERO", '<div style="height:4000px"></div>' + html).replace("CARDS", "")
+        self.driver.get(self.env.origin + "/__test/preview-markup.html")
+        background = self.driver.execute_script("return getComputedStyle(document.querySelector('focal-img img')).backgroundImage")
+        self.assertIn("data:image/webp;base64,", background, "the preview under the image while it loads")
+        self.driver.execute_script("document.querySelector('focal-img').scrollIntoView()")
+        wait_js(self.driver, "return window.events.length >= 1", message="the markup's image shows")
+        self.assertEqual(self.driver.execute_script("return getComputedStyle(document.querySelector('focal-img img')).backgroundImage"), "none",
+                         "gone once the image shows")
+
+
 class OneDownloadOnADesktop(OneDownloadTests):
     width, height, dpr, mobile = 1000, 800, 1.0, False
 
@@ -261,6 +319,6 @@ class OneDownloadAt2x(OneDownloadTests):
 
 def load_tests(loader, tests, pattern):
     suite = unittest.TestSuite()
-    for case in (OneDownloadTests, OneDownloadOnADesktop, OneDownloadAt2x, RepeatViewTests):
+    for case in (OneDownloadTests, OneDownloadOnADesktop, OneDownloadAt2x, RepeatViewTests, InlinePreviewTests):
         suite.addTests(loader.loadTestsFromTestCase(case))
     return suite

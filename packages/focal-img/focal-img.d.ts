@@ -62,6 +62,8 @@ export interface FocalMarkupSettings extends FocalSourceSettings {
   loading?: 'lazy' | 'eager';
   /** e.g. 'high' for the page's main image; default none. */
   fetchpriority?: 'high' | 'low' | 'auto';
+  /** The frame's inline preview (`preview` of a `POST /v1/plan` frame): shown until the image loads. */
+  preview?: string;
 }
 
 /** `<focal-img …><img src srcset sizes width height loading alt></focal-img>`, as HTML. */

@@ -17,17 +17,21 @@ public struct PlanDocument: Encodable, Sendable {
     /// What the frame's image URL answers depends on beyond the URL (the server's crop version),
     /// written when given.
     public let version: String?
+    /// The crop as a tiny inline image (a `data:` URI), written when given.
+    public let preview: String?
 
     /// A plan of an image of `imageSize`.
     /// - Parameters:
     ///   - target: The frame, written into the document when given.
     ///   - override: The saved crop that decided it; written (null when nil) when `withOverride`.
     ///   - version: Written as `"version"` when given.
+    ///   - preview: Written as `"preview"` when given.
     public init(
         _ plan: CropPlan, imageSize: PixelSize, target: CropTarget? = nil, override: SavedCropDocument? = nil, withOverride: Bool = false,
-        version: String? = nil
+        version: String? = nil, preview: String? = nil
     ) {
         self.version = version
+        self.preview = preview
         strategy = plan.strategy.rawValue
         crop = BoxDocument(plan.crop.box)
         relative = BoxDocument(plan.crop, relativeTo: imageSize)
@@ -39,7 +43,7 @@ public struct PlanDocument: Encodable, Sendable {
         self.override = override
     }
 
-    private enum Keys: String, CodingKey { case strategy, crop, relative, output, used, region, target, override, version }
+    private enum Keys: String, CodingKey { case strategy, crop, relative, output, used, region, target, override, version, preview }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -52,6 +56,7 @@ public struct PlanDocument: Encodable, Sendable {
         try c.encodeIfPresent(target, forKey: .target)
         if hasOverride { try c.encode(override, forKey: .override) }
         try c.encodeIfPresent(version, forKey: .version)
+        try c.encodeIfPresent(preview, forKey: .preview)
     }
 }
 

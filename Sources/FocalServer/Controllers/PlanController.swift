@@ -66,6 +66,8 @@ struct PlanController: Controller {
         var source: SourceBody
         var frames: [FrameBody]
         var options: OptionsBody?
+        /// Whether each frame also gets `preview`, its crop as a tiny inline image.
+        var previews: Bool?
     }
 
     struct DetectBody: Decodable {
@@ -146,7 +148,11 @@ struct PlanController: Controller {
                 input, frames: targets.map(TargetRule.fixed), options: options, savedCrops: body.options?.overrides ?? true,
                 listing: options.crop.needsDetection ? .everything : .crop)
             let id = known ?? plans.analysis.contentID
-            return (DocumentEncoding.data(PlanAnswer(plans, id: id, options: options)), id, plans.savedCropsUnknown)
+            var previews: [String?] = []
+            if body.previews == true {
+                for frame in plans.frames { previews.append(await FramePreview.dataURI(of: frame.plan.crop, in: input, pipeline: pipeline)) }
+            }
+            return (DocumentEncoding.data(PlanAnswer(plans, id: id, options: options, previews: previews)), id, plans.savedCropsUnknown)
         }
         if known == nil, let found { library.learn(found, for: source) }
         return JSONAnswer.make(data: object, headers: degraded ? [.focalDegraded: ImageController.savedCropsDegraded] : [:])

@@ -70,6 +70,17 @@ public struct FocalImageMarkup: Sendable {
         return first == "auto" ? sizes : "auto, " + sizes
     }
 
+    /// Whether `text` is an inline preview: a `data:image/(webp|jpeg|png|avif);base64,` URI of at
+    /// most 4 KiB (as focal-img.js checks it).
+    static func isInlinePreview(_ text: String) -> Bool {
+        let prefixes = ["webp", "jpeg", "png", "avif"].map { "data:image/\($0);base64," }
+        guard text.utf8.count <= 4096, let prefix = prefixes.first(where: text.hasPrefix) else { return false }
+        let body = text.dropFirst(prefix.count)
+        let data = body.drop { $0 != "=" }
+        return !body.isEmpty && data.count <= 2 && data.allSatisfy { $0 == "=" }
+            && body.prefix(body.count - data.count).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/") }
+    }
+
     /// Whether `text` is a crop version: 16 hex digits, then `.` and a revision or nothing.
     static func isVersion(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -92,12 +103,16 @@ public struct FocalImageMarkup: Sendable {
     ///     and the element's own requests for a box of this aspect carry it too. Default none
     ///     (answers revalidated on every use, so a saved crop shows at once). A value that is
     ///     not a version is left out.
+    ///   - preview: The frame's inline preview (`preview` of a `POST /v1/plan` frame asked with
+    ///     `"previews": true`): shown under the image until it loads, and by the element as its
+    ///     placeholder, with no request. Anything but a `data:image/…;base64,` URI is left out.
     /// - Throws: `InvalidSource`.
     public func html(
         source: String, alt: String, aspect: (width: Int, height: Int), sizes: String = "100vw", loading: Loading = .lazy,
-        fetchPriority: String? = nil, version: String? = nil
+        fetchPriority: String? = nil, version: String? = nil, preview: String? = nil
     ) throws(InvalidSource) -> String {
         let version = version.flatMap { Self.isVersion($0) ? $0 : nil }
+        let preview = preview.flatMap { Self.isInlinePreview($0) ? $0 : nil }
         let divisor = Self.gcd(max(1, aspect.width), max(1, aspect.height))
         let (a, b) = (max(1, aspect.width) / divisor, max(1, aspect.height) / divisor)
         var candidates: [(width: Int, height: Int, url: String)] = []
@@ -115,8 +130,9 @@ public struct FocalImageMarkup: Sendable {
         var img = "<img src=\"\(Self.escaped(fallback.url))\" srcset=\"\(Self.escaped(srcset))\" sizes=\"\(Self.escaped(sizes))\""
         img += " width=\"\(fallback.width)\" height=\"\(fallback.height)\" alt=\"\(Self.escaped(alt))\" loading=\"\(loading.rawValue)\" decoding=\"async\""
         if let fetchPriority { img += " fetchpriority=\"\(Self.escaped(fetchPriority))\"" }
-        img += " style=\"width:100%;height:auto;aspect-ratio:\(a)/\(b)\">"
-        let versionAttribute = version.map { " version=\"\($0)\"" } ?? ""
+        let background = preview.map { ";background:url(&quot;\($0)&quot;) center/cover no-repeat" } ?? ""
+        img += " style=\"width:100%;height:auto;aspect-ratio:\(a)/\(b)\(background)\">"
+        let versionAttribute = (version.map { " version=\"\($0)\"" } ?? "") + (preview.map { " preview=\"\($0)\"" } ?? "")
         return "<focal-img src=\"\(Self.escaped(source))\" server=\"\(Self.escaped(server))\" aspect=\"\(a):\(b)\" alt=\"\(Self.escaped(alt))\"\(loading == .eager ? " loading=\"eager\"" : "")\(versionAttribute)>"
             + img + "</focal-img>"
     }

@@ -413,6 +413,15 @@ export function focalSources({ src, aspect, server = '', widths = DEFAULT_WIDTHS
 }
 
 /**
+ * A frame's inline preview (`preview` of a `POST /v1/plan` frame: a `data:image/…;base64,` URI of
+ * a few hundred bytes), or null for anything else: a preview never makes a request.
+ */
+function inlinePreview(value) {
+  return typeof value === 'string' && value.length <= 4096 && /^data:image\/(webp|jpeg|png|avif);base64,[A-Za-z0-9+/]+=*$/.test(value)
+    ? value : null;
+}
+
+/**
  * `url` with `?v=VERSION` (a crop version from `X-Focal-Plan` or `POST /v1/plan`): the server
  * answers a URL that carries its current version as immutable, so the browser keeps it a year.
  */
@@ -442,18 +451,22 @@ const escapeHTML = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.char
  * @param {string} [settings.alt='']  the image's text alternative
  * @param {'lazy' | 'eager'} [settings.loading='lazy']  `eager` for an image above the fold
  * @param {'high' | 'low' | 'auto'} [settings.fetchpriority]  e.g. `high` for the page's main image
+ * @param {string} [settings.preview]  the frame's inline preview (`preview` of a `POST /v1/plan`
+ *   frame asked with `"previews": true`): shown under the image until it loads, no request
  * @returns {string}  HTML
  */
-export function focalImgMarkup({ sizes = '100vw', alt = '', loading = 'lazy', fetchpriority, ...settings } = {}) {
+export function focalImgMarkup({ sizes = '100vw', alt = '', loading = 'lazy', fetchpriority, preview, ...settings } = {}) {
   const sources = focalSources(settings);
   // src (for browsers without srcset) and width/height (the shape, before the image loads).
   const fallback = sources.find((source) => source.width >= 640) || sources.at(-1);
   const host = { src: settings.src, server: settings.server || null, aspect: String(settings.aspect), loading,
-    fetchpriority: fetchpriority || null, version: settings.version || null };
+    fetchpriority: fetchpriority || null, version: settings.version || null, preview: inlinePreview(preview) };
   for (const [name, value] of Object.entries(settings.options || {})) if (value != null) host[name] = String(value);
   if (loading === 'lazy' && !/^\s*auto\s*(,|$)/i.test(sizes)) sizes = `auto, ${sizes}`;
   const img = { src: fallback.url, srcset: sources.map((s) => `${s.url} ${s.width}w`).join(', '), sizes,
-    width: fallback.width, height: fallback.height, loading, fetchpriority: fetchpriority || null, decoding: 'async', alt };
+    width: fallback.width, height: fallback.height, loading, fetchpriority: fetchpriority || null, decoding: 'async', alt,
+    // The preview under the image until it loads: the browser's scaling of 16 pixels blurs it.
+    style: inlinePreview(preview) ? `background: url("${inlinePreview(preview)}") center / cover no-repeat` : null };
   const attributes = (map) => Object.entries(map).filter(([, v]) => v != null).map(([k, v]) => ` ${k}="${escapeHTML(v)}"`).join('');
   return `<focal-img${attributes(host)}><img${attributes(img)}></focal-img>`;
 }
@@ -664,7 +677,7 @@ const STYLE = `
 `;
 
 export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
-  static observedAttributes = [...REQUEST_ATTRIBUTES, 'alt', 'placeholder', 'fallback', 'aspect', 'loading'];
+  static observedAttributes = [...REQUEST_ATTRIBUTES, 'alt', 'placeholder', 'preview', 'fallback', 'aspect', 'loading'];
 
   #frame; #placeholder; #fallback; #slot; #hostStyle; #internals;
   #box = { width: 0, height: 0 };   // the frame's CSS size
@@ -717,11 +730,16 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
 
   /** Shows a presentational attribute in the shadow root. */
   #reflect(name, value) {
-    if (name === 'placeholder') {
-      // "preview" is not an image: the preview's URL is set once the frame's size is known.
-      const preview = value === 'preview';
+    if (name === 'placeholder' || name === 'preview') {
+      // An inline preview (`preview`, as /v1/plan and the helpers give it) shows at once, blurred,
+      // with no request. Else "preview" is not an image: the preview's URL is set once the
+      // frame's size is known.
+      const inline = inlinePreview(this.getAttribute('preview'));
+      const placeholder = this.getAttribute('placeholder');
+      const preview = !!inline || placeholder === 'preview';
       this.#placeholder.classList.toggle('preview', preview);
-      value && !preview ? this.#placeholder.setAttribute('src', value) : this.#placeholder.removeAttribute('src');
+      if (inline) this.#placeholder.setAttribute('src', inline);
+      else placeholder && !preview ? this.#placeholder.setAttribute('src', placeholder) : this.#placeholder.removeAttribute('src');
     }
     else if (name === 'fallback') value ? this.#fallback.setAttribute('src', value) : this.#fallback.removeAttribute('src');
     else if (name === 'aspect') {
@@ -802,7 +820,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
     if (name === 'alt') this.#describe();
-    else if (name === 'placeholder' || name === 'fallback' || name === 'aspect') {
+    else if (name === 'placeholder' || name === 'preview' || name === 'fallback' || name === 'aspect') {
       if (this.#frame) this.#reflect(name, value);
       if (name === 'placeholder' && value === 'preview') { this.#previewFor = null; this.#schedule(true); }
     } else if (name === 'loading') {
@@ -956,8 +974,8 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#wanted = wanted;
     // Nothing of this photo on screen. An enhanced <img> is hidden only after a new src: before
     // that it is the markup's own image, which gets no shadow root (a later LCP) and no preview.
-    if (this.getAttribute('placeholder') === 'preview' && this.#shown?.identity !== identity
-        && !(img && img.style.visibility !== 'hidden')) this.#preview(src, size, options, identity);
+    if (this.getAttribute('placeholder') === 'preview' && !inlinePreview(this.getAttribute('preview'))
+        && this.#shown?.identity !== identity && !(img && img.style.visibility !== 'hidden')) this.#preview(src, size, options, identity);
 
     this.#controller?.abort();
     const controller = this.#controller = new AbortController();
@@ -1082,6 +1100,9 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   /** The enhanced `<img>` shows `url` (whose pixels `loaded` holds): said with `focal-load`. */
   #enhanced(img, url, loaded, identity) {
     img.style.visibility = '';
+    // The inline preview the helpers put under the image is not needed once it shows (and would
+    // show through a transparent one).
+    if (img.style.backgroundImage.startsWith('url("data:image/')) img.style.removeProperty('background');
     this.#dropPreview();
     const width = loaded.naturalWidth, height = loaded.naturalHeight;
     this.#shown = { identity, url, width, height, plan: null, strategy: null };

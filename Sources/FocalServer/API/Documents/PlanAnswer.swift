@@ -8,15 +8,17 @@ struct PlanAnswer: Encodable {
     let frames: [PlanDocument]
     let options: [String: String]
 
-    init(_ plans: FramePlans, id: String?, options: FocalOptions) {
+    /// - Parameter previews: Each frame's `FramePreview`, in order; none when empty.
+    init(_ plans: FramePlans, id: String?, options: FocalOptions, previews: [String?] = []) {
         let size = plans.analysis.size
         image = ImageDocument(id: id, size: size)
         subjects = plans.analysis.subjects.map(SubjectDocument.init)
-        frames = plans.frames.map { frame in
+        frames = plans.frames.enumerated().map { index, frame in
             PlanDocument(
                 frame.plan, imageSize: size, target: frame.target, override: id.flatMap { id in frame.savedCrop.map { SavedCropDocument(image: id, saved: $0) } },
                 withOverride: true,
-                version: CropVersion(contentID: id, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown)?.description)
+                version: CropVersion(contentID: id, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown)?.description,
+                preview: index < previews.count ? previews[index] : nil)
         }
         self.options = Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) })
     }
