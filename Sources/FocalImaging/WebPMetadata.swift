@@ -10,16 +10,18 @@ enum WebPMetadata {
     static func stripped(_ data: Data) -> Data {
         let bytes = [UInt8](data)
         guard bytes.count >= 20, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46], bytes[8..<12] == [0x57, 0x45, 0x42, 0x50] else { return data }
-        func le32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-        guard le32(4) + 8 == bytes.count else { return data }
+        func le32(_ at: Int) -> UInt64 {
+            UInt64(bytes[at]) | UInt64(bytes[at + 1]) << 8 | UInt64(bytes[at + 2]) << 16 | UInt64(bytes[at + 3]) << 24
+        }
+        guard le32(4) + 8 == UInt64(bytes.count) else { return data }
         var chunks: [ArraySlice<UInt8>] = []
         var removed = false
         var at = 12
         while at < bytes.count {
-            guard at + 8 <= bytes.count else { return data }
-            let size = le32(at + 4)
-            let end = at + 8 + size + (size & 1)
-            guard size >= 0, end <= bytes.count else { return data }
+            guard bytes.count - at >= 8 else { return data }
+            let size = le32(at + 4), room = UInt64(bytes.count - at - 8)
+            guard size <= room, size + (size & 1) <= room else { return data }
+            let end = at + 8 + Int(size + (size & 1))
             let fourCC = bytes[at..<at + 4]
             if fourCC == [0x45, 0x58, 0x49, 0x46] || fourCC == [0x58, 0x4D, 0x50, 0x20] {
                 removed = true

@@ -62,7 +62,7 @@ import Testing
             for (url, _) in found {
                 try await client.execute(uri: String(url.dropFirst("http://localhost".count)), method: .get) { response in
                     #expect(response.status == .ok)
-                    #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable", "\(url)")
+                    #expect(response.headers[.cacheControl] == "public, max-age=31536000, s-maxage=86400, immutable", "\(url)")
                 }
             }
         }

@@ -35,6 +35,15 @@ import Testing
                 let difference = try SavedCropAgreementTests.meanDifference(data, crop)
                 #expect(difference < 12, "\(uri): mean difference \(difference)")
             }
+            // At most 8 distinct crops are rendered; frames that share a crop share its preview.
+            let many = (1...10).map { #"{"width":\#(100 + $0 * 7),"height":100}"# } + [#"{"width":107,"height":100}"#]
+            let bounded = #"{"source":{"path":"chelsea.png"},"frames":[\#(many.joined(separator: ","))],"previews":true}"#
+            try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: bounded)) { response in
+                let previews = ((response.json?["frames"] as? [[String: Any]]) ?? []).map { $0["preview"] as? String }
+                #expect(previews.count == 11)
+                #expect(previews.prefix(8).allSatisfy { $0 != nil } && previews[8] == nil && previews[9] == nil, "\(previews.map { $0 != nil })")
+                #expect(previews[10] != nil && previews[10] == previews[0], "the same crop as the first frame: its preview")
+            }
             // Without asking, no previews (each costs a decode).
             let plain = #"{"source":{"path":"chelsea.png"},"frames":[{"aspect":"16:9"}]}"#
             try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: plain)) { response in

@@ -94,7 +94,8 @@ import Testing
         try await withServer({ $0.timingAllowOrigin = none.timingAllowOrigin }) { client in
             try await client.execute(uri: "/unsafe/100x100/grace_hopper.jpg", method: .get) { #expect($0.headers[name] == nil) }
         }
-        for bad in ["https://a.example/path", "ftp://a.example", "https://a.example\r\nX-Evil: 1", "a.example"] {
+        #expect(try ServerConfiguration(flags: ["timing-allow-origin": ["HTTPS://A.Example"]], environment: [:]).timingAllowOrigin == "https://a.example")
+        for bad in ["https://a.example/path", "ftp://a.example", "https://a.example\r\nX-Evil: 1", "a.example", "https://*.example.com", "https://a.example:"] {
             #expect(throws: (any Error).self, "\(bad)") {
                 try ServerConfiguration(flags: ["timing-allow-origin": [bad]], environment: [:])
             }

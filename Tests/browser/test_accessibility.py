@@ -32,9 +32,13 @@ class AccessibilityTests(unittest.TestCase):
         self.driver.get("about:blank")
         self.driver.get(f"{self.env.origin}/#photo=hubble_deep_field.jpg")
         states = "return [...document.querySelectorAll('focal-img')].map((e) => [e.closest('[data-frame]')?.dataset.frame || e.className, e.state, e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
-        # On a narrow phone the last cards are beyond the element's lazy margin until scrolled to.
-        self.driver.execute_script("document.querySelector('.card:last-of-type')?.scrollIntoView()")
         try:
+            # The photo row first (at the top), then, on a narrow phone, the last cards, which are
+            # beyond the element's lazy margin until scrolled to.
+            wait(self.driver, lambda d: d.execute_script(
+                "const row = [...document.querySelectorAll('.photos focal-img')];"
+                "return row.length > 0 && row.every((e) => e.state === 'loaded')"), 60, "the photo row shows")
+            self.driver.execute_script("document.querySelector('.card:last-of-type')?.scrollIntoView()")
             wait(self.driver, lambda d: all(s[1] == "loaded" for s in d.execute_script(states) or [None]), 60, "every frame shows its crop")
             self.driver.execute_script("window.scrollTo(0, 0)")
         except Exception:

@@ -13,7 +13,7 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
     let text: String
 
     /// Changes when the meaning of a part of the key does.
-    private static let version = "focal-result-2"
+    static let schema = "focal-result-2"
 
     /// Encodings of options seen lately; emptied when it reaches `rememberedMost`.
     private static let remembered = Mutex<[FocalOptions: String]>([:])
@@ -36,7 +36,7 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
         }
         // The identity is a digest or a location and the target a rule's key: neither holds a
         // `|` that could make two keys read alike, and the options' JSON comes last.
-        text = [Self.version, identity.description, target, detects ? detectors : "off", Self.encoded(options)].joined(separator: "|")
+        text = [Self.schema, identity.description, target, detects ? detectors : "off", Self.encoded(options)].joined(separator: "|")
     }
 
     /// The canonical JSON of normalised options, remembered.

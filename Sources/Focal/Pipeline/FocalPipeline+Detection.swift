@@ -71,6 +71,14 @@ extension FocalPipeline {
         }
     }
 
+    /// What this pipeline's answers depend on besides the image, the request's options and saved
+    /// crops: Focal's release, the results' format, and every detector with its models,
+    /// thresholds and precision at each accuracy. Equal tags mean the same crop for the same
+    /// request; a server folds it into the crop versions of its URLs (`?v=`).
+    public var configurationTag: String {
+        ([FocalVersion.string, ResultKey.schema] + Accuracy.allCases.map(detectorSignature)).joined(separator: "|")
+    }
+
     /// Identifies the stages that run for `accuracy` and their settings, without loading them.
     func detectorSignature(_ accuracy: Accuracy) -> String {
         let signature = stages.compactMap { $0.identifier(accuracy, configuration) }.joined(separator: "+")

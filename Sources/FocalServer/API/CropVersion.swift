@@ -1,12 +1,16 @@
-/// What an image URL's answer depends on beyond the URL itself: the image's content and the
-/// saved crop that applies to its frame. A URL that carries its current version (`?v=VERSION`)
-/// is answered `immutable` for a year, since any change to either makes a new version, and so a
-/// new URL; a URL without one, or with another, is answered as before (a smart crop revalidated
-/// on every use), so that a saved crop still shows at once.
+import Crypto
+import Foundation
+
+/// What an image URL's answer depends on beyond the URL itself: the image's content, Focal's crop
+/// configuration (release, models, thresholds, precision: `FocalPipeline.configurationTag`) and
+/// the saved crop that applies to its frame. A URL that carries its current version (`?v=VERSION`)
+/// is answered `immutable`, since a change to any of them makes a new version, and so a new URL;
+/// a URL without one, or with another, is answered as before (a smart crop revalidated on every
+/// use), so that a saved crop still shows at once.
 ///
-/// Written `<first 16 hex digits of the image's SHA-256>` and, when a saved crop decides the
-/// frame, `.<its revision>` (revisions only grow, deletions included, so a version is never
-/// reused for another crop): `3fa71d325cbe78f6` or `3fa71d325cbe78f6.4`. Given in `X-Focal-Plan`
+/// Written as 16 hex digits (the start of the SHA-256 of the content's SHA-256 and the
+/// configuration) and, when a saved crop decides the frame, `.` and its revision (revisions only
+/// grow, deletions included): `3fa71d325cbe78f6` or `3fa71d325cbe78f6.4`. Given in `X-Focal-Plan`
 /// (`version`) and in each frame of `POST /v1/plan`.
 struct CropVersion: Equatable, CustomStringConvertible {
     let description: String
@@ -15,11 +19,13 @@ struct CropVersion: Equatable, CustomStringConvertible {
     /// the saved crops could not be read (a degraded answer is never cached for long).
     /// - Parameters:
     ///   - contentID: The image's SHA-256 in hex.
+    ///   - configuration: `FocalPipeline.configurationTag` of the pipeline that answers.
     ///   - revision: The revision of the saved crop that decided the frame, if one did.
     ///   - savedCropsUnknown: Whether the saved crops could not be read.
-    init?(contentID: String?, revision: Int?, savedCropsUnknown: Bool) {
-        guard let contentID, contentID.utf8.count >= 16, !savedCropsUnknown else { return nil }
-        let prefix = String(contentID.prefix(16))
+    init?(contentID: String?, configuration: String, revision: Int?, savedCropsUnknown: Bool) {
+        guard let contentID, !contentID.isEmpty, !savedCropsUnknown else { return nil }
+        let digest = SHA256.hash(data: Data((contentID + "\n" + configuration).utf8))
+        let prefix = digest.prefix(8).map { String(format: "%02x", $0) }.joined()
         description = revision.map { "\(prefix).\($0)" } ?? prefix
     }
 
@@ -29,6 +35,7 @@ struct CropVersion: Equatable, CustomStringConvertible {
         return query.split(separator: "&").contains { $0 == "v=" + description }
     }
 
-    /// `Cache-Control` of an answer whose URL carries its current version.
-    static let immutableCaching = "public, max-age=31536000, immutable"
+    /// `Cache-Control` of an answer whose URL carries its current version: a year in browsers;
+    /// shared caches keep the operator's `s-maxage` (they are purged by tag anyway).
+    static func immutableCaching(sharedMaxAge: Int) -> String { "public, max-age=31536000, s-maxage=\(sharedMaxAge), immutable" }
 }

@@ -1,15 +1,46 @@
 import Focal
 import Foundation
 
-/// A frame's crop as a tiny inline image (`data:image/webp;base64,…`, a few hundred bytes), for
-/// a page to show, blurred by the browser's scaling, before the crop itself arrives: no request.
+/// A frame's crop as a tiny inline image (`data:image/webp;base64,…`, about 200 bytes), for a
+/// page to show, blurred by the browser's scaling, before the crop itself arrives: no request.
 /// `POST /v1/plan` gives one per frame when asked (`"previews": true`); the markup helpers write
 /// it in.
+///
+/// Bounded: at most `mostCrops` distinct crops are rendered per plan (frames with the same crop
+/// share one), within `budget` in all; a URL source gets none (each render would fetch it
+/// again). A preview that cannot be made, or runs past the budget, is left out.
 enum FramePreview {
     /// The long side of a preview, in pixels.
     static let longSide = 16
     /// The WebP quality of a preview: enough for colour and layout, not for detail.
     static let quality = 40
+    /// The most distinct crops rendered for one plan.
+    static let mostCrops = 8
+    /// The time all of one plan's previews may take.
+    static let budget: Duration = .seconds(3)
+
+    /// One preview per crop, in order (nil where none was made).
+    /// - Parameter contentID: The image's SHA-256, when known: each render then skips hashing it.
+    static func dataURIs(of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline) async -> [String?] {
+        if case .url = input.location { return crops.map { _ in nil } }
+        var input = input
+        if input.contentID == nil, let contentID { input.contentID = contentID }
+        var wanted: [PixelRect] = []
+        for crop in crops where !wanted.contains(where: { Self.key($0) == Self.key(crop) }) && wanted.count < mostCrops { wanted.append(crop) }
+        let rendered: [String: String] =
+            (try? await RequestTimeout.run(budget) { [input, wanted] in
+                var made: [String: String] = [:]
+                for crop in wanted {
+                    try Task.checkCancellation()
+                    made[Self.key(crop)] = await dataURI(of: crop, in: input, pipeline: pipeline)
+                }
+                return made
+            }) ?? [:]
+        return crops.map { rendered[Self.key($0)] }
+    }
+
+    /// A crop as a dictionary key.
+    static func key(_ crop: PixelRect) -> String { "\(crop.x),\(crop.y),\(crop.width),\(crop.height)" }
 
     /// The crop `crop` of `input` at `longSide` pixels as a data URI, or nil when it cannot be made.
     static func dataURI(of crop: PixelRect, in input: ImageInput, pipeline: FocalPipeline) async -> String? {

@@ -30,11 +30,13 @@ extension ServeSetting {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed == "*" { return "*" }
         if trimmed.lowercased() == "none" || trimmed.isEmpty { return nil }
-        let origins = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // Browsers compare serialized origins: lowercase scheme and host.
+        let origins = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         for origin in origins {
             guard let components = URLComponents(string: origin), ["http", "https"].contains(components.scheme ?? ""),
                 let host = components.host, !host.isEmpty, components.path.isEmpty, components.query == nil, components.fragment == nil,
-                components.user == nil, origin.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 })
+                components.user == nil, !host.contains("*"), !origin.hasSuffix(":"),
+                origin.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 })
             else { throw SettingError(reason: "\"\(origin.prefix(80))\" is not an origin such as https://www.example.com; give *, none, or origins separated by commas") }
         }
         return origins.joined(separator: ", ")

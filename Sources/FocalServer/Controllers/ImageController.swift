@@ -112,8 +112,13 @@ struct ImageController: Controller {
         if vary { headers[.vary] = "Accept" }
         // The identity of a URL source is known once it has been fetched.
         let contentID = id ?? result.contentID
-        let version = CropVersion(contentID: contentID, revision: result.overrideRevision, savedCropsUnknown: result.savedCropsUnknown)
-        if let version, version.isNamed(byQuery: request.uri.query) { headers[.cacheControl] = CropVersion.immutableCaching }
+        let version = CropVersion(
+            contentID: contentID, configuration: pipeline.configurationTag, revision: result.overrideRevision,
+            savedCropsUnknown: result.savedCropsUnknown)
+        // Only a complete result of this configuration (a key; no fallback) is given a year.
+        if let version, result.key != nil, version.isNamed(byQuery: request.uri.query) {
+            headers[.cacheControl] = CropVersion.immutableCaching(sharedMaxAge: configuration.maxAge)
+        }
         if result.savedCropsUnknown {
             headers[.focalDegraded] = Self.savedCropsDegraded
             headers[.cacheControl] = Self.degradedCaching

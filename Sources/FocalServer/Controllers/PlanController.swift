@@ -141,19 +141,18 @@ struct PlanController: Controller {
         let (input, known) = try await library.input(for: source)
         let limits = configuration.pipeline.limits
         for case let .size(w, h) in targets { try limits.check(output: PixelSize(width: w, height: h)) }
-        let (object, found, degraded) = try await RequestTimeout.run(configuration.requestTimeout) { [pipeline] () -> (Data, String?, Bool) in
+        let (plans, found) = try await RequestTimeout.run(configuration.requestTimeout) { [pipeline] () -> (FramePlans, String?) in
             // One open and one detection: frames are planned on what a crop uses, as the image URL
             // renders them; the subjects listed are everything found.
             let plans = try await pipeline.plan(
                 input, frames: targets.map(TargetRule.fixed), options: options, savedCrops: body.options?.overrides ?? true,
                 listing: options.crop.needsDetection ? .everything : .crop)
-            let id = known ?? plans.analysis.contentID
-            var previews: [String?] = []
-            if body.previews == true {
-                for frame in plans.frames { previews.append(await FramePreview.dataURI(of: frame.plan.crop, in: input, pipeline: pipeline)) }
-            }
-            return (DocumentEncoding.data(PlanAnswer(plans, id: id, options: options, previews: previews)), id, plans.savedCropsUnknown)
+            return (plans, known ?? plans.analysis.contentID)
         }
+        // Previews have a budget of their own: when it runs out the plan is answered without them.
+        let previews = body.previews == true ? await FramePreview.dataURIs(of: plans.frames.map(\.plan.crop), in: input, contentID: found, pipeline: pipeline) : []
+        let object = DocumentEncoding.data(PlanAnswer(plans, id: found, options: options, configuration: pipeline.configurationTag, previews: previews))
+        let degraded = plans.savedCropsUnknown
         if known == nil, let found { library.learn(found, for: source) }
         return JSONAnswer.make(data: object, headers: degraded ? [.focalDegraded: ImageController.savedCropsDegraded] : [:])
     }

@@ -84,7 +84,7 @@ public struct FocalImageMarkup: Sendable {
     /// Whether `text` is a crop version: 16 hex digits, then `.` and a revision or nothing.
     static func isVersion(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts[0].count == 16, parts[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return false }
+        guard (1...2).contains(parts.count), parts[0].count == 16, parts[0].allSatisfy({ $0.isASCII && $0.isHexDigit && !$0.isUppercase }) else { return false }
         return parts.count == 1 || (!parts[1].isEmpty && parts[1].count <= 18 && parts[1].allSatisfy { $0.isASCII && $0.isNumber })
     }
 

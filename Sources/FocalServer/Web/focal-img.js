@@ -882,6 +882,9 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     if (img === this.#img) return;
     this.#img = img;
     this.#slotted = slotted;
+    // The <img> of a <picture> is not reached by ::slotted(): lifted over the shadow root's
+    // layers (placeholder, fallback) here, as ::slotted(img) lifts a plain one.
+    if (img && slotted !== img) Object.assign(img.style, { position: 'relative', zIndex: '1' });
     this.#imgFor = this.#identity();
     // An <img> child shows without a shadow root; anything else needs one.
     if (this.#frame || (!img && this.isConnected)) {
@@ -942,7 +945,11 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       // Hidden rather than emptied, so that its box keeps its size. A <picture>'s sources were
       // the previous photo's: they go, and the exact crops of this one take their place.
       this.#img.style.visibility = 'hidden';
-      if (this.#slotted !== this.#img) for (const source of this.#slotted.querySelectorAll(':scope > source')) source.remove();
+      if (this.#slotted !== this.#img) {
+        // Its own srcset first: with the sources gone the browser would choose (and fetch) from it.
+        this.#img.removeAttribute('srcset'); this.#img.removeAttribute('sizes');
+        for (const source of this.#slotted.querySelectorAll(':scope > source')) source.remove();
+      }
       this.#imgFor = identity;
     }
     const problem = sourceProblem(src);
@@ -1100,6 +1107,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   /** The enhanced `<img>` shows `url` (whose pixels `loaded` holds): said with `focal-load`. */
   #enhanced(img, url, loaded, identity) {
     img.style.visibility = '';
+    if (this.#fallback) this.#fallback.hidden = true;
     // The inline preview the helpers put under the image is not needed once it shows (and would
     // show through a transparent one).
     if (img.style.backgroundImage.startsWith('url("data:image/')) img.style.removeProperty('background');

@@ -8,8 +8,10 @@ struct PlanAnswer: Encodable {
     let frames: [PlanDocument]
     let options: [String: String]
 
-    /// - Parameter previews: Each frame's `FramePreview`, in order; none when empty.
-    init(_ plans: FramePlans, id: String?, options: FocalOptions, previews: [String?] = []) {
+    /// - Parameters:
+    ///   - configuration: `FocalPipeline.configurationTag`, for each frame's `CropVersion`.
+    ///   - previews: Each frame's `FramePreview`, in order; none when empty.
+    init(_ plans: FramePlans, id: String?, options: FocalOptions, configuration: String, previews: [String?] = []) {
         let size = plans.analysis.size
         image = ImageDocument(id: id, size: size)
         subjects = plans.analysis.subjects.map(SubjectDocument.init)
@@ -17,7 +19,9 @@ struct PlanAnswer: Encodable {
             PlanDocument(
                 frame.plan, imageSize: size, target: frame.target, override: id.flatMap { id in frame.savedCrop.map { SavedCropDocument(image: id, saved: $0) } },
                 withOverride: true,
-                version: CropVersion(contentID: id, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown)?.description,
+                version: CropVersion(
+                    contentID: id, configuration: configuration, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown
+                )?.description,
                 preview: index < previews.count ? previews[index] : nil)
         }
         self.options = Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) })
