@@ -102,6 +102,28 @@ import Testing
         }
     }
 
+    /// `Server-Timing` carries the plan and the media type, so that a page that loaded the crop
+    /// with a plain `<img src>` reads them from Resource Timing: the quoted string unescapes to
+    /// exactly `X-Focal-Plan`.
+    @Test func serverTimingCarriesThePlan() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/120x90/smart/grace_hopper.jpg", method: .get) { response in
+                let plan = try #require(response.headers[HTTPField.Name("X-Focal-Plan")!])
+                let timing = try #require(response.headers[HTTPField.Name("Server-Timing")!])
+                #expect(timing.hasPrefix("focal-plan;desc=\""))
+                #expect(timing.hasSuffix(", focal-type;desc=\"image/jpeg\""))
+                // The quoted string, read as RFC 9110 says: backslash takes the next character.
+                var text = "", escaped = false
+                for character in timing.dropFirst("focal-plan;desc=\"".count) {
+                    if escaped { text.append(character); escaped = false } else if character == "\\" { escaped = true }
+                    else if character == "\"" { break } else { text.append(character) }
+                }
+                #expect(text == plan)
+                #expect(plan.contains("\"strategy\":\"faces\""))
+            }
+        }
+    }
+
     @Test func notModifiedOnTheSameETag() async throws {
         try await withServer { client in
             let uri = "/unsafe/150x150/smart/grace_hopper.jpg"
@@ -288,6 +310,16 @@ import Testing
                 let subjects = try #require(focal["subjects"] as? [[String: Any]])
                 #expect(subjects.contains { $0["kind"] as? String == "face" })
                 #expect(subjects.contains { $0["kind"] as? String == "person" }, "meta runs every detector")
+                // The crop version the image URL carries, and an inline preview of the crop.
+                let preview = try #require(focal["preview"] as? String)
+                #expect(preview.hasPrefix("data:image/webp;base64,") && preview.count < 600)
+                let webp = try #require(Data(base64Encoded: String(preview.dropFirst("data:image/webp;base64,".count))))
+                #expect(String(decoding: webp.prefix(4), as: UTF8.self) == "RIFF" && String(decoding: webp[8..<12], as: UTF8.self) == "WEBP")
+                let version = try #require(focal["version"] as? String)
+                try await client.execute(uri: "/unsafe/-400x225/smart/astronaut.png", method: .get) { image in
+                    let plan = try #require(image.headers[HTTPField.Name("X-Focal-Plan")!])
+                    #expect(plan.contains("\"version\":\"\(version)\""))
+                }
             }
         }
     }

@@ -124,7 +124,9 @@ struct ImageController: Controller {
             headers[.cacheControl] = Self.degradedCaching
         }
         if let contentID { headers[.xkey] = contentID }
-        headers[.focalPlan] = DocumentEncoding.text(PlanHeaderDocument(result, version: version))
+        let plan = DocumentEncoding.text(PlanHeaderDocument(result, version: version))
+        headers[.focalPlan] = plan
+        headers[.serverTiming] = ServerTiming.value(plan: plan, type: result.format.mediaType)
         if let match = request.headers[.ifNoneMatch],
             match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
         {
@@ -136,8 +138,9 @@ struct ImageController: Controller {
     }
 
     /// thumbor's `meta/` JSON, with Focal's own object beside it: the plan the image URL renders
-    /// (one library call plans it, saved crop included) and every subject every detector finds,
-    /// from one open and one detection.
+    /// (one library call plans it, saved crop included), its crop version and inline preview
+    /// (none for a URL source), and every subject every detector finds, from one open and one
+    /// detection.
     /// - Returns: The document, the image's identity, and whether the saved crops could not be read.
     func meta(url: ThumborURL, input: ImageInput, id known: String?, rule: TargetRule, options: FocalOptions) async throws
         -> (MetaDocument, String?, Bool)
@@ -145,7 +148,12 @@ struct ImageController: Controller {
         let plans = try await pipeline.plan(input, frames: [rule], options: options, listing: .everything)
         let id = known ?? plans.analysis.contentID
         guard let frame = plans.frames.first else { throw ServerError(.internalFailure, "meta planned no frame") }
-        return (MetaDocument(url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip), id, plans.savedCropsUnknown)
+        let version = CropVersion(
+            contentID: id, configuration: pipeline.configurationTag, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown)
+        let preview = await FramePreview.dataURIs(of: [frame.plan.crop], in: input, contentID: id, pipeline: pipeline).first ?? nil
+        let document = MetaDocument(
+            url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip, version: version?.description, preview: preview)
+        return (document, id, plans.savedCropsUnknown)
     }
 
     /// `X-Focal-Degraded` when the saved crops could not be read: the answer is what would be

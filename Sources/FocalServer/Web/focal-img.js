@@ -25,8 +25,12 @@ const DEFAULT_STEP = 16;
 const MAX_SIDE = 4096;
 /** How long the new crop takes to fade in. */
 const FADE_MS = 240;
-/** Page-wide memory for elements that have a cache-name. */
+/** Page-wide memory for elements that have a cache-name: the bytes of crops held as blobs… */
 const MEMORY_BYTES = 48 << 20;
+/** …and the crops remembered in all (most by URL only: the browser holds their pixels). */
+const MEMORY_ENTRIES = 512;
+/** How long a shown crop's plan is looked for in its Resource Timing entry, in milliseconds. */
+const TIMING_WAIT_MS = 250;
 /** Default for `max-dpr`: screens denser than this get an image the browser scales up a little. */
 const DEFAULT_MAX_DPR = 2;
 /** `placeholder="preview"`: the long side, in pixels, of the tiny crop shown blurred while loading. */
@@ -474,6 +478,12 @@ export function focalImgMarkup({ sizes = '100vw', alt = '', loading = 'lazy', fe
 // ---------------------------------------------------------------------------------------------
 // Fetching, with a page-wide memory for elements that have a cache-name
 
+/** Lets go of an `<img>` not shown: a blob's memory is freed, a URL's request stopped. */
+function dropImage(img) {
+  if (img.src.startsWith('blob:')) URL.revokeObjectURL(img.src);
+  else if (!img.isConnected) img.removeAttribute('src');
+}
+
 /** What went wrong, as `focal-error` reports it: an HTTP status (0 without one), a code, a message. */
 class FocalError extends Error {
   constructor(status, code, message) { super(message); this.status = status; this.code = code; }
@@ -487,7 +497,10 @@ class FocalError extends Error {
   }
 }
 
-/** Finished crops (blob and plan) by key, least recently used first out, bounded in bytes. */
+/**
+ * Finished crops by key ({url, plan, strategy, type} and, for one fetched past the caches, its
+ * blob), least recently used first out, bounded in entries and in blob bytes.
+ */
 const memory = new Map();
 let memoryBytes = 0;
 /** Requests in flight by key (or URL), shared by the elements that want the same crop. */
@@ -495,21 +508,65 @@ const inflight = new Map();
 /** Sources whose crops changed on the server (a saved crop): fetched revalidating from then on. */
 const changed = new Set();
 
+const blobSize = (result) => result.blob?.size ?? 0;
+
 function remember(key, result) {
-  if (result.blob.size > MEMORY_BYTES / 4) return;
+  if (blobSize(result) > MEMORY_BYTES / 4) return;
   forget(key);
   memory.set(key, result);
-  memoryBytes += result.blob.size;
+  memoryBytes += blobSize(result);
   for (const [old, value] of memory) {
-    if (memoryBytes <= MEMORY_BYTES) break;
+    if (memoryBytes <= MEMORY_BYTES && memory.size <= MEMORY_ENTRIES) break;
     memory.delete(old);
-    memoryBytes -= value.blob.size;
+    memoryBytes -= blobSize(value);
   }
 }
 
 function forget(key) {
   const old = memory.get(key);
-  if (old) { memory.delete(key); memoryBytes -= old.blob.size; }
+  if (old) { memory.delete(key); memoryBytes -= blobSize(old); }
+}
+
+// What Focal says of a crop the browser loaded itself (an <img src>, no script can read its
+// headers): the `focal-plan` and `focal-type` entries of its `Server-Timing`, which Resource
+// Timing shows the page when the answer's `Timing-Allow-Origin` lets it.
+
+/** `{plan, type}` by crop URL, from the Resource Timing entries seen (a bounded, oldest-out map). */
+const timed = new Map();
+const TIMED_ENTRIES = 512;
+
+function noteTiming(entry) {
+  const timing = entry.serverTiming || [];
+  const desc = (name) => timing.find((metric) => metric.name === name)?.description || null;
+  let plan = null;
+  try { plan = JSON.parse(desc('focal-plan') || 'null'); } catch { /* cut or foreign */ }
+  const said = { plan: plan && typeof plan === 'object' ? plan : null, type: desc('focal-type') };
+  timed.delete(entry.name);
+  timed.set(entry.name, said);
+  if (timed.size > TIMED_ENTRIES) timed.delete(timed.keys().next().value);
+  return said;
+}
+
+// An observer sees every entry, also once the page's timing buffer is full.
+try {
+  new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (entry.serverTiming?.length) noteTiming(entry); })
+    .observe({ type: 'resource', buffered: true });
+} catch { /* no Resource Timing here: plans stay unknown */ }
+
+/**
+ * `{plan, type}` of the crop at `url` the browser has loaded, or `{plan: null, type: null}` when
+ * its entry says nothing (no `Timing-Allow-Origin` for this page, or not a Focal answer). The
+ * entry is written as the response ends, which can be just after the image's load event.
+ */
+async function timingOf(url) {
+  for (let waited = 0; ; waited += 25) {
+    const known = timed.get(url);
+    if (known) return known;
+    const entries = globalThis.performance?.getEntriesByName?.(url, 'resource') || [];
+    if (entries.length) return noteTiming(entries[entries.length - 1]);
+    if (waited >= TIMING_WAIT_MS) return { plan: null, type: null };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 // What this browser decodes, probed once per page with a 1×1 image of each type.
@@ -761,7 +818,11 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   /** The size in pixels of the crop on screen. */
   get naturalWidth() { return this.#shown?.width ?? 0; }
   get naturalHeight() { return this.#shown?.height ?? 0; }
-  /** The plan of the crop on screen (parsed X-Focal-Plan), or null (always null for an enhanced `<img>`). */
+  /**
+   * The plan of the crop on screen (`X-Focal-Plan`, or its `Server-Timing` copy for a crop the
+   * browser loaded itself), or null: always for an enhanced `<img>`, and for a server of another
+   * origin whose `Timing-Allow-Origin` leaves this page out.
+   */
   get plan() { return this.#shown?.plan ?? null; }
 
   /**
@@ -1007,10 +1068,21 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
         return;
       }
       const priority = this.getAttribute('fetchpriority');
-      const result = await load(url, { key, signal: controller.signal, revalidate, priority });
+      const hit = key ? memory.get(key) : null;
+      let result;
+      if (revalidate || hit?.blob) {
+        // Past every cache: a request of our own (an <img> could be given the document's copy).
+        result = await load(url, { key, signal: controller.signal, revalidate, priority });
+        if (seq !== this.#seq) return;
+        picture = await this.#decode(result.blob);
+      } else {
+        const loaded = await this.#loadURL(hit?.url || url, controller.signal, priority);
+        picture = loaded.img;
+        result = hit || { url: loaded.url, plan: loaded.plan, strategy: loaded.plan?.strategy || null, type: loaded.type };
+        if (hit) { memory.delete(key); memory.set(key, hit); } else if (key) remember(key, result);
+      }
       if (seq !== this.#seq) return;
       learn(identity, shape, result.plan);
-      picture = await this.#decode(result.blob);
       // Only the newest request may show its image: anything older is dropped here.
       if (seq !== this.#seq) return;
       this.#show(picture, { ...result, identity });
@@ -1022,7 +1094,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       this.#fail(error instanceof FocalError ? error
         : new FocalError(error?.status ?? 0, error?.code ?? 'failed', String(error?.message || error)), identity);
     } finally {
-      if (picture) URL.revokeObjectURL(picture.src);
+      if (picture) dropImage(picture);
     }
   }
 
@@ -1134,6 +1206,33 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     return new URL(/^https?:\/\//i.test(url) ? url : server + (url.startsWith('/') ? url : `/${url}`), document.baseURI).href;
   }
 
+  /**
+   * The crop at `url` as the browser loads an `<img src>` (its own request, cache and `Accept`
+   * header, a real URL for LCP and "copy image address"), decoded so that showing it does not
+   * flash; the plan from its Resource Timing entry. When it does not load, the same URL is
+   * fetched once to learn why (Focal's error code), and shown from that answer if it succeeds.
+   */
+  async #loadURL(url, signal, priority) {
+    const img = document.createElement('img');
+    img.decoding = 'async';
+    if (priority) img.fetchPriority = priority;
+    const stop = () => img.removeAttribute('src');
+    signal.addEventListener('abort', stop, { once: true });
+    img.src = url;
+    try {
+      await img.decode();
+    } catch {
+      if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+      const result = await download(url, signal, false, priority);
+      return { img: await this.#decode(result.blob), url, plan: result.plan, type: result.type };
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+    if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+    const { plan, type } = await timingOf(url);
+    return { img, url, plan, type };
+  }
+
   /** An <img> holding the blob, decoded so that showing it does not flash. */
   async #decode(blob) {
     const img = document.createElement('img');
@@ -1163,7 +1262,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     this.#fallback.hidden = true;
     const older = this.#layers.slice(0, -1);
     const dropOlder = () => {
-      for (const layer of older) { layer.remove(); URL.revokeObjectURL(layer.src); }
+      for (const layer of older) { layer.remove(); dropImage(layer); }
       this.#layers = this.#layers.filter((layer) => !older.includes(layer));
     };
     if (fade) {
@@ -1210,7 +1309,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   }
 
   #clearLayers() {
-    for (const layer of this.#layers) { layer.remove(); URL.revokeObjectURL(layer.src); }
+    for (const layer of this.#layers) { layer.remove(); dropImage(layer); }
     this.#layers = [];
     if (this.#fallback) this.#fallback.hidden = true;
   }

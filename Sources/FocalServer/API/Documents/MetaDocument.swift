@@ -1,7 +1,8 @@
 import Focal
 
 /// thumbor's `meta/` JSON, `{"thumbor": {"source", "operations", "target"}}`, with Focal's own
-/// `"focal"` object beside it: the plan, the saved crop, the image and every subject found.
+/// `"focal"` object beside it: the plan (with its crop version and inline preview), the saved
+/// crop, the image and every subject found.
 struct MetaDocument: Encodable {
     struct Source: Encodable {
         let url: String
@@ -42,7 +43,10 @@ struct MetaDocument: Encodable {
     let focal: FocalPart
 
     /// The document for the plan of one frame of `url`'s image.
-    init(url: ThumborURL, analysis: Analysis, frame: FramePlan, id: String?, flip: Flip) {
+    /// - Parameters:
+    ///   - version: The frame's `CropVersion`, written as `"version"` when given.
+    ///   - preview: The frame's `FramePreview`, written as `"preview"` when given.
+    init(url: ThumborURL, analysis: Analysis, frame: FramePlan, id: String?, flip: Flip, version: String? = nil, preview: String? = nil) {
         let size = analysis.size
         let plan = frame.plan
         let crop = plan.crop
@@ -55,7 +59,8 @@ struct MetaDocument: Encodable {
             target: SizeDocument(plan.outputSize))
         let saved = id.flatMap { id in frame.savedCrop.map { SavedCropDocument(image: id, saved: $0) } }
         focal = FocalPart(
-            plan: PlanDocument(plan, imageSize: size, override: saved, withOverride: true), image: ImageDocument(id: id, size: size),
+            plan: PlanDocument(plan, imageSize: size, override: saved, withOverride: true, version: version, preview: preview),
+            image: ImageDocument(id: id, size: size),
             subjects: analysis.subjects.map(SubjectDocument.init))
     }
 }
