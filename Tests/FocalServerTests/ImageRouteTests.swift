@@ -115,8 +115,16 @@ import Testing
                 // The quoted string, read as RFC 9110 says: backslash takes the next character.
                 var text = "", escaped = false
                 for character in timing.dropFirst("focal-plan;desc=\"".count) {
-                    if escaped { text.append(character); escaped = false } else if character == "\\" { escaped = true }
-                    else if character == "\"" { break } else { text.append(character) }
+                    if escaped {
+                        text.append(character)
+                        escaped = false
+                    } else if character == "\\" {
+                        escaped = true
+                    } else if character == "\"" {
+                        break
+                    } else {
+                        text.append(character)
+                    }
                 }
                 #expect(text == plan)
                 #expect(plan.contains("\"strategy\":\"faces\""))
