@@ -33,3 +33,7 @@
 @_exported public import struct FocalFetch.SourceAllowList
 @_exported public import struct FocalFetch.IPAddress
 @_exported public import struct FocalFetch.IPNetwork
+@_exported public import struct FocalFetch.ObjectAddress
+@_exported public import struct FocalFetch.ObjectStorageSettings
+@_exported public import struct FocalFetch.S3Credentials
+@_exported public import struct FocalFetch.StorageError

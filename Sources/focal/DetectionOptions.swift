@@ -69,6 +69,8 @@ struct DetectionOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         let modelsPath = models ?? environment["FOCAL_MODELS"].flatMap { $0.isEmpty ? nil : $0 }
         var configuration = FocalConfiguration(modelsPath: modelsPath, limits: limits, network: try network())
+        // `s3://BUCKET/KEY` inputs: the store and keys from AWS's variables.
+        configuration.storage = try ObjectStorageSettings(environment: environment)
         configuration.compiledModelCache = InferenceSettings.cacheFolder(environment: environment)
         configuration.inferenceThreads = inputs > 1 ? 1 : configuration.workers
         configuration.precisions = InferencePrecision.allowed(bySetting: precision.rawValue) ?? [.fp32]

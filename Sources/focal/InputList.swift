@@ -1,15 +1,15 @@
 import Focal
 import Foundation
 
-/// Expands the inputs a user named: a folder becomes the images in it, sorted by name; files
-/// and URLs stay as they are.
+/// Expands the inputs a user named: a folder becomes the images in it, sorted by name; files,
+/// URLs and `s3://` objects stay as they are.
 enum InputList {
     static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif", "jxl",
     ]
 
-    /// The name an output takes from an input: a file's name, or a URL's last path part,
-    /// without the extension ("image" when a URL has no path).
+    /// The name an output takes from an input: a file's name, or a URL's or an object key's last
+    /// path part, without the extension ("image" when a URL has no path).
     static func stem(of input: String) -> String {
         if case let .url(url) = ImageInput.argument(input).location {
             // The last part of the path as sent (still percent-encoded), so that an encoded
@@ -21,6 +21,12 @@ enum InputList {
             if !stem.isEmpty { return stem }
             let host = safe(url.host ?? "")
             return host.isEmpty ? "image" : host
+        }
+        if case let .object(address) = ImageInput.argument(input).location {
+            // The key's last part, made safe: a key may hold "..", which must not name a folder.
+            let last = address.key.split(separator: "/").last.map(String.init) ?? ""
+            let stem = safe((last as NSString).deletingPathExtension)
+            return stem.isEmpty ? "image" : stem
         }
         return ((input as NSString).lastPathComponent as NSString).deletingPathExtension
     }

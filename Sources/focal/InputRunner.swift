@@ -18,6 +18,7 @@ struct InputFailure: Error {
             code = error.code
             // Errors that name their source already say which input; the rest get its name.
             let named = (error as? ImagingError)?.source != nil || (error as? LimitExceeded)?.source != nil || error is FetchError
+                || error is StorageError
             message = named ? error.description : "\(input.oneLine): \(error.description)"
         } else {
             code = .internalFailure

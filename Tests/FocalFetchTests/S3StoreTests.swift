@@ -1,3 +1,4 @@
+import Focal
 import FocalCore
 @testable import FocalFetch
 import FocalTestSupport
@@ -127,6 +128,42 @@ import Testing
         try await store.waitUntilReady()
         let got = try await client.get(object, maxBytes: 1 << 20)
         #expect(got.data == Data("kept".utf8), "the same client reads again, no restart of its own")
+    }
+}
+
+/// The pipeline reading `s3://` inputs from the same store: the same crops as from disk, and an
+/// unchanged object known by its ETag (a HEAD) rather than downloaded again.
+extension S3StoreTests {
+    @Test func cropsFromTheBucketAreTheCropsFromDisk() async throws {
+        let path = Checkout.fixture("grace_hopper.jpg")
+        let object = try address("people/grace hopper.jpg")
+        try await client.put(try Data(contentsOf: URL(fileURLWithPath: path)), at: object, contentType: "image/jpeg")
+        var configuration = FocalConfiguration(modelsPath: Checkout.models)
+        configuration.storage = store.settings
+        let pipeline = FocalPipeline(configuration: configuration)
+        let fromDisk = try await pipeline.crop(.file(path), to: .aspect(width: 16, height: 9))
+        let fromBucket = try await FocalPipeline(configuration: configuration).crop(.object(object), to: .aspect(width: 16, height: 9))
+        #expect(fromBucket.data == fromDisk.data)
+        #expect(fromBucket.plan == fromDisk.plan)
+        #expect(fromBucket.contentID == fromDisk.contentID)
+
+        // The same object at another size: known by its ETag, downloaded only to be decoded again.
+        let reading = FocalPipeline(configuration: configuration)
+        _ = try await reading.crop(.object(object), to: .size(width: 200, height: 200))
+        #expect(reading.statistics.downloads == 1)
+        let repeated = try await reading.crop(.object(object), to: .size(width: 200, height: 200))
+        #expect(repeated.origin == .memoryCache)
+        #expect(reading.statistics.downloads == 1, "a repeat costs a HEAD, not a download")
+        // Replaced under the same key: a new ETag, so it is read again.
+        try await client.put(try LoopbackServer.fixture("astronaut.png"), at: object, contentType: "image/png")
+        let replaced = try await reading.crop(.object(object), to: .size(width: 200, height: 200))
+        #expect(reading.statistics.downloads == 2)
+        #expect(replaced.contentID != fromDisk.contentID)
+
+        // Without a store configured, an object is refused with its own code.
+        await #expect { try await FocalPipeline(configuration: FocalConfiguration(modelsPath: Checkout.models)).crop(.object(object), to: .size(width: 10, height: 10)) } throws: {
+            ($0 as? StorageError)?.code == .storageNotConfigured
+        }
     }
 }
 

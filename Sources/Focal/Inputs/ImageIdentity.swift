@@ -30,6 +30,7 @@ enum ImageIdentity: Hashable, Sendable, CustomStringConvertible {
         switch location {
         case let .file(path): self = .location("file:" + path)
         case let .url(url): self = .location("url:" + url.absoluteString)
+        case let .object(address): self = .location(address.description)
         case .data: self = .location("unshared:" + UUID().uuidString)
         }
     }

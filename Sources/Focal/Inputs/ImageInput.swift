@@ -6,6 +6,7 @@ public import Foundation
 /// .file("team.jpg")
 /// .data(upload, name: "upload.jpg")
 /// .url(URL(string: "https://example.com/cat.jpg")!, cacheName: "user-42-avatar-v3")
+/// .object(ObjectAddress("s3://photos/team/offsite.jpg")!)
 /// ```
 public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
     /// The kinds of source.
@@ -16,6 +17,8 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
         case data(Data, name: String)
         /// An http or https URL, fetched with the pipeline's `NetworkSettings`.
         case url(URL)
+        /// An object in a bucket, read with the pipeline's `ObjectStorageSettings`.
+        case object(ObjectAddress)
     }
 
     /// Where the image is.
@@ -54,8 +57,16 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
         ImageInput(.url(url), cacheName: cacheName)
     }
 
-    /// A command-line argument: an http(s) URL or a file path.
+    /// An object in a bucket.
+    public static func object(_ address: ObjectAddress, cacheName: String? = nil, contentID: String? = nil) -> ImageInput {
+        ImageInput(.object(address), cacheName: cacheName, contentID: contentID)
+    }
+
+    /// A command-line argument: an http(s) URL, an `s3://BUCKET/KEY` address or a file path. (A
+    /// malformed `s3://` address stays a path, refused as such by the pipeline with
+    /// `storage.invalid_address`.)
     public static func argument(_ text: String) -> ImageInput {
+        if let address = ObjectAddress(text) { return .object(address) }
         let lowered = text.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let url = URL(string: text) {
             return .url(url)
@@ -63,9 +74,12 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
         return .file(text)
     }
 
-    /// Whether the image must be fetched over the network.
+    /// Whether the image must be fetched over the network (a URL or an object).
     public var isRemote: Bool {
-        if case .url = location { true } else { false }
+        switch location {
+        case .url, .object: true
+        case .file, .data: false
+        }
     }
 
     public var description: String {
@@ -73,6 +87,7 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
         case let .file(path): path
         case let .data(_, name): name
         case let .url(url): url.absoluteString
+        case let .object(address): address.description
         }
     }
 }

@@ -59,6 +59,9 @@ public struct FocalConfiguration: Sendable {
     /// Timeouts, redirects and the User-Agent for URL inputs, and which sources and addresses
     /// they may reach; default `NetworkSettings()`, which fetches from public addresses only.
     public var network: NetworkSettings
+    /// The bucket store `s3://BUCKET/KEY` inputs are read from; default nil, which refuses them
+    /// (`storage.not_configured`). `ObjectStorageSettings(environment:)` reads AWS's variables.
+    public var storage: ObjectStorageSettings?
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(
@@ -68,7 +71,8 @@ public struct FocalConfiguration: Sendable {
         diskCache: DiskCacheSettings? = nil, identifyByContent: Bool = true, workers: Int = NativeWorkPool.coreCount,
         maxJobs: Int? = nil, memoryBudget: Int = 256 << 20, inferenceThreads: Int? = nil,
         compiledModelCache: String? = InferenceSettings.defaultCacheFolder,
-        precisions: Set<InferencePrecision> = InferencePrecision.measuredLossless, network: NetworkSettings = NetworkSettings()
+        precisions: Set<InferencePrecision> = InferencePrecision.measuredLossless, network: NetworkSettings = NetworkSettings(),
+        storage: ObjectStorageSettings? = nil
     ) {
         self.modelsPath = modelsPath
         self.limits = limits
@@ -87,6 +91,7 @@ public struct FocalConfiguration: Sendable {
         self.compiledModelCache = compiledModelCache
         self.precisions = precisions
         self.network = network
+        self.storage = storage
     }
 }
 

@@ -45,6 +45,13 @@ public final class FocalPipeline: Sendable {
     private let jobs: SharedJobs<CropResult>
     let admission: Admission
     private let loader: URLLoader
+    /// Reads `s3://` inputs; nil when no store is configured.
+    private let storage: S3Client?
+    /// What each object read had: its ETag and content identity, so that an unchanged object is
+    /// known by a `HEAD` instead of a download.
+    private let objectTags = Mutex<[ObjectAddress: (etag: String, contentID: String)]>([:])
+    /// The most objects `objectTags` remembers.
+    private static let objectTagEntries = 8192
     let overrides: (any CropOverriding)?
     let counters = Mutex(PipelineStatistics())
 
@@ -73,6 +80,7 @@ public final class FocalPipeline: Sendable {
         jobs = SharedJobs(gate: admission)
         // A download is held until its job ends: its bytes go on the job's memory budget.
         loader = URLLoader(settings: configuration.network, maxBytes: configuration.limits.maxInputBytes) { try Admission.reserve($0) }
+        storage = configuration.storage.map { S3Client(settings: $0) }
     }
 
     /// What the pipeline has done so far, and what its caches hold now.
@@ -301,14 +309,53 @@ public final class FocalPipeline: Sendable {
             let data = try await loader.fetch(url)
             try Task.checkCancellation()
             location = .data(data, name: url.absoluteString)
+        case .file(let path) where ObjectAddress.looksLikeOne(path):
+            throw StorageError(
+                .storageInvalidAddress, address: path, "is not s3://BUCKET/KEY with a bucket name of 3-63 characters (a-z, 0-9, dots, hyphens) and a key")
         case .file:
             guard identity == nil, identify, configuration.identifyByContent else { return (location, identity) }
             location = try await loaded(input).location
+        case let .object(address):
+            guard identity == nil, identify, configuration.identifyByContent else { return (location, identity) }
+            // An object read before whose ETag has not changed: its identity without its bytes
+            // (`open` reads them if a crop still needs them).
+            if let known = objectTags.withLock({ $0[address] }), try await objectStore(address).head(address).etag == known.etag {
+                return (location, .content(known.contentID))
+            }
+            let object = try await readObject(address)
+            location = .data(object.data, name: address.description)
+            let found = try await contentIdentity(location)
+            if let etag = object.etag, let contentID = found?.contentID {
+                objectTags.withLock { tags in
+                    if tags.count >= Self.objectTagEntries, let any = tags.keys.first { tags[any] = nil }
+                    tags[address] = (etag, contentID)
+                }
+            }
+            return (location, found)
         case .data:
             break
         }
         guard identity == nil, identify, configuration.identifyByContent else { return (location, identity) }
         return (location, try await contentIdentity(location))
+    }
+
+    /// The client for objects, or `storage.not_configured`.
+    private func objectStore(_ address: ObjectAddress) throws -> S3Client {
+        guard let storage else {
+            throw StorageError(
+                .storageNotConfigured, address: address.description,
+                "no object storage is configured; set AWS_ENDPOINT_URL_S3 (or AWS_ENDPOINT_URL), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        }
+        return storage
+    }
+
+    /// An object's bytes and ETag, reserved on the current job's pass as they arrive.
+    private func readObject(_ address: ObjectAddress) async throws -> S3Client.Object {
+        let store = try objectStore(address)
+        counters.withLock { $0.downloads += 1 }
+        let object = try await store.get(address, maxBytes: configuration.limits.maxInputBytes) { try Admission.reserve($0) }
+        try Task.checkCancellation()
+        return object
     }
 
     /// The content identity of loaded bytes; nil for an input not loaded yet.
@@ -341,7 +388,11 @@ public final class FocalPipeline: Sendable {
 
     /// Opens an input's header and reserves the memory its decode is estimated to need on the
     /// current job's pass (less the encoded bytes, reserved when they were read or fetched).
-    func open(_ location: ImageInput.Location) async throws -> SourceImage {
+    func open(_ given: ImageInput.Location) async throws -> SourceImage {
+        var read = given
+        // An object known by its ETag and not read yet: read now, since a crop needs its pixels.
+        if case let .object(address) = given { read = .data(try await readObject(address).data, name: address.description) }
+        let location = read
         let limits = configuration.limits
         let image = try await pool.run { () throws -> SourceImage in
             switch location {
@@ -349,6 +400,8 @@ public final class FocalPipeline: Sendable {
             case let .data(data, name): try SourceImage.open(data: data, name: name, limits: limits)
             case let .url(url):
                 throw ImagingError(.internalFailure, "a URL must be fetched before it is opened", source: url.absoluteString)
+            case let .object(address):
+                throw ImagingError(.internalFailure, "an object must be read before it is opened", source: address.description)
             }
         }
         var held = 0

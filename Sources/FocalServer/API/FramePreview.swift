@@ -22,7 +22,7 @@ enum FramePreview {
     /// One preview per crop, in order (nil where none was made).
     /// - Parameter contentID: The image's SHA-256, when known: each render then skips hashing it.
     static func dataURIs(of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline) async -> [String?] {
-        if case .url = input.location { return crops.map { _ in nil } }
+        if input.isRemote { return crops.map { _ in nil } }
         var input = input
         if input.contentID == nil, let contentID { input.contentID = contentID }
         var wanted: [PixelRect] = []
