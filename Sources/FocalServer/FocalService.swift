@@ -1,4 +1,5 @@
 public import Focal
+import FocalFetch
 import FocalImaging
 import Foundation
 import Hummingbird
@@ -63,18 +64,46 @@ public final class FocalService: Sendable {
         let pipeline = FocalPipeline(configuration: configuration.pipeline, overrides: savedCrops)
         self.pipeline = pipeline
         metrics = ServerMetrics()
-        let resolver = try SourceResolver(root: configuration.root)
+        let resolver = try SourceResolver(root: configuration.root, allowedBuckets: configuration.pipeline.storage?.allowedBuckets ?? [])
+        let maxBytes = configuration.pipeline.limits.maxInputBytes
+        // A bucket root: listed with ListObjectsV2, each object identified once per ETag.
+        let objects = configuration.pipeline.storage.map { S3Client(settings: $0) }
+        let indexing = resolver.bucket.flatMap { root in objects.map { Self.indexing(root, client: $0, pipeline: pipeline) } }
         // Identities are hashed on the work pool, behind the requests already there.
-        let catalog = ImageCatalog(resolver: resolver, maxBytes: configuration.pipeline.limits.maxInputBytes) { path, size in
+        let catalog = ImageCatalog(resolver: resolver, maxBytes: maxBytes, bucket: indexing) { path, size in
             try await pipeline.runNative { ImageCatalog.digest(path: path, limit: size) }
         }
+        // Uploads shared by every replica: objects in the root bucket, else PostgreSQL's table.
+        let sharedUploads: (any ImageStore)? =
+            if let root = resolver.bucket, let objects { ObjectImageStore(client: objects, root: root, maxBytes: maxBytes) } else {
+                shared.map { PostgresImageStore(database: $0, gateway: savedCrops) }
+            }
         library = ImageLibrary(
-            resolver: resolver, catalog: catalog, uploads: try FolderImageStore(folder: data + "/uploads"),
-            shared: shared.map { PostgresImageStore(database: $0, gateway: savedCrops) })
+            resolver: resolver, catalog: catalog, uploads: try FolderImageStore(folder: data + "/uploads"), shared: sharedUploads)
         signer = URLSigner(keys: configuration.keys)
         authorization = Authorization(token: configuration.token, keys: configuration.keys)
         connections = ConnectionRegistry(maxBodyMemory: configuration.requests.maxBodyMemory, logger: logger)
         answers = AnswerMemory(budget: configuration.requests.maxAnswerMemory)
+    }
+
+    /// How the catalog lists a bucket root (every page, up to its capacity) and identifies its objects.
+    static func indexing(_ root: BucketRoot, client: S3Client, pipeline: FocalPipeline) -> ImageCatalog.BucketIndexing {
+        ImageCatalog.BucketIndexing(
+            list: { capacity in
+                var listed: [ImageCatalog.ListedObject] = [], token: String? = nil
+                repeat {
+                    let page = try await client.list(bucket: root.bucket, prefix: root.prefix, token: token)
+                    for object in page.objects {
+                        guard let relative = root.relative(object.key), !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
+                            let address = ObjectAddress(bucket: root.bucket, key: object.key)
+                        else { continue }
+                        listed.append(ImageCatalog.ListedObject(relative: relative, address: address, size: object.size, etag: object.etag))
+                    }
+                    token = page.next
+                } while token != nil && listed.count < capacity && !Task.isCancelled
+                return Array(listed.prefix(capacity))
+            },
+            identify: { address, etag in try await pipeline.contentID(of: address, etag: etag) })
     }
 
     deinit {

@@ -1,4 +1,4 @@
-import Focal
+public import Focal
 public import Foundation
 
 #if canImport(Glibc)
@@ -15,19 +15,37 @@ public enum ImageSource: Hashable, Sendable {
     case url(URL)
     /// An uploaded image, by its identity (SHA-256 of its bytes, hex).
     case upload(id: String)
+    /// An object in a bucket: under the root bucket (with its relative path), or named by an
+    /// `s3://` URL in an allowed bucket (no relative path).
+    case object(ObjectAddress, relative: String?)
 }
 
-/// Turns the image part of a request into a source: a path under the root folder (never outside
-/// it: no `..`, no absolute path, no hidden file, no symbolic link leading out), an http(s) URL
-/// (percent-encoded or not), or `id:<sha256>` of an upload.
+/// Turns the image part of a request into a source: a path under the root folder or bucket
+/// (never outside it: no `..`, no absolute path, no hidden file, no symbolic link leading out), an
+/// http(s) URL (percent-encoded or not), an `s3://BUCKET/KEY` in an allowed bucket, or
+/// `id:<sha256>` of an upload.
 public struct SourceResolver: Sendable {
     /// The root folder's real path, when there is one.
     public let root: String?
+    /// The root bucket, when the root is `s3://BUCKET[/PREFIX]`.
+    public let bucket: BucketRoot?
+    /// Buckets `s3://` URLs may name besides the root's.
+    public let allowedBuckets: Set<String>
 
     /// Creates a resolver.
-    /// - Parameter root: The folder local paths are read from; nil for none.
+    /// - Parameters:
+    ///   - root: The folder local paths are read from, or `s3://BUCKET[/PREFIX]`; nil for none.
+    ///   - allowedBuckets: Buckets `s3://` URLs may name besides the root's; default none.
     /// - Throws: `ServerError` when the root folder does not exist.
-    public init(root: String?) throws(ServerError) {
+    public init(root: String?, allowedBuckets: Set<String> = []) throws(ServerError) {
+        self.allowedBuckets = allowedBuckets
+        if let root, ObjectAddress.looksLikeOne(root) {
+            guard let bucket = BucketRoot(root) else { throw ServerError(.storageInvalidAddress, "the root \(root.excerpt()) is not s3://BUCKET[/PREFIX]") }
+            self.bucket = bucket
+            self.root = nil
+            return
+        }
+        bucket = nil
         guard let root else {
             self.root = nil
             return
@@ -51,6 +69,17 @@ public struct SourceResolver: Sendable {
             }
             return .url(url)
         }
+        if lowered.hasPrefix("s3://") {
+            guard let address = ObjectAddress(decoded) else {
+                throw ServerError(.storageInvalidAddress, "the image is not s3://BUCKET/KEY with a valid bucket name and key")
+            }
+            // Only the root's keys, or a bucket the operator allowed: a client never picks the store.
+            if let bucket, address.bucket == bucket.bucket, let relative = bucket.relative(address.key) { return try file(relative) }
+            guard allowedBuckets.contains(address.bucket) else {
+                throw ServerError(.storageNotAllowed, "the bucket \(address.bucket.excerpt()) is not one this server reads")
+            }
+            return .object(address, relative: nil)
+        }
         if decoded.hasPrefix("id:") {
             let id = String(decoded.dropFirst(3)).lowercased()
             guard Self.isImageID(id) else { throw ServerError.invalid("an image id is id: followed by 64 hex digits") }
@@ -61,13 +90,18 @@ public struct SourceResolver: Sendable {
 
     /// A relative path under the root, checked.
     public func file(_ relative: String) throws(ServerError) -> ImageSource {
-        guard let root else { throw ServerError(.inputNotFound, "this service has no local images (no root folder)") }
+        guard root != nil || bucket != nil else { throw ServerError(.inputNotFound, "this service has no local images (no root folder)") }
         let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard !relative.isEmpty, !relative.contains("\0"), !relative.hasPrefix("/"),
             segments.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") })
         else {
             throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here")
         }
+        if let bucket {
+            guard let address = bucket.address(relative) else { throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here") }
+            return .object(address, relative: relative)
+        }
+        guard let root else { throw ServerError(.inputNotFound, "this service has no local images (no root folder)") }
         guard let real = Self.realPath(root + "/" + relative), real.hasPrefix(root + "/") else {
             throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here")
         }

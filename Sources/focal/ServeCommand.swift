@@ -58,6 +58,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(.noMetrics) var noMetrics = false
     @Option(.allowSource) var allowSource: [String] = []
     @Option(.allowNetwork) var allowNetwork: [String] = []
+    @Option(.s3Endpoint) var s3Endpoint: String?
+    @Option(.s3Region) var s3Region: String?
+    @Option(.s3AccessKeyID) var s3AccessKeyID: String?
+    @Option(.s3SecretAccessKey) var s3SecretAccessKey: String?
+    @Option(.s3SessionToken) var s3SessionToken: String?
+    @Option(.s3Addressing) var s3Addressing: String?
+    @Option(.s3Bucket) var s3Bucket: [String] = []
     @Option(.models) var models: String?
     @Option(.modelCache) var modelCache: String?
     @Option(.precision) var precision: String?

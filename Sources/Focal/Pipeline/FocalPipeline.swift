@@ -46,12 +46,12 @@ public final class FocalPipeline: Sendable {
     let admission: Admission
     private let loader: URLLoader
     /// Reads `s3://` inputs; nil when no store is configured.
-    private let storage: S3Client?
+    let storage: S3Client?
     /// What each object read had: its ETag and content identity, so that an unchanged object is
     /// known by a `HEAD` instead of a download.
-    private let objectTags = Mutex<[ObjectAddress: (etag: String, contentID: String)]>([:])
+    let objectTags = Mutex<[ObjectAddress: (etag: String, contentID: String)]>([:])
     /// The most objects `objectTags` remembers.
-    private static let objectTagEntries = 8192
+    static let objectTagEntries = 8192
     let overrides: (any CropOverriding)?
     let counters = Mutex(PipelineStatistics())
 
@@ -325,12 +325,7 @@ public final class FocalPipeline: Sendable {
             let object = try await readObject(address)
             location = .data(object.data, name: address.description)
             let found = try await contentIdentity(location)
-            if let etag = object.etag, let contentID = found?.contentID {
-                objectTags.withLock { tags in
-                    if tags.count >= Self.objectTagEntries, let any = tags.keys.first { tags[any] = nil }
-                    tags[address] = (etag, contentID)
-                }
-            }
+            if let etag = object.etag, let contentID = found?.contentID { rememberObject(address, etag: etag, contentID: contentID) }
             return (location, found)
         case .data:
             break
@@ -340,7 +335,7 @@ public final class FocalPipeline: Sendable {
     }
 
     /// The client for objects, or `storage.not_configured`.
-    private func objectStore(_ address: ObjectAddress) throws -> S3Client {
+    func objectStore(_ address: ObjectAddress) throws -> S3Client {
         guard let storage else {
             throw StorageError(
                 .storageNotConfigured, address: address.description,
@@ -350,7 +345,7 @@ public final class FocalPipeline: Sendable {
     }
 
     /// An object's bytes and ETag, reserved on the current job's pass as they arrive.
-    private func readObject(_ address: ObjectAddress) async throws -> S3Client.Object {
+    func readObject(_ address: ObjectAddress) async throws -> S3Client.Object {
         let store = try objectStore(address)
         counters.withLock { $0.downloads += 1 }
         let object = try await store.get(address, maxBytes: configuration.limits.maxInputBytes) { try Admission.reserve($0) }

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Bounded: at most `mostCrops` distinct crops are rendered per plan (frames with the same crop
 /// share one), within `budget` in all; a URL source gets none (each render would fetch it
-/// again). A preview that cannot be made, or runs past the budget, is left out.
+/// again; an object is read once for all of them). A preview that cannot be made, or runs past
+/// the budget, is left out.
 enum FramePreview {
     /// The long side of a preview, in pixels.
     static let longSide = 16
@@ -22,13 +23,17 @@ enum FramePreview {
     /// One preview per crop, in order (nil where none was made).
     /// - Parameter contentID: The image's SHA-256, when known: each render then skips hashing it.
     static func dataURIs(of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline) async -> [String?] {
-        if input.isRemote { return crops.map { _ in nil } }
-        var input = input
-        if input.contentID == nil, let contentID { input.contentID = contentID }
+        if case .url = input.location { return crops.map { _ in nil } }
         var wanted: [PixelRect] = []
         for crop in crops where !wanted.contains(where: { Self.key($0) == Self.key(crop) }) && wanted.count < mostCrops { wanted.append(crop) }
         let rendered: [String: String] =
-            (try? await RequestTimeout.run(budget) { [input, wanted] in
+            (try? await RequestTimeout.run(budget) { [wanted] in
+                var input = input
+                if input.contentID == nil, let contentID { input.contentID = contentID }
+                // An object is read once for every preview, not once per render.
+                if case let .object(address) = input.location {
+                    input = ImageInput(.data(try await pipeline.objectData(address), name: address.description), contentID: input.contentID)
+                }
                 var made: [String: String] = [:]
                 for crop in wanted {
                     try Task.checkCancellation()

@@ -10,7 +10,8 @@ extension ServeSetting {
     public static let all: [ServeSetting] = [
         host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, timingAllowOrigin, autoWebp, autoFormat,
         requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, answerMemory, maxJSONBytes, maxSignPaths,
-        maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, models, modelCache, precision, logLevel,
+        maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, s3Endpoint, s3Region, s3AccessKeyID, s3SecretAccessKey, s3SessionToken,
+        s3Addressing, s3Bucket, models, modelCache, precision, logLevel,
     ]
 
     /// The setting named `name` (`max-frames`), if there is one.
@@ -28,8 +29,16 @@ extension ServeSetting {
 
     /// `--root`: `ServerConfiguration.root`.
     public static let root = ServeSetting(
-        "root", valueName: "dir", sample: ".", "Folder of images that URLs may name by relative path",
+        "root", valueName: "dir", sample: ".", "Folder, or bucket as s3://BUCKET[/PREFIX], of images that URLs may name by relative path",
         apply: { configuration, path in
+            if ObjectAddress.looksLikeOne(path) {
+                guard BucketRoot(path) != nil else {
+                    throw SettingError(reason: "not s3://BUCKET or s3://BUCKET/PREFIX with a bucket name of 3-63 characters (a-z, 0-9, dots, hyphens)")
+                }
+                configuration.root = path
+                if configuration.pipeline.storage == nil { configuration.pipeline.storage = ObjectStorageSettings() }
+                return
+            }
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { throw SettingError(reason: "not a folder") }
             configuration.root = path
@@ -206,6 +215,91 @@ extension ServeSetting {
         "An address or network (10.0.0.0/8) URL sources may be on besides public ones",
         apply: { $0.pipeline.network.addressPolicy = try AddressPolicy(allowing: $1) },
         show: { ServerConfiguration.describe($0.pipeline.network.addressPolicy) })
+
+    /// `--s3-endpoint` and `AWS_ENDPOINT_URL_S3` (or `AWS_ENDPOINT_URL`): `ObjectStorageSettings.endpoint`.
+    public static let s3Endpoint = ServeSetting(
+        "s3-endpoint", variable: "AWS_ENDPOINT_URL_S3", valueName: "url", defaultNote: "AWS, https://s3.REGION.amazonaws.com",
+        sample: "http://127.0.0.1:8333", "The S3-compatible store s3:// roots and sources are read from (AWS_ENDPOINT_URL too)",
+        apply: { configuration, text in
+            configuration.pipeline.storage = configuration.storageOrDefault
+            do throws(StorageError) {
+                configuration.pipeline.storage?.endpoint = try ObjectStorageSettings.endpoint(text)
+            } catch { throw SettingError(reason: error.message) }
+        }, show: { $0.pipeline.storage.map { $0.endpoint?.absoluteString ?? "(AWS)" } ?? "(none)" })
+
+    /// `--s3-region` and `AWS_REGION`: `ObjectStorageSettings.region`.
+    public static let s3Region = ServeSetting(
+        "s3-region", variable: "AWS_REGION", valueName: "region", defaultNote: "us-east-1", sample: "eu-west-3",
+        "The region requests to the store are signed for",
+        apply: { configuration, region in
+            guard !region.isEmpty, region.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "/") }) else {
+                throw SettingError(reason: "a region is a word such as us-east-1")
+            }
+            configuration.pipeline.storage = configuration.storageOrDefault
+            configuration.pipeline.storage?.region = region
+        }, show: { $0.pipeline.storage?.region ?? "(none)" })
+
+    /// `--s3-access-key-id` and `AWS_ACCESS_KEY_ID`: the key id of `ObjectStorageSettings.credentials`.
+    public static let s3AccessKeyID = ServeSetting(
+        "s3-access-key-id", variable: "AWS_ACCESS_KEY_ID", valueName: "id", sample: "AKIAIOSFODNN7EXAMPLE",
+        "The access key id requests to the store are signed with (with --s3-secret-access-key)",
+        apply: { configuration, id in
+            configuration.pipeline.storage = configuration.storageOrDefault
+            configuration.pipeline.storage?.credentials = S3Credentials(accessKeyID: id, secretAccessKey: "")
+        }, show: { $0.pipeline.storage?.credentials?.accessKeyID ?? "(none: unsigned requests)" })
+
+    /// `--s3-secret-access-key` and `AWS_SECRET_ACCESS_KEY`: the secret of `ObjectStorageSettings.credentials`.
+    public static let s3SecretAccessKey = ServeSetting(
+        "s3-secret-access-key", variable: "AWS_SECRET_ACCESS_KEY", valueName: "secret", sample: "sample-secret", secret: true,
+        "The secret of the access key",
+        apply: { configuration, secret in
+            guard let id = configuration.pipeline.storage?.credentials?.accessKeyID else {
+                throw SettingError(reason: "a secret without an access key id: set --s3-access-key-id (AWS_ACCESS_KEY_ID) too")
+            }
+            configuration.pipeline.storage?.credentials = S3Credentials(accessKeyID: id, secretAccessKey: secret)
+        }, show: { $0.pipeline.storage?.credentials == nil ? "(none)" : "(set, hidden)" })
+
+    /// `--s3-session-token` and `AWS_SESSION_TOKEN`: temporary credentials' token.
+    public static let s3SessionToken = ServeSetting(
+        "s3-session-token", variable: "AWS_SESSION_TOKEN", valueName: "token", sample: "sample-token", secret: true,
+        "The session token of temporary credentials",
+        apply: { configuration, token in
+            guard let credentials = configuration.pipeline.storage?.credentials else {
+                throw SettingError(reason: "a session token without an access key: set --s3-access-key-id and --s3-secret-access-key too")
+            }
+            configuration.pipeline.storage?.credentials = S3Credentials(
+                accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey, sessionToken: token)
+        }, show: { $0.pipeline.storage?.credentials?.sessionToken == nil ? "(none)" : "(set, hidden)" })
+
+    /// `--s3-addressing`: `ObjectStorageSettings.pathStyle`.
+    public static let s3Addressing = ServeSetting(
+        "s3-addressing", valueName: "style", defaultValue: "auto", sample: "path",
+        "path (ENDPOINT/BUCKET/KEY), virtual (BUCKET.ENDPOINT/KEY), or auto: path for a custom endpoint, virtual for AWS",
+        apply: { configuration, style in
+            let choice: Bool?
+            switch style {
+            case "auto": choice = nil
+            case "path": choice = true
+            case "virtual": choice = false
+            default: throw SettingError(reason: "path, virtual or auto")
+            }
+            guard choice != nil || configuration.pipeline.storage != nil else { return }
+            configuration.pipeline.storage = configuration.storageOrDefault
+            configuration.pipeline.storage?.pathStyle = choice
+        }, show: { $0.pipeline.storage?.pathStyle.map { $0 ? "path" : "virtual" } ?? "auto" })
+
+    /// `--s3-bucket`, repeatable, and `FOCAL_S3_BUCKETS`: `ObjectStorageSettings.allowedBuckets`.
+    public static let s3Bucket = ServeSetting(
+        list: "s3-bucket", variable: "FOCAL_S3_BUCKETS", valueName: "bucket", defaultNote: "the root's bucket only", sample: "photos,archive",
+        "A bucket that s3://BUCKET/KEY image URLs may name besides the root's",
+        apply: { configuration, buckets in
+            guard let bad = buckets.first(where: { !ObjectAddress.isBucketName($0) }) else {
+                configuration.pipeline.storage = configuration.storageOrDefault
+                configuration.pipeline.storage?.allowedBuckets = Set(buckets)
+                return
+            }
+            throw SettingError(reason: "\(bad.oneLine) is not a bucket name (3-63 characters: a-z, 0-9, dots, hyphens)")
+        }, show: { $0.pipeline.storage.map { $0.allowedBuckets.isEmpty ? "(the root's)" : $0.allowedBuckets.sorted().joined(separator: ",") } ?? "(none)" })
 
     /// `--models`: `FocalConfiguration.modelsPath`.
     public static let models = ServeSetting(

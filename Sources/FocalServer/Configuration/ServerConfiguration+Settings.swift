@@ -16,8 +16,19 @@ extension ServerConfiguration {
         self.init()
         pipeline.inferenceThreads = 1
         pipeline.compiledModelCache = InferenceSettings.cacheFolder(environment: environment)
+        // AWS's convention: AWS_ENDPOINT_URL serves every service when AWS_ENDPOINT_URL_S3 is not set.
+        var environment = environment
+        if environment["AWS_ENDPOINT_URL_S3", default: ""].isEmpty, let general = environment["AWS_ENDPOINT_URL"], !general.isEmpty {
+            environment["AWS_ENDPOINT_URL_S3"] = general
+        }
         for setting in ServeSetting.all {
             try setting.resolve(into: &self, flag: flags[setting.name], variable: environment[setting.variable])
         }
+        if pipeline.storage?.credentials?.secretAccessKey.isEmpty == true {
+            throw SettingError(reason: "an access key id without its secret: set --s3-secret-access-key (AWS_SECRET_ACCESS_KEY) too")
+        }
     }
+
+    /// The object storage settings in force, or the defaults (AWS, unsigned) when none are yet.
+    var storageOrDefault: ObjectStorageSettings { pipeline.storage ?? ObjectStorageSettings() }
 }

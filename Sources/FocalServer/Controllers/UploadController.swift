@@ -41,13 +41,27 @@ struct UploadController: Controller {
     }
 
     /// `GET /v1/images/{id}`: the original bytes of an upload or a file under the root, streamed
-    /// from disk (never held whole). On a signed-only server it needs a signature or the token,
+    /// from disk (never held whole); a photo in the root bucket is read (within the byte limit)
+    /// and sent. On a signed-only server it needs a signature or the token,
     /// unless `publicPhotos`.
     func original(_ request: Request, id: String, context: some RequestContext) async throws -> Response {
         try bodies.authorizeRead(request, public: configuration.publicPhotos)
         let id = id.lowercased()
         guard SourceResolver.isImageID(id) else { throw ServerError(.requestNotFound, "no image with that id") }
-        guard let path = try await library.file(id: id), let stamp = ImageCatalog.stamp(path) else {
+        let located = try await library.located(id: id)
+        if case let .object(address) = located?.location {
+            // A photo in the root bucket: read (within the byte limit) and sent.
+            let data = try await pipeline.objectData(address)
+            let type = ImageSignature.format(of: data).map { "image/\($0)" } ?? "application/octet-stream"
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: type, .cacheControl: "public, max-age=31536000, immutable", .contentLength: String(data.count), .xkey: id,
+                    .contentSecurityPolicy: ImageHeaders.contentSecurityPolicy,
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        guard case let .file(path)? = located?.location, let stamp = ImageCatalog.stamp(path) else {
             throw ServerError(.requestNotFound, "no image with id \(id)")
         }
         let head = try await ThreadExecutor().run { () -> Data in

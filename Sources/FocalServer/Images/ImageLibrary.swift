@@ -2,17 +2,18 @@ import Focal
 import FocalImaging
 import Foundation
 
-/// Where the images the service serves are, in one place: photos under the root (by path, or by
-/// identity through the catalog's index), uploads (this replica's folder, then the store replicas
-/// share), and URL sources. Every route that names an image asks here, in the same order.
+/// Where the images the service serves are, in one place: photos under the root (a folder or a
+/// bucket; by path, or by identity through the catalog's index), uploads (this replica's folder,
+/// then the store replicas share: the root bucket, or PostgreSQL), and URL and `s3://` sources.
+/// Every route that names an image asks here, in the same order.
 final class ImageLibrary: Sendable {
-    /// Turns an image part or a path into a source under the root, a URL or an id.
+    /// Turns an image part or a path into a source under the root, a URL, an object or an id.
     let resolver: SourceResolver
     /// The identities of the photos under the root.
     let catalog: ImageCatalog
     /// Uploads kept by this replica.
     let uploads: FolderImageStore
-    /// Uploads every replica shares (PostgreSQL), when there is such a store.
+    /// Uploads every replica shares (the root bucket, or PostgreSQL), when there is such a store.
     let shared: (any ImageStore)?
 
     init(resolver: SourceResolver, catalog: ImageCatalog, uploads: FolderImageStore, shared: (any ImageStore)?) {
@@ -24,7 +25,7 @@ final class ImageLibrary: Sendable {
 
     /// The pipeline input for a source, and the image's identity when it is known without any
     /// work: nothing here reads, lists or hashes (an unidentified file is identified by content
-    /// inside its admitted job).
+    /// inside its admitted job; an object by its ETag, or its bytes, there too).
     /// - Throws: `ServerError` (`input.not_found`) for a file or id that is not here.
     func input(for source: ImageSource) async throws -> (ImageInput, String?) {
         switch source {
@@ -34,25 +35,35 @@ final class ImageLibrary: Sendable {
             return (.file(path, contentID: id), id)
         case let .url(url):
             return (.url(url), nil)
+        case let .object(address, _):
+            return (.object(address), nil)
         case let .upload(id):
-            guard let path = try await file(id: id) else { throw ServerError(.inputNotFound, "no image with id \(id)") }
-            return (.file(path, contentID: id), id)
+            guard let input = try await located(id: id) else { throw ServerError(.inputNotFound, "no image with id \(id)") }
+            return (input, id)
         }
     }
 
-    /// The file that holds the image with identity `id`, or nil: an upload kept here, a photo
-    /// under the root by the catalog's index (a miss is a look-up, never a scan), else an upload
-    /// made through another replica, from the shared store (asked last, so that a store away
-    /// costs only these) and kept here from then on.
-    func file(id: String) async throws -> String? {
+    /// Where the image with identity `id` is, or nil: an upload kept here, a photo under the root
+    /// by the catalog's index (a miss is a look-up, never a scan), else an upload made through
+    /// another replica, from the shared store (asked last, so that a store away costs only these)
+    /// and kept here from then on.
+    func located(id: String) async throws -> ImageInput? {
         guard let upload = uploads.path(id) else { return nil }
-        if ImageCatalog.stamp(upload) != nil { return upload }
-        if let relative = catalog.path(for: id), case let .file(path, _) = try resolver.file(relative), ImageCatalog.stamp(path) != nil {
-            return path
+        if ImageCatalog.stamp(upload) != nil { return .file(upload, contentID: id) }
+        if let relative = catalog.path(for: id) {
+            switch try resolver.file(relative) {
+            case let .file(path, _) where ImageCatalog.stamp(path) != nil:
+                return .file(path, contentID: id)
+            case let .object(address, _):
+                // Identified again when read: the object may have been replaced since it was listed.
+                return .object(address)
+            default:
+                break
+            }
         }
         if let shared, let data = try await shared.get(id) {
             try await uploads.put(data, id: id)
-            return upload
+            return .file(upload, contentID: id)
         }
         return nil
     }

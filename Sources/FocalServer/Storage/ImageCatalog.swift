@@ -1,11 +1,13 @@
 import Crypto
-import Focal
+public import Focal
 import Foundation
 import Synchronization
 
 
-/// The identities (SHA-256 of the bytes, hex) of the images under the root folder, and the way
-/// back from an identity to its file: an index kept up to date off the request path.
+/// The identities (SHA-256 of the bytes, hex) of the images under the root folder (or bucket),
+/// and the way back from an identity to its file (or object): an index kept up to date off the
+/// request path. A bucket is listed (ListObjectsV2, paginated) instead of a folder, and an
+/// object is hashed again only when its ETag changes.
 ///
 /// - A request never lists or hashes: it asks `knownIdentity(path:)` (one `stat`) and
 ///   `path(for:)` (a dictionary look-up). An unknown id is a miss at once.
@@ -24,10 +26,34 @@ public final class ImageCatalog: Sendable {
         public var id: String
     }
 
-    /// A file's size and modification time: when both are unchanged, so is its identity.
+    /// A file's size and modification time (an object's size and ETag): when both are
+    /// unchanged, so is its identity.
     public struct Stamp: Hashable, Sendable {
         let size: Int
         let modified: Double
+        var tag: String? = nil
+    }
+
+    /// One object a bucket listing gave: its path relative to the root, address, size and ETag.
+    public struct ListedObject: Sendable {
+        public let relative: String
+        public let address: ObjectAddress
+        public let size: Int
+        public let etag: String?
+    }
+
+    /// How a bucket root is indexed: its listing (at most `capacity` objects under the prefix)
+    /// and an object's identity.
+    public struct BucketIndexing: Sendable {
+        public let list: @Sendable (_ capacity: Int) async throws -> [ListedObject]
+        public let identify: @Sendable (ObjectAddress, _ etag: String?) async throws -> String?
+
+        public init(
+            list: @escaping @Sendable (Int) async throws -> [ListedObject], identify: @escaping @Sendable (ObjectAddress, String?) async throws -> String?
+        ) {
+            self.list = list
+            self.identify = identify
+        }
     }
 
     private struct Known {
@@ -50,6 +76,7 @@ public final class ImageCatalog: Sendable {
     private let resolver: SourceResolver
     private let maxBytes: Int
     private let hash: @Sendable (String, Int) async throws -> String?
+    private let bucket: BucketIndexing?
     private let state = Mutex(State())
 
     /// Creates a catalog over the resolver's root.
@@ -58,9 +85,13 @@ public final class ImageCatalog: Sendable {
     ///   - maxBytes: Files larger than this are not hashed (the image limit refuses them anyway).
     ///   - hash: Hashes a file's first bytes (path, size) where the caller wants the work done
     ///     (`digest(path:limit:)` on the pipeline's work pool, for the service).
-    public init(resolver: SourceResolver, maxBytes: Int, hash: @escaping @Sendable (String, Int) async throws -> String?) {
+    ///   - bucket: How a bucket root is listed and its objects identified; nil for a folder root.
+    public init(
+        resolver: SourceResolver, maxBytes: Int, bucket: BucketIndexing? = nil, hash: @escaping @Sendable (String, Int) async throws -> String?
+    ) {
         self.resolver = resolver
         self.maxBytes = maxBytes
+        self.bucket = bucket
         self.hash = hash
     }
 
@@ -106,6 +137,7 @@ public final class ImageCatalog: Sendable {
     /// - Returns: The number of photos indexed.
     @discardableResult
     public func refresh() async -> Int {
+        if resolver.bucket != nil, let bucket { return await refresh(bucket) }
         guard let root = resolver.root else {
             state.withLock { $0.scanned = true }
             return 0
@@ -124,6 +156,34 @@ public final class ImageCatalog: Sendable {
             // Hashing waits its turn on the work pool; a full pool leaves it for the next round.
             guard let id = (try? await hash(path, stamp.size)) ?? nil else { continue }
             seen[path] = Known(stamp: stamp, id: id, relative: relative)
+        }
+        state.withLock { state in
+            state.byPath = seen
+            state.byID = [:]
+            for known in seen.values { state.byID[known.id] = known.relative }
+            state.scanned = true
+        }
+        return seen.count
+    }
+
+    /// A bucket's refresh: its listing (a failed listing keeps what is known), each object new or
+    /// changed (by ETag) identified, the ones gone forgotten.
+    private func refresh(_ bucket: BucketIndexing) async -> Int {
+        guard let listed = try? await bucket.list(Self.capacity) else {
+            state.withLock { $0.scanned = true }
+            return state.withLock { $0.byPath.count }
+        }
+        var seen: [String: Known] = [:]
+        for object in listed where Self.extensions.contains((object.relative as NSString).pathExtension.lowercased()) && object.size <= maxBytes {
+            if Task.isCancelled { return 0 }
+            let path = object.address.description
+            let stamp = Stamp(size: object.size, modified: 0, tag: object.etag)
+            if let id = knownIdentity(path: path, stamp: stamp), object.etag != nil {
+                seen[path] = Known(stamp: stamp, id: id, relative: object.relative)
+                continue
+            }
+            guard let id = (try? await bucket.identify(object.address, object.etag)) ?? nil else { continue }
+            seen[path] = Known(stamp: stamp, id: id, relative: object.relative)
         }
         state.withLock { state in
             state.byPath = seen

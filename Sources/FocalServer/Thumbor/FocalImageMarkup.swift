@@ -138,14 +138,14 @@ public struct FocalImageMarkup: Sendable {
     }
 
     /// The source as the URL's last part, encoded as focal-img.js encodes it (JavaScript's
-    /// `encodeURIComponent`), so that both write the same URL: an `http(s)` URL whole; a path
+    /// `encodeURIComponent`), so that both write the same URL: an `http(s)` URL or `s3://` address whole; a path
     /// segment by segment, `:` of `id:` kept.
     static func encoded(_ source: String) throws(InvalidSource) -> String {
         guard !source.isEmpty, !source.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw InvalidSource(source: source)
         }
         let lowered = source.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("s3://") {
             return source.addingPercentEncoding(withAllowedCharacters: componentCharacters) ?? ""
         }
         let segments = source.split(separator: "/", omittingEmptySubsequences: false)

@@ -149,12 +149,12 @@ public struct ThumborURL: Hashable, Sendable {
     /// Refuses an image part written another way than the one Focal accepts, so that one image has
     /// one URL (and a cache in front one copy): percent-encodings in upper case and never of a
     /// letter, digit, `-`, `.`, `_` or `~`; a path with no empty, `.` or `..` part; an id in lower
-    /// case. A source URL (`http…`) is taken however it is encoded.
+    /// case. A source URL (`http…`) or object address (`s3://…`) is taken however it is encoded.
     static func checkCanonical(image: String) throws(ServerError) {
         let decoded = image.removingPercentEncoding ?? image
         let lowered = decoded.lowercased()
-        // A source URL is fetched as it decodes: clients encode whole URLs in many ways.
-        guard !lowered.hasPrefix("http://"), !lowered.hasPrefix("https://") else { return }
+        // A source URL (or object address) is read as it decodes: clients encode whole URLs in many ways.
+        guard !lowered.hasPrefix("http://"), !lowered.hasPrefix("https://"), !lowered.hasPrefix("s3://") else { return }
         let bytes = Array(image.utf8)
         var i = 0
         while i < bytes.count {

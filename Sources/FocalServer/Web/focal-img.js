@@ -202,7 +202,7 @@ function parseAspect(text) {
  * URL requested (and signed) is always the one built.
  */
 function sourceProblem(src) {
-  if (/^https?:\/\//i.test(src)) return /[\u0000-\u001f\u007f]/.test(src) ? 'control characters in the URL' : null;
+  if (/^(https?|s3):\/\//i.test(src)) return /[\u0000-\u001f\u007f]/.test(src) ? 'control characters in the URL' : null;
   if (/[\u0000-\u001f\u007f]/.test(src)) return 'control characters in the path';
   if (src.includes('\\')) return 'a backslash in the path';
   const parts = src.replace(/^\/+/, '').split('/');
@@ -307,7 +307,7 @@ function fitsFrame(img, size) {
 
 /** The image part of a URL: a path under the server's root, `id:<sha256>`, or an http(s) URL. */
 function encodeSource(src) {
-  if (/^https?:\/\//i.test(src)) return encodeURIComponent(src);
+  if (/^(https?|s3):\/\//i.test(src)) return encodeURIComponent(src);
   return src.replace(/^\/+/, '').split('/').map((part) => encodeURIComponent(part).replace(/%3A/gi, ':')).join('/');
 }
 
