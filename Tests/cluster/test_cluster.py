@@ -1,11 +1,11 @@
-"""The cluster under test: PostgreSQL, three `focal serve` replicas (--auto-format) sharing it, and
-Varnish with deploy/varnish/focal.vcl in front, started on loopback by focalscripts.cluster (the
+"""The cluster under test: SeaweedFS for the originals and uploads, PostgreSQL, three `focal serve`
+replicas (--auto-format) sharing both, and Varnish with deploy/varnish/focal.vcl in front, started on loopback by focalscripts.cluster (the
 machinery `make cluster` uses) once for this module and stopped at its end.
 
     make test-cluster     (or: PYTHONPATH=scripts python3 -m unittest discover -s Tests/cluster -v)
 
 FOCAL_BIN picks the focal binary (default .build/release/focal). Tests run in the order of their
-names; the fault test, which kills and restarts a replica, runs last.
+names; the fault tests, which kill and restart a replica and then the store, run last.
 """
 import concurrent.futures
 import json
@@ -347,6 +347,68 @@ class Test9Fault(unittest.TestCase):
         self.assertGreater(result["retried"], 0)
         # Traffic came back to the restarted replica (its counters started again at zero).
         self.assertGreater(served_after, 0)
+
+
+class TestStoreFault(unittest.TestCase):
+    """The originals and uploads live in SeaweedFS (the replicas' --root is s3://photos/site):
+    an upload through one replica is served by another at once; under load through Varnish the
+    store is SIGKILLed, then restarted: every answer meanwhile is an image (cached, or a photo
+    whose result a replica holds) or a clear 503 storage.unavailable, none hangs, and once the
+    store is back the same replicas serve new crops again, without a restart."""
+
+    SECONDS = int(os.environ.get("CLUSTER_STORE_FAULT_SECONDS", "20"))
+
+    def test_uploads_are_shared_and_a_store_outage_is_a_clear_503(self):
+        store = CLUSTER.seaweedfs
+        self.assertIsNotNone(store, "the cluster runs on SeaweedFS")
+        first, second = CLUSTER.replicas[0], CLUSTER.replicas[1]
+        with open(os.path.join(CLUSTER.root, "coffee.png"), "rb") as f:
+            upload = f.read()
+        status, _, body = request("POST", first.base + "/v1/images", body=upload,
+                                  headers={"Authorization": f"Bearer {CLUSTER.token}"})
+        self.assertEqual(status, 201, body)
+        image = json.loads(body)["id"]
+        status, _, original = get(f"{second.base}/v1/images/{image}")
+        self.assertEqual((status, original == upload), (200, True), "the other replica has it at once")
+        status, _, _ = get(f"{second.base}/unsafe/150x150/smart/id:{image}")
+        self.assertEqual(status, 200)
+
+        cached = [f"/unsafe/{w}x{w}/smart/{p}" for w in (64, 96) for p, _ in PHOTOS]
+        for path in cached:
+            self.assertEqual(get(CLUSTER.base + path)[0], 200, path)
+        misses = [f"/unsafe/{w}x{w * 2 // 3}/smart/{p}" for w in range(120, 900, 3) for p, _ in PHOTOS]
+        random.Random(7).shuffle(misses)
+        with tempfile.TemporaryDirectory() as folder:
+            load = wrk.Run(CLUSTER.base, cached + misses, self.SECONDS, 2, 8, folder, count=True, timeout=30)
+            start = time.monotonic()
+            try:
+                time.sleep(4)
+                store.kill()
+                killed = time.monotonic()
+                status, headers, body = get(f"{CLUSTER.base}/unsafe/333x222/smart/{PHOTOS[0][0]}")
+                down = (status, headers.get("retry-after"), json.loads(body or b"{}").get("code"), time.monotonic() - killed)
+                time.sleep(max(0, 11 - (time.monotonic() - start)))
+                store.start()
+                back = time.monotonic()
+            finally:
+                out, err = load.popen.communicate(timeout=self.SECONDS + 60)
+        self.assertEqual(load.popen.returncode, 0, err)
+        result = wrk.parse(out, err)
+        status, _, _ = get(f"{CLUSTER.base}/unsafe/321x214/smart/{PHOTOS[1][0]}")
+        report(
+            f"store fault: SeaweedFS SIGKILLed at {killed - start:.1f} s (a new crop then: {down[0]} "
+            f"{down[2]}, Retry-After {down[1]}, in {down[3] * 1000:.0f} ms), restarted at {back - start:.1f} s; wrk: "
+            f"{result['requests']} requests, statuses {result['statuses']}, errors connect/read/write/timeout "
+            f"{result['connect_errors']}/{result['read_errors']}/{result['write_errors']}/{result['timeouts']}, "
+            f"cache {result['caches']}, p99 {result['p99_us'] / 1000:.0f} ms; after the restart a new crop: {status}")
+        self.assertEqual(down[:3], (503, "1", "storage.unavailable"))
+        self.assertLess(down[3], 10, "a clear answer, not a hang")
+        self.assertGreater(result["requests"], 50)
+        self.assertEqual(result["answers"], result["requests"])
+        self.assertEqual((result["connect_errors"], result["read_errors"], result["write_errors"], result["timeouts"]), (0, 0, 0, 0))
+        self.assertLessEqual(set(result["statuses"]), {"200", "503"}, result["statuses"])
+        self.assertIn("503", result["statuses"], "the outage was seen")
+        self.assertEqual(status, 200, "served again with the same replicas")
 
 
 if __name__ == "__main__":

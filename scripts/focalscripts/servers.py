@@ -104,7 +104,8 @@ class FocalServer(Server):
                  extra_args=(), port=None, workdir=None, log_name="server.log"):
         super().__init__(port, workdir, log_name)
         self.executable = executable
-        self.root = os.path.abspath(root)
+        # A bucket (s3://BUCKET/PREFIX) is passed as it is; a folder as an absolute path.
+        self.root = root if root.startswith("s3://") else os.path.abspath(root)
         self.keys = list(keys)
         self.allow_unsafe = allow_unsafe
         self.disk_cache = disk_cache
