@@ -144,6 +144,7 @@ bench-formats: fixtures
 # `focal serve` against thumbor 7.8 (installed into .cache/thumbor-venv by scripts/thumbor-env.sh),
 # both on loopback, driven by wrk; BENCH_SERVE_FLAGS=--quick for a short run.
 bench-serve: models fixtures release
+	@scripts/setup.sh seaweedfs
 	python3 -m focalscripts.bench_serve $(BENCH_SERVE_FLAGS)
 
 # `focal serve` under hostile load on loopback (URL and file floods, stalled and drip bodies, idle

@@ -65,7 +65,12 @@ public struct ObjectStorageSettings: Hashable, Sendable {
         let names = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"]
         guard names.contains(where: { value($0) != nil }) else { return nil }
         self.init()
-        if let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") { self.region = region }
+        if let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") {
+            guard Self.isRegion(region) else {
+                throw StorageError(.storageNotConfigured, address: "s3://", "AWS_REGION is not a region name such as us-east-1 (a-z, 0-9, hyphens)")
+            }
+            self.region = region
+        }
         switch (value("AWS_ACCESS_KEY_ID"), value("AWS_SECRET_ACCESS_KEY")) {
         case let (id?, secret?): credentials = S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: value("AWS_SESSION_TOKEN"))
         case (nil, nil): credentials = nil
@@ -79,12 +84,21 @@ public struct ObjectStorageSettings: Hashable, Sendable {
     /// - Throws: `StorageError` (`storage.not_configured`) for anything else.
     public static func endpoint(_ text: String) throws(StorageError) -> URL {
         let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            let host = url.host, !host.isEmpty, url.query == nil, url.user == nil
+        let url = URL(string: trimmed)
+        // Keys belong in the credentials, never in the endpoint (nor in a message repeating it).
+        guard url?.user == nil, url?.password == nil else {
+            throw StorageError(.storageNotConfigured, address: "s3://", "the endpoint holds a user name or password; give the keys as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        }
+        guard let url, let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty, url.query == nil
         else {
             throw StorageError(.storageNotConfigured, address: "s3://", "the endpoint \"\(text.oneLine)\" is not an http(s) URL with a host, such as http://127.0.0.1:8333")
         }
         return url
+    }
+
+    /// Whether `text` is a region name: 1 to 32 of `a–z 0–9 -` (it becomes part of AWS's host name).
+    public static func isRegion(_ text: String) -> Bool {
+        (1...32).contains(text.utf8.count) && text.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
     }
 
     /// Whether requests go path-style, for `bucket`.

@@ -57,7 +57,9 @@ package struct S3Client: Sendable {
     /// chunk is reserved through `reserve` (the caller's memory budget) before it is kept.
     /// - Throws: `StorageError`, what `reserve` throws, or `CancellationError`.
     package func get(_ address: ObjectAddress, maxBytes: Int, reserve: @escaping @Sendable (Int) throws -> Void = { _ in }) async throws -> Object {
-        try await operation(address.description) { deadline in
+        // Retries reuse what earlier tries reserved: only the bytes beyond the most held so far are taken.
+        let reservation = Reservation(reserve)
+        return try await operation(address.description) { deadline in
             let response = try await send("GET", bucket: address.bucket, key: address.key, deadline: deadline)
             try await expectSuccess(response, address: address.description)
             let declared = response.headers.first(name: "Content-Length").flatMap(Int.init)
@@ -66,7 +68,8 @@ package struct S3Client: Sendable {
                     .storageTooLarge, address: address.description,
                     "the object holds \(declared) bytes, over the limit of \(maxBytes); raise the byte limit to read it", status: 200)
             }
-            let data = try await body(response, address: address.description, maxBytes: maxBytes, declared: declared, reserve: reserve)
+            let data = try await body(
+                response, address: address.description, maxBytes: maxBytes, declared: declared, deadline: deadline, reserve: reservation.take)
             return Object(data: data, etag: response.headers.first(name: "ETag"))
         }
     }
@@ -103,7 +106,7 @@ package struct S3Client: Sendable {
         return try await operation(address) { deadline in
             let response = try await send("GET", bucket: bucket, key: nil, query: query, deadline: deadline)
             try await expectSuccess(response, address: address)
-            let data = try await body(response, address: address, maxBytes: 16 << 20, declared: nil, reserve: { _ in })
+            let data = try await body(response, address: address, maxBytes: 16 << 20, declared: nil, deadline: deadline, reserve: { _ in })
             return try S3Listing.page(String(decoding: data, as: UTF8.self), address: address)
         }
     }
@@ -149,7 +152,8 @@ package struct S3Client: Sendable {
     func target(bucket: String, key: String?) -> (base: String, path: String, host: String) {
         let endpoint = settings.endpoint ?? URL(string: "https://s3.\(settings.region).amazonaws.com")
         let scheme = endpoint?.scheme?.lowercased() ?? "https"
-        let host = endpoint?.host ?? "s3.amazonaws.com"
+        // An IPv6 address in brackets, as a URL and a Host header write it.
+        let host = endpoint?.host.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 } ?? "s3.amazonaws.com"
         let port = endpoint?.port.flatMap { ($0 == 80 && scheme == "http") || ($0 == 443 && scheme == "https") ? nil : $0 }
         let basePath = endpoint.map { $0.path.hasSuffix("/") ? String($0.path.dropLast()) : $0.path } ?? ""
         let keyPath = key.map { "/" + S3Signer.encodePath($0) } ?? "/"
@@ -186,9 +190,12 @@ package struct S3Client: Sendable {
         }
     }
 
-    /// Reads a body within `maxBytes`, reserving its bytes as they arrive (all at once when declared).
+    /// Reads a body within `maxBytes` and the operation's `deadline` (AsyncHTTPClient's own
+    /// deadline ends at the answer's head; between chunks its read timeout applies), reserving its
+    /// bytes as they arrive (all at once when declared). `reserve` takes a running total.
     private func body(
-        _ response: HTTPClientResponse, address: String, maxBytes: Int, declared: Int?, reserve: @Sendable (Int) throws -> Void
+        _ response: HTTPClientResponse, address: String, maxBytes: Int, declared: Int?, deadline: ContinuousClock.Instant,
+        reserve: @Sendable (Int) throws -> Void
     ) async throws -> Data {
         var reserved = max(0, declared ?? 0)
         do { try reserve(reserved) } catch { throw Attempt.final(error) }
@@ -199,10 +206,10 @@ package struct S3Client: Sendable {
                 guard data.count + chunk.readableBytes <= maxBytes else {
                     throw StorageError(.storageTooLarge, address: address, "the object sent more than the limit of \(maxBytes) bytes; raise the byte limit to read it")
                 }
+                guard ContinuousClock.now < deadline else { throw Attempt.timedOut }
                 if data.count + chunk.readableBytes > reserved {
-                    let more = max(1 << 20, data.count + chunk.readableBytes - reserved)
-                    do { try reserve(more) } catch { throw Attempt.final(error) }
-                    reserved += more
+                    reserved += max(1 << 20, data.count + chunk.readableBytes - reserved)
+                    do { try reserve(reserved) } catch { throw Attempt.final(error) }
                 }
                 data.append(contentsOf: chunk.readableBytesView)
             }
@@ -220,6 +227,25 @@ package struct S3Client: Sendable {
     }
 
     // MARK: - Retries and deadlines
+
+    /// The bytes one read holds on its caller's budget, across its tries: each try takes only
+    /// what goes beyond the most an earlier one held.
+    final class Reservation: @unchecked Sendable {
+        private let reserve: @Sendable (Int) throws -> Void
+        private let lock = NSLock()
+        private var held = 0
+
+        init(_ reserve: @escaping @Sendable (Int) throws -> Void) { self.reserve = reserve }
+
+        /// Makes `total` bytes held, reserving the difference when it is more than held now.
+        @Sendable func take(_ total: Int) throws {
+            try lock.withLock {
+                guard total > held else { return }
+                try reserve(total - held)
+                held = total
+            }
+        }
+    }
 
     /// How one try ended, when not with an answer or a final `StorageError`.
     enum Attempt: Error {
@@ -254,6 +280,11 @@ package struct S3Client: Sendable {
                     if inner is CancellationError { throw inner }
                     if let client = inner as? HTTPClientError, client == .cancelled { throw CancellationError() }
                     last = transportError(inner, address: address)
+                    // A URL the client cannot send is the configuration's fault: no retry mends it.
+                    if let client = inner as? HTTPClientError, [.invalidURL, .emptyHost, .emptyScheme].contains(client) {
+                        last.message = "the endpoint \(settings.endpoint?.host ?? "") makes no URL the client can send; check --s3-endpoint"
+                        throw last
+                    }
                 }
             }
             guard attempt + 1 < settings.attempts else { break }

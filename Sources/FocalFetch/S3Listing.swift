@@ -12,8 +12,10 @@ enum S3Listing {
             throw StorageError(.storageUnavailable, address: address, "the store's listing is not a ListBucketResult", cause: String(text.prefix(200)))
         }
         var objects: [S3Client.Listed] = []
+        // Keys are URL-encoded only when the store says so: some ignore `encoding-type=url`.
+        let encoded = value(of: "EncodingType", in: text)?.lowercased() == "url"
         for block in elements("Contents", in: text) {
-            guard let encoded = value(of: "Key", in: block), let key = percentDecoded(encoded), !key.isEmpty else { continue }
+            guard let written = value(of: "Key", in: block), let key = encoded ? percentDecoded(written) : written, !key.isEmpty else { continue }
             let size = value(of: "Size", in: block).flatMap(Int.init) ?? 0
             objects.append(S3Client.Listed(key: key, size: size, etag: value(of: "ETag", in: block)))
         }
@@ -66,6 +68,16 @@ enum S3Listing {
         return out + rest
     }
 
+    /// The value of one hex digit, or nil.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// A URL-encoded key decoded (`+` is a space in S3's encoding), or nil when malformed.
     static func percentDecoded(_ text: String) -> String? {
         var bytes: [UInt8] = []
@@ -73,10 +85,8 @@ enum S3Listing {
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "%"):
-                guard let high = iterator.next(), let low = iterator.next(), let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else {
-                    return nil
-                }
-                bytes.append(value)
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
             case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
             default: bytes.append(byte)
             }

@@ -90,17 +90,21 @@ public final class FocalService: Sendable {
     static func indexing(_ root: BucketRoot, client: S3Client, pipeline: FocalPipeline) -> ImageCatalog.BucketIndexing {
         ImageCatalog.BucketIndexing(
             list: { capacity in
-                var listed: [ImageCatalog.ListedObject] = [], token: String? = nil
+                // Bounded in keys seen (uploads and other files too), not only in photos kept; a
+                // store that repeats a continuation token is not followed round in a loop.
+                var listed: [ImageCatalog.ListedObject] = [], token: String? = nil, seen = 0, tokens: Set<String> = []
                 repeat {
                     let page = try await client.list(bucket: root.bucket, prefix: root.prefix, token: token)
+                    seen += page.objects.count
                     for object in page.objects {
-                        guard let relative = root.relative(object.key), !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
+                        guard let relative = root.relative(object.key), SourceResolver.isPlainPath(relative),
                             let address = ObjectAddress(bucket: root.bucket, key: object.key)
                         else { continue }
                         listed.append(ImageCatalog.ListedObject(relative: relative, address: address, size: object.size, etag: object.etag))
                     }
                     token = page.next
-                } while token != nil && listed.count < capacity && !Task.isCancelled
+                    if let next = token, !tokens.insert(next).inserted { break }
+                } while token != nil && seen < capacity && !Task.isCancelled
                 return Array(listed.prefix(capacity))
             },
             identify: { address, etag in try await pipeline.contentID(of: address, etag: etag) })
@@ -220,7 +224,7 @@ public final class FocalService: Sendable {
                 configuration: configuration, metrics: metrics, readiness: { self.readiness() },
                 refreshMetrics: { metrics.update(from: pipeline.statistics, connections: connections, answers: answers, savedCrops: savedCrops) }),
             PlanController(configuration: configuration, library: library, pipeline: pipeline, bodies: bodies),
-            UploadController(configuration: configuration, library: library, pipeline: pipeline, bodies: bodies),
+            UploadController(configuration: configuration, library: library, pipeline: pipeline, bodies: bodies, answers: answers),
             SavedCropController(library: library, savedCrops: savedCrops, pipeline: pipeline, bodies: bodies, logger: logger),
             SigningController(configuration: configuration, signer: signer, resolver: library.resolver, bodies: bodies),
             PageController(configuration: configuration, assets: WebAssets.shared),

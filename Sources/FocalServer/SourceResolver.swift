@@ -78,6 +78,8 @@ public struct SourceResolver: Sendable {
             guard allowedBuckets.contains(address.bucket) else {
                 throw ServerError(.storageNotAllowed, "the bucket \(address.bucket.excerpt()) is not one this server reads")
             }
+            // Its key by the rule of a path: a hop that normalises `.` and `..` never sees one.
+            guard Self.isPlainPath(address.key) else { throw ServerError(.inputNotFound, "no image \(address.key.excerpt()) here") }
             return .object(address, relative: nil)
         }
         if decoded.hasPrefix("id:") {
@@ -91,12 +93,7 @@ public struct SourceResolver: Sendable {
     /// A relative path under the root, checked.
     public func file(_ relative: String) throws(ServerError) -> ImageSource {
         guard root != nil || bucket != nil else { throw ServerError(.inputNotFound, "this service has no local images (no root folder)") }
-        let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
-        guard !relative.isEmpty, !relative.contains("\0"), !relative.hasPrefix("/"),
-            segments.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") })
-        else {
-            throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here")
-        }
+        guard Self.isPlainPath(relative) else { throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here") }
         if let bucket {
             guard let address = bucket.address(relative) else { throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here") }
             return .object(address, relative: relative)
@@ -106,6 +103,13 @@ public struct SourceResolver: Sendable {
             throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here")
         }
         return .file(path: real, relative: relative)
+    }
+
+    /// Whether `relative` is a path a request may name: not empty, no NUL, no leading `/`, no
+    /// empty part, no part starting with `.` (hidden names, `.` and `..`).
+    public static func isPlainPath(_ relative: String) -> Bool {
+        !relative.isEmpty && !relative.contains("\0") && !relative.hasPrefix("/")
+            && relative.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") }
     }
 
     /// Whether `text` is 64 lowercase hex digits.

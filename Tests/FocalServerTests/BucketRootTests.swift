@@ -127,8 +127,28 @@ import Testing
             }
             try await client.execute(uri: "/unsafe/100x100/.focal-uploads/x.png", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/unsafe/100x100/s3%3A%2F%2Fphotos%2Felsewhere%2Fx.png", method: .get) { #expect($0.status == .notFound) }
+            // A key in an allowed bucket may not carry a part a hop could normalise away.
+            try await client.execute(uri: "/unsafe/100x100/s3%3A%2F%2Fphotos%2Fsite%2F..%2Fsite%2F.focal-uploads%2Fx", method: .get) {
+                #expect($0.status == .notFound)
+            }
             // A key under the root's prefix by its s3:// address is the same photo as by its path.
             try await client.execute(uri: "/unsafe/100x100/s3%3A%2F%2Fphotos%2Fsite%2Fastronaut.png", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func anAllowedBucketIsReadByItsKeysAlone() async throws {
+        try await withServer(onBucket { $0.pipeline.storage?.allowedBuckets = ["photos"] }) { client in
+            try await client.execute(uri: "/unsafe/100x100/smart/s3%3A%2F%2Fphotos%2Fsite%2Fpeople%2Fchelsea.png", method: .get) {
+                #expect($0.status == .ok)
+            }
+            // Not an image: the store's bytes are refused as any other source's would be.
+            try await client.execute(uri: "/unsafe/100x100/s3%3A%2F%2Fphotos%2Felsewhere%2Fx.png", method: .get) {
+                #expect($0.status == .unsupportedMediaType)
+            }
+            for key in ["elsewhere/../site/.focal-uploads/x", "site/.focal-uploads/x", "elsewhere//x.png", "./x.png"] {
+                let encoded = ("s3://photos/" + key).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                try await client.execute(uri: "/unsafe/100x100/\(encoded)", method: .get) { #expect($0.status == .notFound, "\(key)") }
+            }
         }
     }
 

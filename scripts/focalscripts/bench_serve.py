@@ -5,7 +5,9 @@ and each case starts each server afresh with a temporary folder of its own. Case
 
   cold    `WxH/smart/` crops with detection: every request names a different file (copies of the
           12 MP photos that differ only in a JPEG comment, so no cache keyed by content, path or
-          URL can answer and every request decodes and detects) at one of several sizes.
+          URL can answer and every request decodes and detects) at one of several sizes. Focal
+          runs it twice: from the folder, and from a bucket (`focal-s3`: the same files in
+          SeaweedFS on loopback, `--root s3://photos/site`), so the two differ by the transfer.
   manual  `AxB:CxD/WxH/` crops, no detection: every request a different crop rectangle.
   cache   the same 8 `smart` URLs again and again after one request each: Focal's memory cache;
           thumbor's file result storage (its only built-in result cache), turned on for this case
@@ -53,6 +55,7 @@ import sys
 from . import images, paths, photos, processes, wrk
 from .cli import cores, env_int, prog, sayer
 from .photos import MEGAPIXELS, PHOTOS, SIZES
+from .cluster import SeaweedFS
 from .servers import FocalServer, ThumborServer, focal_serve_support, thumbor_executable
 from .web import get, signed
 
@@ -170,6 +173,25 @@ def focal_group(args, case):
                                        workdir=workdir)], workdir)
 
 
+def bucket_group(args, case):
+    """Focal with the cold files in SeaweedFS (`args.store`) as its root."""
+    workdir = os.path.join(args.run_dir, f"focal-s3-{case}")
+    return Group("focal-s3", [FocalServer(args.focal, args.store.root, keys=[KEY], extra_args=args.focal_args,
+                                          workdir=workdir, extra_env=args.store.environment())], workdir)
+
+
+def fill_bucket(store, paths_and_sizes):
+    """Copies the files the cold URLs name into the store, by the same relative paths."""
+    names = sorted({p.split("/smart/", 1)[1] for p, _ in paths_and_sizes})
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        def put(relative):
+            with open(os.path.join(PHOTOS, relative), "rb") as f:
+                store.put(relative, f.read())
+        for future in [pool.submit(put, n) for n in names]:
+            future.result()
+    return len(names)
+
+
 def print_table(results, servers, setup_lines):
     print()
     for line in setup_lines:
@@ -190,6 +212,11 @@ def print_table(results, servers, setup_lines):
         by = {r["server"]: r for r in rows}
         if "focal" in by and "thumbor" in by and by["thumbor"]["rps"] > 0:
             print(f"{'':<12} {'focal/thumbor req/s':<19} {by['focal']['rps'] / by['thumbor']['rps']:.2f}x")
+        if "focal" in by and "focal-s3" in by and by["focal"]["rps"] > 0:
+            print(f"{'':<12} {'bucket/folder req/s':<19} {by['focal-s3']['rps'] / by['focal']['rps']:.2f}x"
+                  f"   (CPU s per request: folder {by['focal']['cpu_seconds'] / max(1, by['focal']['requests']):.3f}, "
+                  f"bucket {by['focal-s3']['cpu_seconds'] / max(1, by['focal-s3']['requests']):.3f}, Focal's own; "
+                  f"SeaweedFS shares the cores)")
     print("errors: socket errors and timeouts (60 s); 4xx/5xx: answers with a status of 400 or more; "
           "peak RSS: VmHWM summed over the server's processes")
     for r in results:
@@ -207,6 +234,7 @@ def main():
     parser.add_argument("--only", choices=["thumbor", "focal"], help="measure one server alone")
     parser.add_argument("--cases", default="cold,manual,cache", help="comma-separated: cold, manual, cache")
     parser.add_argument("--quick", action="store_true", help="a few seconds per case (CI)")
+    parser.add_argument("--no-bucket", action="store_true", help="no cold case from SeaweedFS")
     args = parser.parse_args()
     cases = [c for c in args.cases.split(",") if c]
     for c in cases:
@@ -258,16 +286,24 @@ def main():
         if "cache" in cases:
             hits = cache_paths(base)
             plans["cache"] = (hits, hits)
+        args.store = None
+        if "cold" in cases and "focal" in servers and not args.no_bucket:
+            args.store = SeaweedFS(args.run_dir).start()
+            say(f"copying the cold files into SeaweedFS ({args.store.endpoint}, {args.store.root})")
+            fill_bucket(args.store, plans["cold"][0] + plans["cold"][1])
+        makers = {"thumbor": thumbor_group, "focal": focal_group, "focal-s3": bucket_group}
         for case in cases:
             warmup, urls = plans[case]
-            for name in servers:
+            for name in servers + (["focal-s3"] if case == "cold" and args.store else []):
                 say(f"{case}: {name}, {durations[case]} s, wrk -t{args.threads} -c{args.connections}")
-                group = (thumbor_group if name == "thumbor" else focal_group)(args, case)
+                group = makers[name](args, case)
                 results.append(measure(group, case, warmup, urls, durations[case], args))
     except RuntimeError as error:
         say(f"error: {error}")
         return 1
     finally:
+        if getattr(args, "store", None):
+            args.store.stop()
         shutil.rmtree(args.run_dir, ignore_errors=True)
         shutil.rmtree(os.path.join(PHOTOS, cold_dir), ignore_errors=True)
     load_after = os.getloadavg()

@@ -214,6 +214,12 @@ class SeaweedFS:
             time.sleep(0.2)
         raise RuntimeError(f"SeaweedFS was not ready after {timeout} s:\n{self.process.log_tail()}")
 
+    def put(self, relative, data):
+        """Stores `data` at `site/<relative>` through the filer."""
+        url = f"http://127.0.0.1:{self.ports['filer']}/buckets/{self.bucket}/{self.prefix}/{urllib.parse.quote(relative)}"
+        with urllib.request.urlopen(urllib.request.Request(url, data=data, method="PUT"), timeout=60) as answer:
+            answer.read()
+
     def upload(self, root):
         """Copies the photos of `root` (and one folder down) under `site/`, through the filer."""
         count = 0
@@ -226,11 +232,7 @@ class SeaweedFS:
                 if relative.startswith(".") or not relative.lower().endswith(IMAGE_EXTENSIONS) or not os.path.isfile(file):
                     continue
                 with open(file, "rb") as f:
-                    data = f.read()
-                url = f"http://127.0.0.1:{self.ports['filer']}/buckets/{self.bucket}/{self.prefix}/{urllib.parse.quote(relative)}"
-                request = urllib.request.Request(url, data=data, method="PUT")
-                with urllib.request.urlopen(request, timeout=30) as answer:
-                    answer.read()
+                    self.put(relative, f.read())
                 count += 1
         return count
 
@@ -240,8 +242,9 @@ class SeaweedFS:
             self.process.stop(signal.SIGKILL, grace=5)
 
     def stop(self):
+        # Ctrl-C, as `weed mini` asks for; its data is thrown away with the folder anyway.
         if self.process and self.process.alive():
-            self.process.stop(signal.SIGTERM, grace=10)
+            self.process.stop(signal.SIGINT, grace=5)
 
 
 def _status(url):

@@ -93,16 +93,17 @@ class Server:
 
 
 class FocalServer(Server):
-    """`focal serve` on `root`, with its disk cache (if any) in the server's own folder. The keys
-    and settings come from the command line alone: no FOCAL_* variable of the caller's reaches
-    it."""
+    """`focal serve` on `root` (a folder, or `s3://BUCKET/PREFIX` with the store's variables in
+    `extra_env`), with its disk cache (if any) in the server's own folder. The keys and settings
+    come from the command line alone: no FOCAL_* variable of the caller's reaches it."""
 
     name = "focal"
     ready_path = "/readyz"
 
     def __init__(self, executable, root, keys=(), allow_unsafe=False, disk_cache=False,
-                 extra_args=(), port=None, workdir=None, log_name="server.log"):
+                 extra_args=(), port=None, workdir=None, log_name="server.log", extra_env=None):
         super().__init__(port, workdir, log_name)
+        self.extra_env = dict(extra_env or {})
         self.executable = executable
         # A bucket (s3://BUCKET/PREFIX) is passed as it is; a folder as an absolute path.
         self.root = root if root.startswith("s3://") else os.path.abspath(root)
@@ -125,6 +126,7 @@ class FocalServer(Server):
     def environment(self):
         env = {k: v for k, v in os.environ.items() if not k.startswith("FOCAL_")}
         env["TMPDIR"] = self.workdir
+        env.update(self.extra_env)
         return env
 
     def metrics(self, timeout=10):

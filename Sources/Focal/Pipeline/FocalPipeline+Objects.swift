@@ -15,15 +15,19 @@ extension FocalPipeline {
             if let etag, etag == known.etag { return known.contentID }
             if etag == nil, try await store.head(address).etag == known.etag { return known.contentID }
         }
-        let object = try await readObject(address)
-        let contentID = try await runNative { ContentDigest.of(object.data) }
-        if let etag = object.etag { rememberObject(address, etag: etag, contentID: contentID) }
-        return contentID
+        // Read inside an admitted job: its bytes count on the memory budget while they are hashed.
+        return try await admitted {
+            let object = try await readObject(address)
+            let contentID = try await runNative { ContentDigest.of(object.data) }
+            if let etag = object.etag { rememberObject(address, etag: etag, contentID: contentID) }
+            return contentID
+        }
     }
 
-    /// An object's bytes, within the byte limit.
-    /// - Throws: `StorageError`.
-    public func objectData(_ address: ObjectAddress) async throws -> Data { try await readObject(address).data }
+    /// An object's bytes, within the byte limit, read inside an admitted job (its bytes on the
+    /// memory budget while they arrive; refused with `NativeWorkPool.Overloaded` when it is spent).
+    /// - Throws: `StorageError`, or `NativeWorkPool.Overloaded`.
+    public func objectData(_ address: ObjectAddress) async throws -> Data { try await admitted { try await readObject(address).data } }
 
     /// Remembers what an object read had, so that while its ETag holds it is known without a read.
     func rememberObject(_ address: ObjectAddress, etag: String, contentID: String) {

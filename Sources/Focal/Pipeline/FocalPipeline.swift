@@ -386,7 +386,18 @@ public final class FocalPipeline: Sendable {
     func open(_ given: ImageInput.Location) async throws -> SourceImage {
         var read = given
         // An object known by its ETag and not read yet: read now, since a crop needs its pixels.
-        if case let .object(address) = given { read = .data(try await readObject(address).data, name: address.description) }
+        // Replaced since its HEAD (another ETag): its bytes are not the identity the job has.
+        if case let .object(address) = given {
+            let known = objectTags.withLock { $0[address] }
+            let object = try await readObject(address)
+            if let known, object.etag != known.etag {
+                objectTags.withLock { $0[address] = nil }
+                throw StorageError(
+                    .storageUnavailable, address: address.description, "the object was replaced while it was read; try again",
+                    cause: "ETag \(known.etag) at HEAD, \(object.etag ?? "none") at GET")
+            }
+            read = .data(object.data, name: address.description)
+        }
         let location = read
         let limits = configuration.limits
         let image = try await pool.run { () throws -> SourceImage in

@@ -30,9 +30,10 @@ enum FramePreview {
             (try? await RequestTimeout.run(budget) { [wanted] in
                 var input = input
                 if input.contentID == nil, let contentID { input.contentID = contentID }
-                // An object is read once for every preview, not once per render.
+                // An object is read once for every preview, not once per render, and identified by
+                // the bytes read (it may have been replaced since the plan).
                 if case let .object(address) = input.location {
-                    input = ImageInput(.data(try await pipeline.objectData(address), name: address.description), contentID: input.contentID)
+                    input = ImageInput(.data(try await pipeline.objectData(address), name: address.description))
                 }
                 var made: [String: String] = [:]
                 for crop in wanted {

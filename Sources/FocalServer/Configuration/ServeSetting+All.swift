@@ -232,9 +232,7 @@ extension ServeSetting {
         "s3-region", variable: "AWS_REGION", valueName: "region", defaultNote: "us-east-1", sample: "eu-west-3",
         "The region requests to the store are signed for",
         apply: { configuration, region in
-            guard !region.isEmpty, region.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "/") }) else {
-                throw SettingError(reason: "a region is a word such as us-east-1")
-            }
+            guard ObjectStorageSettings.isRegion(region) else { throw SettingError(reason: "a region name such as us-east-1 (a-z, 0-9, hyphens)") }
             configuration.pipeline.storage = configuration.storageOrDefault
             configuration.pipeline.storage?.region = region
         }, show: { $0.pipeline.storage?.region ?? "(none)" })

@@ -21,6 +21,10 @@ extension ServerConfiguration {
         if environment["AWS_ENDPOINT_URL_S3", default: ""].isEmpty, let general = environment["AWS_ENDPOINT_URL"], !general.isEmpty {
             environment["AWS_ENDPOINT_URL_S3"] = general
         }
+        // The same for the region, as the command line reads it.
+        if environment["AWS_REGION", default: ""].isEmpty, let region = environment["AWS_DEFAULT_REGION"], !region.isEmpty {
+            environment["AWS_REGION"] = region
+        }
         for setting in ServeSetting.all {
             try setting.resolve(into: &self, flag: flags[setting.name], variable: environment[setting.variable])
         }

@@ -15,11 +15,13 @@ struct UploadController: Controller {
     let library: ImageLibrary
     let pipeline: FocalPipeline
     let bodies: RequestBodies
+    /// The memory answers hold while they are sent (an original read from the bucket).
+    let answers: AnswerMemory
 
     func addRoutes(to routes: RouteCollection<FocalRequestContext>, writes: RouteCollection<FocalRequestContext>) {
         writes.post("/v1/images") { request, _ in try await upload(request) }
         routes.get("/v1/images/:id") { request, context in
-            try await original(request, id: context.parameters.get("id") ?? "", context: context)
+            try await original(request, id: context.parameters.get("id") ?? "", context: context, eventLoop: context.eventLoop)
         }
         routes.get("/v1/photos") { request, _ in try await photos(request) }
     }
@@ -44,22 +46,28 @@ struct UploadController: Controller {
     /// from disk (never held whole); a photo in the root bucket is read (within the byte limit)
     /// and sent. On a signed-only server it needs a signature or the token,
     /// unless `publicPhotos`.
-    func original(_ request: Request, id: String, context: some RequestContext) async throws -> Response {
+    func original(_ request: Request, id: String, context: some RequestContext, eventLoop: any EventLoop) async throws -> Response {
         try bodies.authorizeRead(request, public: configuration.publicPhotos)
         let id = id.lowercased()
         guard SourceResolver.isImageID(id) else { throw ServerError(.requestNotFound, "no image with that id") }
         let located = try await library.located(id: id)
         if case let .object(address) = located?.location {
-            // A photo in the root bucket: read (within the byte limit) and sent.
+            // A photo in the root bucket: read (within the byte limit, on the memory budget) and
+            // sent only if it is still the image with this id (it may have been replaced since it
+            // was listed).
             let data = try await pipeline.objectData(address)
+            guard ImageController.hex(SHA256.hash(data: data)) == id else { throw ServerError(.requestNotFound, "no image with id \(id)") }
             let type = ImageSignature.format(of: data).map { "image/\($0)" } ?? "application/octet-stream"
+            guard let hold = answers.hold(data) else {
+                throw ServerError(.serverAnswersFull, "too many large answers are being sent now; try again shortly")
+            }
             return Response(
                 status: .ok,
                 headers: [
                     .contentType: type, .cacheControl: "public, max-age=31536000, immutable", .contentLength: String(data.count), .xkey: id,
                     .contentSecurityPolicy: ImageHeaders.contentSecurityPolicy,
                 ],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+                body: AnswerBody.make(hold, eventLoop: eventLoop))
         }
         guard case let .file(path)? = located?.location, let stamp = ImageCatalog.stamp(path) else {
             throw ServerError(.requestNotFound, "no image with id \(id)")

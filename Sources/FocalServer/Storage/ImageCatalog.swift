@@ -157,13 +157,7 @@ public final class ImageCatalog: Sendable {
             guard let id = (try? await hash(path, stamp.size)) ?? nil else { continue }
             seen[path] = Known(stamp: stamp, id: id, relative: relative)
         }
-        state.withLock { state in
-            state.byPath = seen
-            state.byID = [:]
-            for known in seen.values { state.byID[known.id] = known.relative }
-            state.scanned = true
-        }
-        return seen.count
+        return replace(with: seen)
     }
 
     /// A bucket's refresh: its listing (a failed listing keeps what is known), each object new or
@@ -185,6 +179,12 @@ public final class ImageCatalog: Sendable {
             guard let id = (try? await bucket.identify(object.address, object.etag)) ?? nil else { continue }
             seen[path] = Known(stamp: stamp, id: id, relative: object.relative)
         }
+        return replace(with: seen)
+    }
+
+    /// Makes `seen` the index (and the way back from identities), after a listing.
+    /// - Returns: The number of photos indexed.
+    private func replace(with seen: [String: Known]) -> Int {
         state.withLock { state in
             state.byPath = seen
             state.byID = [:]

@@ -531,7 +531,10 @@ function forget(key) {
 // headers): the `focal-plan` and `focal-type` entries of its `Server-Timing`, which Resource
 // Timing shows the page when the answer's `Timing-Allow-Origin` lets it.
 
-/** `{plan, type}` by crop URL, from the Resource Timing entries seen (a bounded, oldest-out map). */
+/**
+ * `{plan, type, at}` by crop URL, from the Resource Timing entries seen (`at`: the entry's start),
+ * a bounded, oldest-out map.
+ */
 const timed = new Map();
 const TIMED_ENTRIES = 512;
 
@@ -540,29 +543,38 @@ function noteTiming(entry) {
   const desc = (name) => timing.find((metric) => metric.name === name)?.description || null;
   let plan = null;
   try { plan = JSON.parse(desc('focal-plan') || 'null'); } catch { /* cut or foreign */ }
-  const said = { plan: plan && typeof plan === 'object' ? plan : null, type: desc('focal-type') };
+  const said = { plan: plan && typeof plan === 'object' ? plan : null, type: desc('focal-type'), at: entry.startTime };
+  const known = timed.get(entry.name);
+  if (known && known.at > said.at) return known;   // an older entry never replaces a newer one
   timed.delete(entry.name);
   timed.set(entry.name, said);
   if (timed.size > TIMED_ENTRIES) timed.delete(timed.keys().next().value);
   return said;
 }
 
+/**
+ * Whether an entry is an image's: only those were asked with the browser's image `Accept` header,
+ * as the element's own crops are (a `fetch()` of the same URL may have been answered another type).
+ */
+const isImageEntry = (entry) => entry.initiatorType === 'img';
+
 // An observer sees every entry, also once the page's timing buffer is full.
 try {
-  new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (entry.serverTiming?.length) noteTiming(entry); })
+  new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (isImageEntry(entry) && entry.serverTiming?.length) noteTiming(entry); })
     .observe({ type: 'resource', buffered: true });
 } catch { /* no Resource Timing here: plans stay unknown */ }
 
 /**
- * `{plan, type}` of the crop at `url` the browser has loaded, or `{plan: null, type: null}` when
- * its entry says nothing (no `Timing-Allow-Origin` for this page, or not a Focal answer). The
- * entry is written as the response ends, which can be just after the image's load event.
+ * `{plan, type}` of the crop at `url` the browser loaded as an image (the newest such entry), or
+ * `{plan: null, type: null}` when none says anything: no `Timing-Allow-Origin` for this page, or
+ * not a Focal answer. An entry is written as the response ends, which can be just after the load
+ * event: it is waited for, briefly.
  */
 async function timingOf(url) {
   for (let waited = 0; ; waited += 25) {
     const known = timed.get(url);
     if (known) return known;
-    const entries = globalThis.performance?.getEntriesByName?.(url, 'resource') || [];
+    const entries = (globalThis.performance?.getEntriesByName?.(url, 'resource') || []).filter(isImageEntry);
     if (entries.length) return noteTiming(entries[entries.length - 1]);
     if (waited >= TIMING_WAIT_MS) return { plan: null, type: null };
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -623,9 +635,11 @@ async function download(url, signal, revalidate, priority) {
  * shared request is aborted only when every element waiting for it has given up.
  */
 function load(url, { key, signal, revalidate, priority }) {
-  if (key) {
+  // Only bytes kept in memory answer here (a crop remembered by URL alone is the browser's to load),
+  // and nothing kept answers a request that must go past the caches.
+  if (key && !revalidate) {
     const hit = memory.get(key);
-    if (hit) { memory.delete(key); memory.set(key, hit); return Promise.resolve(hit); }
+    if (hit?.blob) { memory.delete(key); memory.set(key, hit); return Promise.resolve(hit); }
   }
   const share = key || `${revalidate ? 'revalidate' : 'default'}|${url}`;
   let entry = inflight.get(share);
@@ -1076,10 +1090,19 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
         if (seq !== this.#seq) return;
         picture = await this.#decode(result.blob);
       } else {
-        const loaded = await this.#loadURL(hit?.url || url, controller.signal, priority);
+        let loaded;
+        try {
+          loaded = await this.#loadURL(hit?.url || url, controller.signal, priority);
+        } catch (error) {
+          // A remembered URL that no longer loads (removed, an old version, a rotated key) is
+          // forgotten, so that the next try asks for the URL of now.
+          if (hit && error?.name !== 'AbortError') forget(key);
+          throw error;
+        }
         picture = loaded.img;
         result = hit || { url: loaded.url, plan: loaded.plan, strategy: loaded.plan?.strategy || null, type: loaded.type };
-        if (hit) { memory.delete(key); memory.set(key, hit); } else if (key) remember(key, result);
+        // Remembered only with its plan: a crop whose plan this page could not read is asked again.
+        if (hit) { memory.delete(key); memory.set(key, hit); } else if (key && result.plan) remember(key, result);
       }
       if (seq !== this.#seq) return;
       learn(identity, shape, result.plan);
