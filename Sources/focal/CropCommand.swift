@@ -36,6 +36,7 @@ struct CropCommand: AsyncParsableCommand {
     @Option(help: CropOption.help("detect")) var detect: String?
     @Option(help: CropOption.help("format")) var format: String?
     @Option(help: CropOption.help("quality")) var quality: String?
+    @Option(help: CropOption.help("redact")) var redact: String?
     // /focal:crop-option-flags
 
     @Flag(help: "Skip detection: a plain centre crop (the same as --detect off).")

@@ -20,6 +20,8 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     public var encoding: EncodeOptions
     /// What a failure returns; default `.error`.
     public var fallback: Fallback
+    /// Subjects hidden in the output (`redact(…)`); default nil: none.
+    public var redaction: Redaction?
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -39,7 +41,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -52,6 +54,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encodeIfPresent(automaticFormat, forKey: .automaticFormat)
         try container.encode(fallback, forKey: .fallback)
         try container.encodeIfPresent(savedCropRevision, forKey: .savedCropRevision)
+        try container.encodeIfPresent(redaction, forKey: .redaction)
         try encoding.encode(to: encoder)
     }
 

@@ -54,6 +54,8 @@ struct CropJob: Sendable {
     var subjects: [DetectionScope: [Subject]]?
     /// The plan.
     var plan: CropPlan?
+    /// What a redaction hides, in pixels of the oriented image (`FindRedactions`), once found.
+    var redacted: [Box]?
     /// The result: from a cache, or rendered.
     var result: CropResult?
     /// Whether the job is done (a cached result, a fallback): the steps after stop.

@@ -44,7 +44,7 @@ extension FocalPipeline {
     /// A crop: fetch and identify, open, plan its one frame (the saved crop applied, subjects
     /// detected), render, store. `plan(_:frames:)` plans each frame with the same steps.
     static let cropSteps: [any CropStep] = [
-        PrepareDetection(), Fetch(), Open(), CheckOutput(), ApplySavedCrop(), Detect(), PlanFrame(), Render(), Store(),
+        PrepareDetection(), Fetch(), Open(), CheckOutput(), ApplySavedCrop(), Detect(), PlanFrame(), FindRedactions(), Render(), Store(),
     ]
 
     /// The plans of many frames: fetch and identify, open, detect once (`planSteps`); then each

@@ -214,11 +214,12 @@ public final class FocalPipeline: Sendable {
     /// the output's scale. Which of the two depends only on the image, the base size and the plan,
     /// never on whether detection ran in this process: one plan renders the same bytes on every
     /// replica and after a restart, so one ETag always stands for one set of bytes.
-    func render(_ plan: CropPlan, of copy: WorkingCopy, settings: EncodeSettings) async throws -> Data {
-        if let data = try await copy.render(plan, settings: settings) {
+    func render(_ plan: CropPlan, of copy: WorkingCopy, settings: EncodeSettings, transform: PixelTransform? = nil) async throws -> Data {
+        if let data = try await copy.render(plan, settings: settings, transform: transform) {
             counters.withLock { $0.renders += 1 }
             return data
         }
+        if let transform { return try await render(copy.image, plan: plan, settings: settings, transform: transform) }
         return try await render(copy.image, plan: plan, settings: settings)
     }
 
@@ -435,6 +436,27 @@ public final class FocalPipeline: Sendable {
         counters.withLock { $0.renders += 1 }
         return try await pool.run { () throws -> Data in
             try image.encode(crop: plan.crop, to: plan.outputSize, settings: settings)
+        }
+    }
+
+    /// Renders and encodes a planned crop with `transform` applied to its pixels first (a
+    /// redaction): rendered into memory at the output's size, as the flip path renders.
+    func render(_ image: SourceImage, plan: CropPlan, settings: EncodeSettings, transform: @escaping PixelTransform) async throws -> Data {
+        counters.withLock { $0.renders += 1 }
+        return try await pool.run { () throws -> Data in
+            try transform(try image.render(crop: plan.crop, to: plan.outputSize)).encode(settings)
+        }
+    }
+
+    /// `boxes` (in pixels of the oriented image) where they fall in the output of `plan`,
+    /// rounded outwards.
+    static func outputRegions(_ boxes: [Box], plan: CropPlan) -> [PixelRect] {
+        let crop = plan.crop, output = plan.outputSize
+        let (sx, sy) = (Double(output.width) / Double(crop.width), Double(output.height) / Double(crop.height))
+        return boxes.map { box in
+            let left = ((box.x - Double(crop.x)) * sx).rounded(.down), top = ((box.y - Double(crop.y)) * sy).rounded(.down)
+            let right = ((box.x + box.width - Double(crop.x)) * sx).rounded(.up), bottom = ((box.y + box.height - Double(crop.y)) * sy).rounded(.up)
+            return PixelRect(x: Int(saturating: left), y: Int(saturating: top), width: Int(saturating: right - left), height: Int(saturating: bottom - top))
         }
     }
 

@@ -61,7 +61,7 @@ final class WorkingCopy: Sendable {
 
     /// The crop rendered from the base, or nil when the base has too few pixels for the output
     /// (the caller then renders from the file).
-    func render(_ plan: CropPlan, settings: EncodeSettings) async throws -> Data? {
+    func render(_ plan: CropPlan, settings: EncodeSettings, transform: PixelTransform? = nil) async throws -> Data? {
         let sx = Double(baseSize.width) / Double(image.size.width), sy = Double(baseSize.height) / Double(image.size.height)
         // The crop in base pixels, rounded outwards by no more than the rounding needs.
         let x = Int((Double(plan.crop.x) * sx).rounded()), y = Int((Double(plan.crop.y) * sy).rounded())
@@ -76,7 +76,8 @@ final class WorkingCopy: Sendable {
         let source = try await baseTask().value
         let output = plan.outputSize
         return try await pool.run { () throws -> Data in
-            try source.cropped(area, to: output).encode(settings)
+            let cropped = try source.cropped(area, to: output)
+            return try (transform.map { try $0(cropped) } ?? cropped).encode(settings)
         }
     }
 

@@ -45,12 +45,25 @@ public struct ImageRequest: Sendable {
                 if url.signature == nil, let (a, b) = aspect, argument != "\(a):\(b)" {
                     throw ServerError(.requestNotCanonical, "write aspect(\(a):\(b)), not aspect(\(argument.excerpt(40))): a URL takes one spelling of each value")
                 }
+            case "redact_oval":
+                // imagor's spelling of redact(…,oval).
+                guard let option = CropOption.named("redact") else { continue }
+                do throws(PlanningError) {
+                    try option.apply(argument + ",oval", to: &options)
+                } catch {
+                    throw ServerError.invalid(error.publicMessage.replacingOccurrences(of: "redact", with: "redact_oval"))
+                }
+                if url.signature == nil, let canonical = option.text(of: options), canonical != argument + ",oval" {
+                    throw ServerError(
+                        .requestNotCanonical,
+                        "write redact_oval(\(canonical.dropLast(",oval".count))), not redact_oval(\(argument.excerpt(40))): a URL takes one spelling of each value")
+                }
             case "strip_icc", "strip_exif":
                 // Outputs never carry metadata or profiles.
                 break
             default:
                 guard let option = CropOption.filtered(filter.name) else {
-                    let known = CropOption.all.compactMap(\.filter) + ["aspect", "strip_icc", "strip_exif"]
+                    let known = CropOption.all.compactMap(\.filter) + ["redact_oval", "aspect", "strip_icc", "strip_exif"]
                     throw ServerError.invalid("unknown filter \(filter.name)(); Focal knows \(known.joined(separator: ", "))")
                 }
                 do {

@@ -67,7 +67,8 @@ const CROP_OPTIONS = /*focal:crop-options*/[
   {"attribute": "detect", "filter": null, "default": null},
   {"attribute": "accuracy", "filter": "accuracy", "default": null},
   {"attribute": "format", "filter": "format", "default": "auto"},
-  {"attribute": "quality", "filter": "quality", "default": null}
+  {"attribute": "quality", "filter": "quality", "default": null},
+  {"attribute": "redact", "filter": "redact", "default": null}
 ]/*/focal:crop-options*/;
 
 /** Attributes that change which crop is requested. */

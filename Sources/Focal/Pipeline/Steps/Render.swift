@@ -15,9 +15,17 @@ struct Render: CropStep {
         let options = job.options
         let format = try options.outputFormat(for: image.format, size: plan.outputSize)
         let settings = try EncodeSettings(format: format, options: options.encoding)
+        // A redaction hides its regions in the rendered pixels, before mirroring and encoding; the
+        // crop renders from the same source as without it, so every other pixel is the same.
+        let hide: PixelTransform? = options.redaction.map { redaction in
+            let regions = FocalPipeline.outputRegions(job.redacted ?? [], plan: plan)
+            return { image in try image.redacting(regions, with: redaction) }
+        }
         let data: Data
         if options.crop.needsDetection, let copy = job.copy {
-            data = try await pipeline.render(plan, of: copy, settings: settings)
+            data = try await pipeline.render(plan, of: copy, settings: settings, transform: hide)
+        } else if let hide {
+            data = try await pipeline.render(image, plan: plan, settings: settings, transform: hide)
         } else {
             data = try await pipeline.render(image, plan: plan, settings: settings)
         }

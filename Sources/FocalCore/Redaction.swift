@@ -1,0 +1,117 @@
+/// Subjects hidden in an output (`filters:redact(…)`, `redact_oval(…)`, `--redact`): which kinds,
+/// how (blurred, pixelated or filled with a colour), how strongly, and in which shape.
+public struct Redaction: Hashable, Sendable, Codable {
+    /// How a region is hidden.
+    public enum Style: Hashable, Sendable, Codable {
+        /// A strong blur: `strength` is its radius in percent of the region's longer side.
+        case blur
+        /// Large blocks of the region's average colour: `strength` is the number of blocks across
+        /// the region's longer side.
+        case pixelate
+        /// One colour, 8-bit red, green and blue.
+        case fill(red: UInt8, green: UInt8, blue: UInt8)
+    }
+
+    /// The region's shape.
+    public enum Shape: String, Hashable, Sendable, Codable {
+        case rectangle, oval
+    }
+
+    /// How.
+    public var style: Style
+    /// How strongly (see `Style`); nil takes the style's default.
+    public var strength: Int?
+    /// The shape of each hidden region.
+    public var shape: Shape
+    /// The kinds hidden; default faces (and heads inferred from people).
+    public var kinds: [SubjectKind]
+
+    /// The kinds a redaction may name.
+    public static let redactable: [SubjectKind] = [.face, .person, .cat, .dog]
+    /// The strengths a redaction takes.
+    public static let strengths = 1...100
+    /// Default strengths: a blur radius of 25 % of the region, 8 blocks across it.
+    public static let defaultBlur = 25, defaultBlocks = 8
+
+    /// Creates a redaction; every parameter but the style defaults to the value on its property.
+    public init(style: Style, strength: Int? = nil, shape: Shape = .rectangle, kinds: [SubjectKind] = [.face]) {
+        self.style = style
+        self.strength = strength
+        self.shape = shape
+        self.kinds = kinds
+    }
+
+    /// How far a subject's box is grown before it is hidden, as a fraction of its size on each
+    /// side: detectors draw faces tight, and hair, ears and chin identify too.
+    public static let margin = 0.2
+
+    /// Reads `blur`, `pixelate`, `RRGGBB` (or `#RRGGBB`, `black`, `white`), then optionally a
+    /// strength, the kinds joined by `+` (`face+person`) and `oval`, comma-separated, in any order
+    /// after the style: thumbor's and imagor's `redact(blur)`, `redact(pixelate,20)`,
+    /// `redact(000000)` (their `redact_oval(…)` is `redact(…,oval)`).
+    /// - Throws: `PlanningError.invalidOption` naming the part that is wrong.
+    public init(text: String) throws(PlanningError) {
+        let name = "redact"
+        let parts: [String] = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces.lowercased() }
+        guard let first = parts.first, !first.isEmpty, parts.count <= 4 else {
+            throw PlanningError.invalidOption("\(name) '\(text)' must be blur, pixelate or a colour (RRGGBB), then a strength, kinds and oval")
+        }
+        let style: Style
+        switch first {
+        case "blur": style = .blur
+        case "pixelate", "pixelation": style = .pixelate
+        case "black": style = .fill(red: 0, green: 0, blue: 0)
+        case "white": style = .fill(red: 255, green: 255, blue: 255)
+        default:
+            let hex = first.hasPrefix("#") ? String(first.dropFirst()) : first
+            guard hex.utf8.count == 6, let value = UInt32(hex, radix: 16), hex.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
+            else {
+                throw PlanningError.invalidOption("\(name) '\(text)': '\(first)' is not blur, pixelate or a colour such as 000000")
+            }
+            style = .fill(red: UInt8((value >> 16) & 0xff), green: UInt8((value >> 8) & 0xff), blue: UInt8(value & 0xff))
+        }
+        var strength: Int? = nil
+        var kinds: [SubjectKind] = [.face]
+        var shape = Shape.rectangle
+        for part in parts.dropFirst() {
+            if part == "oval" || part == "rectangle" {
+                shape = part == "oval" ? .oval : .rectangle
+            } else if let number = Int(part), part.utf8.allSatisfy({ (48...57).contains($0) }) {
+                guard Self.strengths.contains(number) else {
+                    throw PlanningError.invalidOption("\(name) strength '\(part)' must be a whole number from 1 to 100")
+                }
+                strength = number
+            } else {
+                // Singular or plural: `face`, `faces`, `people` for persons.
+                let named: [SubjectKind] = part.split(separator: "+").map { word -> SubjectKind in
+                    let text = String(word)
+                    if text == "people" { return .person }
+                    return SubjectKind(rawValue: text.hasSuffix("s") ? String(text.dropLast()) : text)
+                }
+                guard !named.isEmpty, named.allSatisfy(Self.redactable.contains), Set(named).count == named.count else {
+                    throw PlanningError.invalidOption(
+                        "\(name) kinds '\(part)' must be joined by + from \(Self.redactable.map(\.rawValue).joined(separator: ", "))")
+                }
+                kinds = named
+            }
+        }
+        self.init(style: style, strength: strength, shape: shape, kinds: kinds)
+    }
+
+    /// The canonical text (`pixelate,12,face+person`): style, strength when set, kinds when not faces alone.
+    public var text: String {
+        var parts: [String]
+        switch style {
+        case .blur: parts = ["blur"]
+        case .pixelate: parts = ["pixelate"]
+        case let .fill(r, g, b): parts = [[r, g, b].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()]
+        }
+        if let strength { parts.append(String(strength)) }
+        if kinds != [.face] { parts.append(kinds.map(\.rawValue).joined(separator: "+")) }
+        if shape == .oval { parts.append("oval") }
+        return parts.joined(separator: ",")
+    }
+
+    /// Whether a subject of `kind` is hidden (a head inferred from a person is a face).
+    public func hides(_ kind: SubjectKind) -> Bool { kinds.contains(kind) || (kind == .head && kinds.contains(.face)) }
+}
