@@ -24,6 +24,8 @@ func testConfiguration(_ configure: (inout ServerConfiguration) -> Void = { _ in
     var configuration = ServerConfiguration(
         host: "127.0.0.1", port: 0, root: Checkout.root.appendingPathComponent("Fixtures").path, keys: TestSecrets.keys,
         allowUnsafe: true, token: TestSecrets.token, pipeline: pipeline)
+    // Inline previews within a minute, not 3 s: the suite shares the cores with itself.
+    configuration.previewBudget = .seconds(60)
     configure(&configuration)
     return configuration
 }

@@ -17,12 +17,10 @@ enum FramePreview {
     static let quality = 40
     /// The most distinct crops rendered for one plan.
     static let mostCrops = 8
-    /// The time all of one plan's previews may take.
-    static let budget: Duration = .seconds(3)
-
     /// One preview per crop, in order (nil where none was made).
     /// - Parameter contentID: The image's SHA-256, when known: each render then skips hashing it.
-    static func dataURIs(of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline) async -> [String?] {
+    /// - Parameter budget: The time all of them may take (`ServerConfiguration.previewBudget`).
+    static func dataURIs(of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline, budget: Duration) async -> [String?] {
         if case .url = input.location { return crops.map { _ in nil } }
         var wanted: [PixelRect] = []
         for crop in crops where !wanted.contains(where: { Self.key($0) == Self.key(crop) }) && wanted.count < mostCrops { wanted.append(crop) }

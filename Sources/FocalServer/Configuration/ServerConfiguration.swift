@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     public var autoFormat: Bool
     /// The longest any request may take before it is answered 503; default 30 s.
     public var requestTimeout: Duration
+    /// The time one plan's (or `meta/`'s) inline previews may take together; past it the rest are
+    /// left out. Default 3 s; not a flag (tests on a loaded machine raise it).
+    public var previewBudget: Duration = .seconds(3)
     /// The largest request body (uploads, JSON), checked while it streams; default the input
     /// byte limit (64 MiB).
     public var maxBodyBytes: Int

@@ -150,7 +150,8 @@ struct ImageController: Controller {
         guard let frame = plans.frames.first else { throw ServerError(.internalFailure, "meta planned no frame") }
         let version = CropVersion(
             contentID: id, configuration: pipeline.configurationTag, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown)
-        let preview = await FramePreview.dataURIs(of: [frame.plan.crop], in: input, contentID: id, pipeline: pipeline).first ?? nil
+        let preview = await FramePreview.dataURIs(
+            of: [frame.plan.crop], in: input, contentID: id, pipeline: pipeline, budget: configuration.previewBudget).first ?? nil
         let document = MetaDocument(
             url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip, version: version?.description, preview: preview)
         return (document, id, plans.savedCropsUnknown)
