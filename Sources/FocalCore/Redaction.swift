@@ -112,6 +112,21 @@ public struct Redaction: Hashable, Sendable, Codable {
         return parts.joined(separator: ",")
     }
 
+    /// This redaction hiding `other`'s kinds too (a server's forced redaction over a URL's own):
+    /// this one's style, strength and shape, the kinds of both.
+    public func including(_ other: Redaction) -> Redaction {
+        var both = self
+        for kind in other.kinds where !both.kinds.contains(kind) { both.kinds.append(kind) }
+        return both
+    }
+
+    /// `asked` (a request's own redaction) under `forced` (a server's): `asked` with `forced`'s
+    /// kinds too, or `forced` where nothing was asked; `asked` when nothing is forced.
+    public static func enforcing(_ forced: Redaction?, over asked: Redaction?) -> Redaction? {
+        guard let forced else { return asked }
+        return asked?.including(forced) ?? forced
+    }
+
     /// Whether a subject of `kind` is hidden (a head inferred from a person is a face).
     public func hides(_ kind: SubjectKind) -> Bool { kinds.contains(kind) || (kind == .head && kinds.contains(.face)) }
 }

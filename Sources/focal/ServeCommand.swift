@@ -65,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(.s3SessionToken) var s3SessionToken: String?
     @Option(.s3Addressing) var s3Addressing: String?
     @Option(.s3Bucket) var s3Bucket: [String] = []
+    @Option(.redact) var redact: String?
     @Option(.models) var models: String?
     @Option(.modelCache) var modelCache: String?
     @Option(.precision) var precision: String?

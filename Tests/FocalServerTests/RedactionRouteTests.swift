@@ -19,6 +19,34 @@ import Testing
         try await pipeline.analyze(.data(data, name: "output"), accuracy: .accurate, scope: .everything).subjects.filter { $0.kind == .face }
     }
 
+    /// `--redact pixelate`: no image URL (nor a preview) gets a face out, whatever it asks, and an
+    /// original needs the token.
+    @Test func aForcedRedactionLeavesNoRouteWithAFace() async throws {
+        let forced = try #require(try ServerConfiguration(flags: ["redact": ["pixelate"]], environment: [:]).redact)
+        #expect(forced.text == "pixelate")
+        #expect(try ServerConfiguration(environment: [:]).redact == nil)
+        #expect(throws: (any Error).self) { try ServerConfiguration(flags: ["redact": ["glitter"]], environment: [:]) }
+        try await withServer({ $0.redact = forced }) { client in
+            for uri in [
+                "/unsafe/320x320/smart/filters:format(png)/grace_hopper.jpg", "/unsafe/320x320/filters:format(png)/grace_hopper.jpg",
+                "/unsafe/320x320/smart/filters:redact(000000,person):format(png)/grace_hopper.jpg", "/unsafe/fit-in/400x400/filters:format(png)/astronaut.png",
+            ] {
+                let data = try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    return response.data
+                }
+                #expect(try await Self.faces(in: data).isEmpty, "\(uri): a face is found")
+            }
+            let id = try await client.execute(uri: "/v1/photos", method: .get) {
+                (($0.json?["photos"] as? [[String: Any]])?.first { $0["path"] as? String == "grace_hopper.jpg" })?["id"] as? String
+            }
+            try await client.execute(uri: "/v1/images/\(try #require(id))", method: .get) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/v1/images/\(try #require(id))", method: .get, headers: [.authorization: "Bearer \(TestSecrets.token)"]) {
+                #expect($0.status == .ok)
+            }
+        }
+    }
+
     @Test func pixelatedAndBlurredFacesAreFoundNoMore() async throws {
         try await withServer { client in
             for photo in ["grace_hopper.jpg", "astronaut.png"] {

@@ -19,8 +19,12 @@ enum FramePreview {
     static let mostCrops = 8
     /// One preview per crop, in order (nil where none was made).
     /// - Parameter contentID: The image's SHA-256, when known: each render then skips hashing it.
-    /// - Parameter budget: The time all of them may take (`ServerConfiguration.previewBudget`).
-    static func dataURIs(of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline, budget: Duration) async -> [String?] {
+    /// - Parameters:
+    ///   - budget: The time all of them may take (`ServerConfiguration.previewBudget`).
+    ///   - redaction: What each preview hides, as the frames' images do.
+    static func dataURIs(
+        of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline, budget: Duration, redaction: Redaction?
+    ) async -> [String?] {
         if case .url = input.location { return crops.map { _ in nil } }
         var wanted: [PixelRect] = []
         for crop in crops where !wanted.contains(where: { Self.key($0) == Self.key(crop) }) && wanted.count < mostCrops { wanted.append(crop) }
@@ -36,7 +40,7 @@ enum FramePreview {
                 var made: [String: String] = [:]
                 for crop in wanted {
                     try Task.checkCancellation()
-                    made[Self.key(crop)] = await dataURI(of: crop, in: input, pipeline: pipeline)
+                    made[Self.key(crop)] = await dataURI(of: crop, in: input, pipeline: pipeline, redaction: redaction)
                 }
                 return made
             }) ?? [:]
@@ -47,7 +51,7 @@ enum FramePreview {
     static func key(_ crop: PixelRect) -> String { "\(crop.x),\(crop.y),\(crop.width),\(crop.height)" }
 
     /// The crop `crop` of `input` at `longSide` pixels as a data URI, or nil when it cannot be made.
-    static func dataURI(of crop: PixelRect, in input: ImageInput, pipeline: FocalPipeline) async -> String? {
+    static func dataURI(of crop: PixelRect, in input: ImageInput, pipeline: FocalPipeline, redaction: Redaction? = nil) async -> String? {
         guard crop.width > 0, crop.height > 0 else { return nil }
         let scale = Double(longSide) / Double(max(crop.width, crop.height))
         let width = max(1, Int((Double(crop.width) * scale).rounded())), height = max(1, Int((Double(crop.height) * scale).rounded()))
@@ -56,6 +60,7 @@ enum FramePreview {
         options.crop.detect = false
         options.crop.bounds = crop
         options.format = .webp
+        options.redaction = redaction
         options.quality = quality
         guard let result = try? await pipeline.crop(input, to: .size(width: width, height: height), options: options) else { return nil }
         return "data:image/webp;base64," + result.data.base64EncodedString()

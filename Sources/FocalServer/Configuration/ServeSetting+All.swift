@@ -11,7 +11,7 @@ extension ServeSetting {
         host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, timingAllowOrigin, autoWebp, autoFormat,
         requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, answerMemory, maxJSONBytes, maxSignPaths,
         maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, s3Endpoint, s3Region, s3AccessKeyID, s3SecretAccessKey, s3SessionToken,
-        s3Addressing, s3Bucket, models, modelCache, precision, logLevel,
+        s3Addressing, s3Bucket, redact, models, modelCache, precision, logLevel,
     ]
 
     /// The setting named `name` (`max-frames`), if there is one.
@@ -298,6 +298,18 @@ extension ServeSetting {
             }
             throw SettingError(reason: "\(bad.oneLine) is not a bucket name (3-63 characters: a-z, 0-9, dots, hyphens)")
         }, show: { $0.pipeline.storage.map { $0.allowedBuckets.isEmpty ? "(the root's)" : $0.allowedBuckets.sorted().joined(separator: ",") } ?? "(none)" })
+
+    /// `--redact`: `ServerConfiguration.redact`.
+    public static let redact = ServeSetting(
+        "redact", valueName: "redaction", defaultValue: "none", sample: "pixelate,face+person",
+        "Hide faces (or the kinds named) in every image sent, as filters:redact(...) does: blur, pixelate or RRGGBB[,strength][,kinds][,oval]; none",
+        apply: { configuration, text in
+            guard text.lowercased() != "none" else {
+                configuration.redact = nil
+                return
+            }
+            do throws(PlanningError) { configuration.redact = try Redaction(text: text) } catch { throw SettingError(reason: error.publicMessage) }
+        }, show: { $0.redact?.text ?? "none" })
 
     /// `--models`: `FocalConfiguration.modelsPath`.
     public static let models = ServeSetting(

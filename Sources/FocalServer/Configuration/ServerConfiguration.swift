@@ -34,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     public var autoFormat: Bool
     /// The longest any request may take before it is answered 503; default 30 s.
     public var requestTimeout: Duration
+    /// A redaction every image this server sends gets (`--redact`), whatever its URL asks: a
+    /// URL's own redaction keeps its style and hides these kinds too; originals need the token.
+    /// Default nil.
+    public var redact: Redaction?
     /// The time one plan's (or `meta/`'s) inline previews may take together; past it the rest are
     /// left out. Default 3 s; not a flag (tests on a loaded machine raise it).
     public var previewBudget: Duration = .seconds(3)

@@ -36,6 +36,8 @@ struct ImageController: Controller {
             throw ServerError(.requestUnsafeRefused, "unsafe URLs are not served here; sign the URL")
         }
         var imageRequest = try ImageRequest(url)
+        // A forced redaction, whatever the URL (signed or not) asks.
+        imageRequest.options.redaction = Redaction.enforcing(configuration.redact, over: imageRequest.options.redaction)
         // Answers hold their whole budget already: refused before any work, not after a render,
         // and the clients stalled the longest lose their answers so that later ones fit.
         if answers.isFull { throw answersFull() }
@@ -151,7 +153,9 @@ struct ImageController: Controller {
         let version = CropVersion(
             contentID: id, configuration: pipeline.configurationTag, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown)
         let preview = await FramePreview.dataURIs(
-            of: [frame.plan.crop], in: input, contentID: id, pipeline: pipeline, budget: configuration.previewBudget).first ?? nil
+            of: [frame.plan.crop], in: input, contentID: id, pipeline: pipeline, budget: configuration.previewBudget,
+            redaction: Redaction.enforcing(configuration.redact, over: options.redaction)
+        ).first ?? nil
         let document = MetaDocument(
             url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip, version: version?.description, preview: preview)
         return (document, id, plans.savedCropsUnknown)

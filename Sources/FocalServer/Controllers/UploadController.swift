@@ -48,6 +48,8 @@ struct UploadController: Controller {
     /// unless `publicPhotos`.
     func original(_ request: Request, id: String, context: some RequestContext, eventLoop: any EventLoop) async throws -> Response {
         try bodies.authorizeRead(request, public: configuration.publicPhotos)
+        // Where every image sent is redacted, an original (unredacted) is for the token alone.
+        if configuration.redact != nil { try bodies.authorization.check(request) }
         let id = id.lowercased()
         guard SourceResolver.isImageID(id) else { throw ServerError(.requestNotFound, "no image with that id") }
         let located = try await library.located(id: id)
