@@ -142,7 +142,7 @@ package struct S3Client: Sendable {
         let left = deadline - ContinuousClock.now
         guard left > .zero else { throw Attempt.timedOut }
         do {
-            return try await Self.client(for: settings).execute(request, timeout: .nanoseconds(Self.nanoseconds(left)))
+            return try await Self.client(for: settings).execute(request, timeout: left.timeAmount)
         } catch {
             throw Attempt.failed(error)
         }
@@ -289,7 +289,7 @@ package struct S3Client: Sendable {
             }
             guard attempt + 1 < settings.attempts else { break }
             let cap = min(2.0, 0.1 * Double(1 << min(attempt + 1, 8)))
-            let pause = Duration.milliseconds(Int(Double.random(in: 0...cap) * 1000))
+            let pause = Duration.milliseconds(Int(rounding: Double.random(in: 0...cap) * 1000, within: 0...2000))
             guard ContinuousClock.now + pause < deadline else { break }
             try await Task.sleep(for: pause)
         }
@@ -297,7 +297,7 @@ package struct S3Client: Sendable {
     }
 
     private func timedOut(_ address: String) -> StorageError {
-        StorageError(.storageUnavailable, address: address, "the store did not answer within \(Self.seconds(settings.totalTimeout)); try again shortly")
+        StorageError(.storageUnavailable, address: address, "the store did not answer within \(settings.totalTimeout.secondsText); try again shortly")
     }
 
     /// The `StorageError` of a transport failure.
@@ -306,11 +306,11 @@ package struct S3Client: Sendable {
         if let client = error as? HTTPClientError {
             switch client {
             case .connectTimeout, .getConnectionFromPoolTimeout:
-                return StorageError(.storageUnavailable, address: address, "no connection to the store within \(Self.seconds(settings.connectTimeout))", cause: cause)
+                return StorageError(.storageUnavailable, address: address, "no connection to the store within \(settings.connectTimeout.secondsText)", cause: cause)
             case .readTimeout:
-                return StorageError(.storageUnavailable, address: address, "the store sent nothing for \(Self.seconds(settings.readTimeout))", cause: cause)
+                return StorageError(.storageUnavailable, address: address, "the store sent nothing for \(settings.readTimeout.secondsText)", cause: cause)
             case .deadlineExceeded:
-                return StorageError(.storageUnavailable, address: address, "the store did not answer within \(Self.seconds(settings.totalTimeout))", cause: cause)
+                return StorageError(.storageUnavailable, address: address, "the store did not answer within \(settings.totalTimeout.secondsText)", cause: cause)
             default:
                 break
             }
@@ -331,7 +331,7 @@ package struct S3Client: Sendable {
             if let client = clients[key] { return client }
             var configuration = HTTPClient.Configuration(
                 redirectConfiguration: .disallow,
-                timeout: .init(connect: .nanoseconds(nanoseconds(key.connect)), read: .nanoseconds(nanoseconds(key.read))),
+                timeout: .init(connect: key.connect.timeAmount, read: key.read.timeAmount),
                 decompression: .disabled)
             configuration.httpVersion = .http1Only
             configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
@@ -353,14 +353,5 @@ package struct S3Client: Sendable {
 
     private static let clients = Mutex<[ClientKey: HTTPClient]>([:])
 
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : scaled + attoseconds / 1_000_000_000
-    }
 
-    static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return value == value.rounded() ? "\(Int(value)) s" : String(format: "%.2f s", value)
-    }
 }

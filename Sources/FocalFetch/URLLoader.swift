@@ -60,7 +60,7 @@ package struct URLLoader: Sendable {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let data = first else {
-                throw FetchError(.fetchTimeout, url: address, "took longer than the total timeout of \(Self.seconds(total)); the server is too slow or the image too large")
+                throw FetchError(.fetchTimeout, url: address, "took longer than the total timeout of \(total.secondsText); the server is too slow or the image too large")
             }
             return data
         }
@@ -153,7 +153,7 @@ package struct URLLoader: Sendable {
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         request.headers.add(name: "Accept", value: "image/*")
         do {
-            let response = try await connection.client.execute(request, timeout: .nanoseconds(Self.nanoseconds(settings.totalTimeout)))
+            let response = try await connection.client.execute(request, timeout: settings.totalTimeout.timeAmount)
             return (response, connection)
         } catch {
             await connection.close()
@@ -190,7 +190,7 @@ package struct URLLoader: Sendable {
             case .timedOut:
                 throw FetchError(
                     .fetchTimeout, url: address,
-                    redirect + "the host name \(host) did not resolve within the connect timeout of \(Self.seconds(settings.connectTimeout))")
+                    redirect + "the host name \(host) did not resolve within the connect timeout of \(settings.connectTimeout.secondsText)")
             case let .failed(words):
                 throw FetchError(.fetchConnection, url: address, redirect + "the host name \(host) does not resolve: \(words)")
             }
@@ -315,11 +315,11 @@ package struct URLLoader: Sendable {
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout, .getConnectionFromPoolTimeout:
-                return FetchError(.fetchTimeout, url: address, "no connection within the connect timeout of \(Self.seconds(settings.connectTimeout))")
+                return FetchError(.fetchTimeout, url: address, "no connection within the connect timeout of \(settings.connectTimeout.secondsText)")
             case .readTimeout:
-                return FetchError(.fetchTimeout, url: address, "the server sent nothing for \(Self.seconds(settings.readTimeout)) (read timeout)")
+                return FetchError(.fetchTimeout, url: address, "the server sent nothing for \(settings.readTimeout.secondsText) (read timeout)")
             case .deadlineExceeded:
-                return FetchError(.fetchTimeout, url: address, "took longer than the total timeout of \(Self.seconds(settings.totalTimeout))")
+                return FetchError(.fetchTimeout, url: address, "took longer than the total timeout of \(settings.totalTimeout.secondsText)")
             case .cancelled:
                 return CancellationError()
             case .invalidURL, .emptyHost, .emptyScheme:
@@ -331,16 +331,7 @@ package struct URLLoader: Sendable {
         return FetchError(.fetchConnection, url: address, "the connection failed: \(error)")
     }
 
-    private static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return value == value.rounded() ? "\(Int(value)) s" : String(format: "%.2f s", value)
-    }
 
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : scaled + attoseconds / 1_000_000_000
-    }
 
     /// The client for these settings: one per distinct setting for the life of the process, so
     /// that callers never have to shut one down (AsyncHTTPClient requires that before release).
@@ -364,8 +355,8 @@ package struct URLLoader: Sendable {
             // Redirects are followed by `download`, which vets each target first.
             redirectConfiguration: .disallow,
             timeout: .init(
-                connect: .nanoseconds(Self.nanoseconds(key.connect)),
-                read: .nanoseconds(Self.nanoseconds(key.read))),
+                connect: key.connect.timeAmount,
+                read: key.read.timeAmount),
             decompression: .disabled)
         configuration.httpVersion = .automatic
         // A refused connection is an answer: report it at once instead of retrying until the
