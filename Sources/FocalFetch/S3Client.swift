@@ -353,5 +353,4 @@ package struct S3Client: Sendable {
 
     private static let clients = Mutex<[ClientKey: HTTPClient]>([:])
 
-
 }

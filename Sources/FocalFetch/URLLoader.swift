@@ -331,8 +331,6 @@ package struct URLLoader: Sendable {
         return FetchError(.fetchConnection, url: address, "the connection failed: \(error)")
     }
 
-
-
     /// The client for these settings: one per distinct setting for the life of the process, so
     /// that callers never have to shut one down (AsyncHTTPClient requires that before release).
     private var client: HTTPClient {
