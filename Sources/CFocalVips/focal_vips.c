@@ -14,6 +14,9 @@
 
 struct focal_vips_source {
     VipsSource *source;
+    /// The bytes the source reads, kept so that an animation's frames can be read through a
+    /// source of their own while other decodes rewind this one.
+    VipsBlob *blob;
     /// fail_on level for this loader: any warning for JPEG (libjpeg reports a cut or garbled
     /// scan only as a warning, then fills in grey), errors for the rest.
     const char *options;
@@ -377,8 +380,8 @@ focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_s
     // libvips keeps reading the memory it is given, so it gets a copy that it owns.
     VipsBlob *blob = vips_blob_copy(bytes, length);
     VipsSource *source = vips_source_new_from_blob(blob);
-    vips_area_unref(VIPS_AREA(blob));
     if (source == NULL) {
+        vips_area_unref(VIPS_AREA(blob));
         put_text(err, errlen, "cannot wrap the bytes");
         vips_error_clear();
         return FOCAL_VIPS_ERR_INTERNAL;
@@ -387,10 +390,12 @@ focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_s
     focal_vips_status status = guarded(open_body, &a, NULL, err, errlen, "unreadable image header");
     if (status != FOCAL_VIPS_OK) {
         g_object_unref(source);
+        vips_area_unref(VIPS_AREA(blob));
         return status;
     }
     focal_vips_source *handle = g_new0(focal_vips_source, 1);
     handle->source = source;
+    handle->blob = blob;
     handle->options = a.options;
     *out = handle;
     return FOCAL_VIPS_OK;
@@ -456,6 +461,7 @@ int focal_vips_loader_usable(const char *nickname) {
 void focal_vips_source_free(focal_vips_source *source) {
     if (source == NULL) return;
     g_object_unref(source->source);
+    vips_area_unref(VIPS_AREA(source->blob));
     g_free(source);
 }
 
@@ -1055,3 +1061,268 @@ focal_vips_status focal_vips_text_mask(const char *text, int height, unsigned ch
 }
 
 void focal_vips_free(void *pointer) { g_free(pointer); }
+
+// MARK: - Animations
+
+struct animation_args {
+    focal_vips_source *source;
+    focal_vips_animation *info;
+    int *delays;
+    int max_delays;
+};
+
+static focal_vips_status animation_body(void *raw, const char **own) {
+    struct animation_args *a = raw;
+    if (vips_source_rewind(a->source->source) != 0) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *header = vips_image_new_from_source(a->source->source, a->source->options, "n", -1, "access",
+                                                   VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (header == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    int width = vips_image_get_width(header), height = vips_image_get_height(header);
+    int page_height = vips_image_get_page_height(header);
+    int pages = 1;
+    if (vips_image_get_typeof(header, VIPS_META_N_PAGES) != 0 &&
+        vips_image_get_int(header, VIPS_META_N_PAGES, &pages) != 0)
+        pages = 1;
+    int loop = 0;
+    if (vips_image_get_typeof(header, "loop") != 0 && vips_image_get_int(header, "loop", &loop) != 0) loop = 0;
+    int *delays = NULL, count = 0;
+    if (vips_image_get_typeof(header, "delay") != 0 && vips_image_get_array_int(header, "delay", &delays, &count) != 0) {
+        delays = NULL;
+        count = 0;
+    }
+    for (int i = 0; i < a->max_delays; i++) a->delays[i] = i < count && delays != NULL ? delays[i] : -1;
+    g_object_unref(header);
+    if (page_height <= 0 || page_height > height || pages < 1 || (int64_t)page_height * pages != height) {
+        // Frames of different sizes: libvips loads only the first.
+        pages = 1;
+        page_height = height;
+    }
+    a->info->frames = pages;
+    a->info->width = width;
+    a->info->frame_height = page_height;
+    a->info->loop = loop < 0 ? 0 : loop;
+    if (!side_ok(width) || !side_ok(page_height)) {
+        *own = "the header claims a frame beyond 10000000 pixels a side";
+        return FOCAL_VIPS_ERR_CORRUPT;
+    }
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_animation_info(focal_vips_source *source, focal_vips_animation *info, int *delays,
+                                            int max_delays, char *err, size_t errlen) {
+    if (source == NULL || info == NULL || (delays == NULL && max_delays > 0) || max_delays < 0) {
+        put_text(err, errlen, "source or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    memset(info, 0, sizeof *info);
+    struct animation_args a = {source, info, delays, max_delays};
+    return guarded(animation_body, &a, NULL, err, errlen, "unreadable animation header");
+}
+
+struct focal_vips_frames {
+    VipsSource *source;
+    VipsImage *all;  ///< Every frame, one above the next, read once from top to bottom.
+    int width, frame_height, frames, next;
+};
+
+struct frames_open_args {
+    focal_vips_source *source;
+    int frames;
+    focal_vips_frames **out;
+};
+
+static focal_vips_status frames_open_body(void *raw, const char **own) {
+    struct frames_open_args *a = raw;
+    VipsSource *source = vips_source_new_from_blob(a->source->blob);
+    if (source == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *all = vips_image_new_from_source(source, a->source->options, "n", -1, "access",
+                                                VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (all == NULL) {
+        g_object_unref(source);
+        return FOCAL_VIPS_ERR_CORRUPT;
+    }
+    int page_height = vips_image_get_page_height(all);
+    if (page_height <= 0 || (int64_t)page_height * a->frames != vips_image_get_height(all)) {
+        g_object_unref(all);
+        g_object_unref(source);
+        *own = "the frames are not the size the header said";
+        return FOCAL_VIPS_ERR_CORRUPT;
+    }
+    focal_vips_frames *frames = g_new0(focal_vips_frames, 1);
+    frames->source = source;
+    frames->all = all;
+    frames->width = vips_image_get_width(all);
+    frames->frame_height = page_height;
+    frames->frames = a->frames;
+    *a->out = frames;
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_frames_open(focal_vips_source *source, int frames, focal_vips_frames **out, char *err,
+                                         size_t errlen) {
+    if (source == NULL || out == NULL || frames < 1) {
+        put_text(err, errlen, "source or output pointer is NULL, or no frames");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    struct frames_open_args a = {source, frames, out};
+    return guarded(frames_open_body, &a, NULL, err, errlen, "cannot read the animation");
+}
+
+struct frames_render_args {
+    focal_vips_frames *frames;
+    int frame, left, top, area_width, area_height, out_width, out_height, timeout_ms;
+    focal_vips_image **out;
+};
+
+static focal_vips_status frames_render_body(void *raw, const char **own) {
+    struct frames_render_args *a = raw;
+    focal_vips_frames *f = a->frames;
+    if (a->frame < f->next) {
+        *own = "frames are read in order, each at most once";
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    deadline d = deadline_in(a->timeout_ms);
+    int top = a->frame * f->frame_height + a->top;
+    VipsImage *cropped = crop_and_resize(f->all, a->left, top, a->area_width, a->area_height, a->out_width,
+                                         a->out_height);
+    if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *srgb = to_srgb8(cropped);
+    if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *memory = materialised(srgb, &d);
+    if (memory == NULL) {
+        if (d.expired) {
+            *own = "decoding passed its deadline and was stopped";
+            return FOCAL_VIPS_ERR_TIMEOUT;
+        }
+        return FOCAL_VIPS_ERR_CORRUPT;
+    }
+    f->next = a->frame + 1;
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_frames_render(focal_vips_frames *frames, int frame, int left, int top, int area_width,
+                                           int area_height, int out_width, int out_height, int timeout_ms,
+                                           focal_vips_image **out, char *err, size_t errlen) {
+    if (frames == NULL || out == NULL) {
+        put_text(err, errlen, "frames or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    if (frame < 0 || frame >= frames->frames || !side_ok(out_width) || !side_ok(out_height) || timeout_ms < 0 ||
+        !area_inside(left, top, area_width, area_height, frames->width, frames->frame_height)) {
+        put_text(err, errlen, "frame geometry out of range");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    struct frames_render_args a = {frames, frame, left, top, area_width, area_height, out_width, out_height,
+                                   timeout_ms, out};
+    return guarded(frames_render_body, &a, &a.timeout_ms, err, errlen, "cannot decode the frame");
+}
+
+void focal_vips_frames_free(focal_vips_frames *frames) {
+    if (frames == NULL) return;
+    g_object_unref(frames->all);
+    g_object_unref(frames->source);
+    g_free(frames);
+}
+
+struct encode_animation_args {
+    const focal_vips_image *const *frames;
+    int count;
+    const int *delays;
+    int loop;
+    const focal_vips_saver *saver;
+    int timeout_ms;
+    void **bytes;
+    size_t *length;
+};
+
+static focal_vips_status encode_animation_body(void *raw, const char **own) {
+    struct encode_animation_args *a = raw;
+    int width = vips_image_get_width(a->frames[0]->image), height = vips_image_get_height(a->frames[0]->image);
+    int alpha = 1;
+    for (int i = 0; i < a->count; i++) {
+        VipsImage *frame = a->frames[i]->image;
+        if (vips_image_get_width(frame) != width || vips_image_get_height(frame) != height) {
+            *own = "the frames differ in size";
+            return FOCAL_VIPS_ERR_ARGUMENT;
+        }
+        if (!vips_image_hasalpha(frame)) alpha = 0;
+    }
+    // One band layout for all: alpha only when every frame has it (a redacted frame is RGB).
+    VipsImage **parts = g_new0(VipsImage *, a->count);
+    int failed = 0;
+    for (int i = 0; i < a->count && !failed; i++) {
+        VipsImage *frame = a->frames[i]->image;
+        if (alpha || !vips_image_hasalpha(frame)) {
+            g_object_ref(frame);
+            parts[i] = frame;
+        } else {
+            parts[i] = flattened(frame);
+            failed = parts[i] == NULL;
+        }
+    }
+    VipsImage *joined = NULL;
+    if (!failed) failed = vips_arrayjoin(parts, &joined, a->count, "across", 1, NULL) != 0;
+    for (int i = 0; i < a->count; i++)
+        if (parts[i] != NULL) g_object_unref(parts[i]);
+    g_free(parts);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *animated = NULL;
+    failed = vips_copy(joined, &animated, NULL) != 0;
+    g_object_unref(joined);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    vips_image_set_int(animated, VIPS_META_PAGE_HEIGHT, height);
+    vips_image_set_int(animated, VIPS_META_N_PAGES, a->count);
+    vips_image_set_array_int(animated, "delay", a->delays, a->count);
+    vips_image_set_int(animated, "loop", a->loop);
+    deadline d = deadline_in(a->timeout_ms);
+    gulong handler = 0;
+    if (d.at != 0) {
+        vips_image_set_progress(animated, TRUE);
+        handler = g_signal_connect(animated, "eval", G_CALLBACK(on_eval), &d);
+    }
+    int saved = save_to_buffer(animated, a->saver, a->bytes, a->length);
+    if (handler != 0) g_signal_handler_disconnect(animated, handler);
+    g_object_unref(animated);
+    if (!saved) return FOCAL_VIPS_OK;
+    if (*a->bytes != NULL) {
+        g_free(*a->bytes);
+        *a->bytes = NULL;
+        *a->length = 0;
+    }
+    if (saved == SAVE_UNKNOWN) {
+        *own = "no libvips saver for the output format";
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    if (d.expired) {
+        *own = "encoding passed its deadline and was stopped";
+        return FOCAL_VIPS_ERR_TIMEOUT;
+    }
+    return FOCAL_VIPS_ERR_ENCODE;
+}
+
+focal_vips_status focal_vips_encode_animation(const focal_vips_image *const *frames, int count, const int *delays,
+                                              int loop, const focal_vips_saver *saver, int timeout_ms, void **bytes,
+                                              size_t *length, char *err, size_t errlen) {
+    if (frames == NULL || delays == NULL || saver == NULL || saver->format == NULL || bytes == NULL ||
+        length == NULL) {
+        put_text(err, errlen, "frames, saver or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *bytes = NULL;
+    *length = 0;
+    if (count < 1 || loop < 0 || timeout_ms < 0) {
+        put_text(err, errlen, "no frames, or a negative loop count");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    for (int i = 0; i < count; i++) {
+        if (frames[i] == NULL || delays[i] < 0) {
+            put_text(err, errlen, "a frame is NULL or its delay negative");
+            return FOCAL_VIPS_ERR_ARGUMENT;
+        }
+    }
+    struct encode_animation_args a = {frames, count, delays, loop, saver, timeout_ms, bytes, length};
+    return guarded(encode_animation_body, &a, &a.timeout_ms, err, errlen, "cannot encode the animation");
+}

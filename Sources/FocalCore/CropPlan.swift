@@ -49,4 +49,7 @@ public struct CropPlan: Hashable, Sendable, Codable {
     public var subjects: [Subject]
     /// What decided the crop.
     public var strategy: CropStrategy
+    /// An animation's frames, each with its own crop of `outputSize`'s aspect (`MotionPlanner`);
+    /// nil for a still output. `crop` is then the first frame's.
+    public var frames: [FrameCrop]? = nil
 }

@@ -33,6 +33,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let inputExtremeAspect = ErrorCode(rawValue: "input.extreme_aspect")
     /// Decoding the image would cost more memory or work than the per-decode budget.
     public static let inputTooCostly = ErrorCode(rawValue: "input.too_costly")
+    /// An animation has more frames, or more pixels in all its frames, than an animated output
+    /// may be made from.
+    public static let inputTooManyFrames = ErrorCode(rawValue: "input.too_many_frames")
     /// Working on the input took longer than its deadline.
     public static let inputTimeout = ErrorCode(rawValue: "input.timeout")
     /// The bytes are not an image at all.
@@ -113,7 +116,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// the declarations above). The server declares its own (`FocalServer`'s `ErrorCode.server`),
     /// and gives every code a deliberate HTTP status (`ErrorStatus`).
     public static let all: [ErrorCode] = [
-        .requestInvalid, .inputEmpty, .inputTooLarge, .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputTimeout,
+        .requestInvalid, .inputEmpty, .inputTooLarge, .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputTooManyFrames,
+        .inputTimeout,
         .inputNotAnImage, .inputUnsupported, .inputCorrupt, .inputNotFound, .inputNotAFile, .inputUnreadable, .outputTooLarge,
         .outputEncodeFailed, .outputWriteFailed, .fetchInvalidURL, .fetchNotAllowed, .fetchAddressRefused, .fetchConnection,
         .fetchTimeout, .fetchTooLarge, .fetchRedirects, .fetchStatus, .fetchNotAnImage, .storageInvalidAddress, .storageNotAllowed,

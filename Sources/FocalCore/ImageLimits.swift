@@ -11,6 +11,9 @@
 /// | `maxDecodeBytes` | 256 MiB, estimated from the header and the input's size | `input.too_costly` |
 /// | `maxJPEGScans` | 100 | `input.too_costly` |
 /// | `maxPages` | 10 000 pages or frames in the file | `input.too_costly` |
+/// | `maxFrames` | 400 frames of an animation rendered animated | `input.too_many_frames` |
+/// | `maxAnimationPixels` | 200 000 000: frames × canvas decoded | `input.too_many_frames` |
+/// | `maxAnimationOutputPixels` | 40 000 000: frames × output | `input.too_many_frames` |
 /// | `maxDecodeTime` | 2 s, estimated from the file's structure (a TIFF's tiles) | `input.too_costly` |
 /// | `timeout` | 30 s per input | `input.timeout` |
 /// | `maxOutputSide` | 8192 px | `output.too_large` |
@@ -18,7 +21,9 @@
 /// | `maxUpscale` | 8 × | `output.too_large` |
 /// | `maxSubjects` | 1000 | `request.invalid` |
 ///
-/// Only the first frame or page of an animation or multi-page file is ever decoded.
+/// Only the first page of a multi-page file is ever decoded; an animation (GIF, WebP) is decoded
+/// frame by frame when its output animates. An animation over the frame limits is refused, or
+/// answered with its first frame when `overlongAnimations` says so.
 public struct ImageLimits: Hashable, Sendable {
     /// The largest input accepted, in bytes; default 64 MiB.
     public var maxInputBytes: Int
@@ -53,6 +58,26 @@ public struct ImageLimits: Hashable, Sendable {
     /// The most subjects accepted from a subjects file or a caller; default 1000.
     public var maxSubjects: Int
 
+    /// The most frames an animated output may be made from; default 400.
+    public var maxFrames: Int
+    /// The most pixels decoding every frame of an animation may cost (frames × canvas); default
+    /// 200 000 000 (a GIF decodes at roughly 100 MP/s here).
+    public var maxAnimationPixels: Int
+    /// The most pixels an animated output may hold in all its frames (frames × output size; the
+    /// frames are held in memory until they are encoded); default 40 000 000.
+    public var maxAnimationOutputPixels: Int
+    /// What happens to an animation over `maxFrames`, `maxAnimationPixels` or
+    /// `maxAnimationOutputPixels`; default `.refuse`.
+    public var overlongAnimations: OverlongAnimations
+
+    /// What happens to an animation too long to animate.
+    public enum OverlongAnimations: String, Hashable, Sendable, CaseIterable {
+        /// It is refused with `input.too_many_frames`.
+        case refuse
+        /// Its first frame is the output, as for a still image.
+        case firstFrame = "first-frame"
+    }
+
     /// The defaults listed on each property.
     public static let `default` = ImageLimits()
 
@@ -61,8 +86,14 @@ public struct ImageLimits: Hashable, Sendable {
         maxInputBytes: Int = 64 << 20, maxPixels: Int = 100_000_000, maxSide: Int = 65_535,
         maxAspectRatio: Double = 100, maxDecodeBytes: Int = 256 << 20, maxJPEGScans: Int = 100,
         timeout: Duration = .seconds(30), maxOutputSide: Int = 8192, maxOutputPixels: Int = 4096 * 4096,
-        maxUpscale: Double = 8, maxSubjects: Int = 1000, maxPages: Int = 10_000, maxDecodeTime: Duration = .seconds(2)
+        maxUpscale: Double = 8, maxSubjects: Int = 1000, maxPages: Int = 10_000, maxDecodeTime: Duration = .seconds(2),
+        maxFrames: Int = 400, maxAnimationPixels: Int = 200_000_000, maxAnimationOutputPixels: Int = 40_000_000,
+        overlongAnimations: OverlongAnimations = .refuse
     ) {
+        self.maxFrames = maxFrames
+        self.maxAnimationPixels = maxAnimationPixels
+        self.maxAnimationOutputPixels = maxAnimationOutputPixels
+        self.overlongAnimations = overlongAnimations
         self.maxInputBytes = maxInputBytes
         self.maxPixels = maxPixels
         self.maxSide = maxSide
@@ -122,6 +153,34 @@ public struct ImageLimits: Hashable, Sendable {
                     .outputTooLarge, limit: "maxUpscale", allowed: "\(Self.format(maxUpscale))×",
                     actual: "\(Self.format(scale))× (\(source) enlarged to \(output))")
             }
+        }
+    }
+
+    /// Checks that an animation may be decoded frame by frame.
+    /// - Parameters:
+    ///   - frames: Its frames.
+    ///   - canvas: The size of each frame.
+    /// - Throws: `LimitExceeded` (`input.too_many_frames`).
+    public func check(frames: Int, canvas: PixelSize) throws(LimitExceeded) {
+        if frames > maxFrames {
+            throw LimitExceeded(.inputTooManyFrames, limit: "maxFrames", allowed: "\(maxFrames) frames", actual: "\(frames) frames")
+        }
+        let (pixels, overflow) = frames.multipliedReportingOverflow(by: canvas.area)
+        if overflow || pixels > maxAnimationPixels {
+            throw LimitExceeded(
+                .inputTooManyFrames, limit: "maxAnimationPixels", allowed: "\(maxAnimationPixels) pixels",
+                actual: "\(frames) frames of \(canvas)")
+        }
+    }
+
+    /// Checks the pixels of an animated output.
+    /// - Throws: `LimitExceeded` (`input.too_many_frames`).
+    public func check(frames: Int, output: PixelSize) throws(LimitExceeded) {
+        let (pixels, overflow) = frames.multipliedReportingOverflow(by: output.area)
+        if overflow || pixels > maxAnimationOutputPixels {
+            throw LimitExceeded(
+                .inputTooManyFrames, limit: "maxAnimationOutputPixels", allowed: "\(maxAnimationOutputPixels) pixels",
+                actual: "\(frames) frames of \(output)")
         }
     }
 

@@ -35,6 +35,7 @@ public struct LimitExceeded: FocalError, Hashable {
         case .inputTooManyPixels: "the image has too many pixels"
         case .inputExtremeAspect: "the image is too narrow for its length"
         case .inputTooCostly: "decoding the image would cost too much"
+        case .inputTooManyFrames: "the animation is too long to animate"
         case .inputTimeout: "working on the image took too long"
         case .outputTooLarge: "the output asked for is too large"
         default: "a limit was exceeded"

@@ -77,6 +77,13 @@ public struct FormatDescriptor: Sendable {
             // (SSIM) as efforts 1-3 at 6-9x less time (`make bench-formats`); 8-bit. libvips
             // 8.14's buffer saver for HEIF answers to `.heif` only, with AV1 asked for.
             saver: { quality, _, _ in ".heif[Q=\(quality),compression=av1,effort=0,bitdepth=8,strip]" }),
+        // cgif (libvips's GIF saver) quantises each frame to 256 colours with libimagequant; the
+        // quality has no meaning for it. A still GIF input is not kept as GIF (a photo's crop
+        // loses its colours): only an animation is, or a request that names it.
+        FormatDescriptor(
+            format: .gif, names: ["gif"], extensions: ["gif"], mediaType: "image/gif", maxSide: 65_535, maxPixels: nil,
+            encoderQuality: { $0 }, automaticRank: nil, keptFromInput: false, animates: true, browserSample: nil, holdsAlpha: true,
+            saver: { _, _, _ in ".gif[strip]" }),
     ]
 
     /// The rows by format.

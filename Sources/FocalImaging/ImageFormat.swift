@@ -13,6 +13,8 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable {
     case webp
     /// AVIF (AV1 in HEIF), lossy; at most `avifMaxPixels` pixels.
     case avif
+    /// GIF, 256 colours a frame; what an animated GIF comes out as unless a request asks otherwise.
+    case gif
 
     /// This format's row of the table.
     public var descriptor: FormatDescriptor { FormatDescriptor.table[self] ?? FormatDescriptor.all[0] }
@@ -27,14 +29,14 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable {
     /// The media type.
     public var mediaType: String { descriptor.mediaType }
 
-    /// The format a file extension names (`jpg`, `jpeg`, `png`, `webp`, `avif`), if any.
+    /// The format a file extension names (`jpg`, `jpeg`, `png`, `webp`, `avif`, `gif`), if any.
     public init?(fileExtension: String) {
         let lowered = fileExtension.lowercased()
         guard let found = FormatDescriptor.all.first(where: { $0.extensions.contains(lowered) }) else { return nil }
         self = found.format
     }
 
-    /// The format a name or alias names (`jpeg`, `jpg`, `png`, `webp`, `avif`), if any.
+    /// The format a name or alias names (`jpeg`, `jpg`, `png`, `webp`, `avif`, `gif`), if any.
     public init?(name: String) {
         let lowered = name.lowercased()
         guard let found = FormatDescriptor.all.first(where: { $0.names.contains(lowered) }) else { return nil }

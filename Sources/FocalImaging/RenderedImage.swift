@@ -5,7 +5,7 @@ public import Foundation
 
 /// A decoded image held in memory, 8-bit sRGB: a proxy, a crop, an overlay.
 public final class RenderedImage: @unchecked Sendable {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
 
     init(handle: OpaquePointer) { self.handle = handle }
 

@@ -13,7 +13,7 @@ public import Foundation
 /// decodes the full resolution when the format allows (JPEG, WebP, HEIF). Every decode stops when
 /// the image's deadline passes.
 public final class SourceImage: @unchecked Sendable {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     // libvips sources rewind between decodes, so decodes of one source take turns.
     private let lock = NSLock()
 
@@ -33,6 +33,8 @@ public final class SourceImage: @unchecked Sendable {
     /// The memory a decode of it is estimated to need (`DecodeCost`), its encoded bytes included;
     /// known once the header has been checked.
     public private(set) var decodeBytes = 0
+    /// A GIF's blocks as `GIFBlocks` walked them, for `animation()`; nil for other formats.
+    var gifLayout: GIFBlocks.Layout?
     /// The limits it was opened with.
     public let limits: ImageLimits
     /// When work on this image must be done; set when it is opened.
@@ -128,6 +130,7 @@ public final class SourceImage: @unchecked Sendable {
                 tileRow = overflow ? Int.max : row
             }
         }
+        let gif = signature == "gif" ? GIFBlocks.read(data) : nil
         var info = focal_vips_info()
         var opened: OpaquePointer?
         let (status, text) = withErrorText { err, len in
@@ -137,6 +140,7 @@ public final class SourceImage: @unchecked Sendable {
             throw Self.error(status, text, name: name, loader: loaderName(info), signature: signature)
         }
         let image = SourceImage(handle: handle, info: info, name: name, limits: limits, deadline: deadline)
+        image.gifLayout = gif
         let chroma = withUnsafeBytes(of: info.chroma) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         try image.checkHeader(chroma: chroma.isEmpty ? nil : chroma, inputBytes: data.count, atLeast: tileRow)
         return image

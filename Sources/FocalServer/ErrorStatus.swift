@@ -55,6 +55,7 @@ public struct ErrorStatus: Sendable {
         ErrorStatus(.inputTooManyPixels, .unprocessableContent),
         ErrorStatus(.inputExtremeAspect, .unprocessableContent),
         ErrorStatus(.inputTooCostly, .unprocessableContent),
+        ErrorStatus(.inputTooManyFrames, .unprocessableContent),
         ErrorStatus(.inputCorrupt, .unprocessableContent),
         ErrorStatus(.inputTimeout, .unprocessableContent),
         ErrorStatus(.outputTooLarge, .unprocessableContent),

@@ -14,6 +14,7 @@ extension LibvipsLayer {
             case .png: data.starts(with: ImageBytes.pngSignature)
             case .webp: data.starts(with: Array("RIFF".utf8)) && data.count > 12 && Array(data[8..<12]) == Array("WEBP".utf8)
             case .avif: data.count > 12 && Array(data[4..<12]) == Array("ftypavif".utf8)
+            case .gif: data.starts(with: Array("GIF89a".utf8)) || data.starts(with: Array("GIF87a".utf8))
             }
         }
 

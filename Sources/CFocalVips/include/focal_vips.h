@@ -156,6 +156,42 @@ focal_vips_status focal_vips_encode(const focal_vips_image *image, const focal_v
 /// mask_height bytes) is freed with focal_vips_free.
 focal_vips_status focal_vips_text_mask(const char *text, int height, unsigned char **mask, int *width,
                                        int *mask_height, char *err, size_t errlen);
+/// What an animation's header says (GIF, WebP), read without decoding pixels.
+typedef struct focal_vips_animation {
+    // clang-format off
+    int frames;        ///< Frames; 1 when its frames differ in size (libvips then reads the first only).
+    int width;         ///< The canvas's width.
+    int frame_height;  ///< The canvas's height (one frame).
+    int loop;          ///< How many times it plays; 0 for ever.
+    // clang-format on
+} focal_vips_animation;
+
+/// Reads an animation's header: frames, canvas, loop count, and each frame's delay in ms into
+/// `delays` (up to `max_delays`; -1 where the file gives none). No EXIF orientation is applied.
+focal_vips_status focal_vips_animation_info(focal_vips_source *source, focal_vips_animation *info, int *delays,
+                                            int max_delays, char *err, size_t errlen);
+/// An animation's frames, decoded one after another through a source of their own, so that other
+/// decodes of the same source may run in between.
+typedef struct focal_vips_frames focal_vips_frames;
+/// Starts reading the `frames` frames of an animation (as `focal_vips_animation_info` counted them).
+focal_vips_status focal_vips_frames_open(focal_vips_source *source, int frames, focal_vips_frames **out, char *err,
+                                         size_t errlen);
+/// Decodes frame `frame`, takes the area at (`left`, `top`) of `area_width` x `area_height` of its
+/// canvas and resizes it to exactly `out_width` x `out_height`, into memory, in 8-bit sRGB. Frames
+/// are read in increasing order, each at most once (the file is decoded once, top to bottom); an
+/// earlier frame is FOCAL_VIPS_ERR_ARGUMENT.
+focal_vips_status focal_vips_frames_render(focal_vips_frames *frames, int frame, int left, int top, int area_width,
+                                           int area_height, int out_width, int out_height, int timeout_ms,
+                                           focal_vips_image **out, char *err, size_t errlen);
+/// Releases a frame reader; NULL is ignored.
+void focal_vips_frames_free(focal_vips_frames *frames);
+/// Encodes `count` frames of one size as one animation with `saver` (a format that animates:
+/// GIF, WebP): each frame shown `delays[i]` ms, played `loop` times (0: for ever). Alpha is kept
+/// only when every frame has it. On success `*bytes` holds `*length` bytes freed with
+/// focal_vips_free.
+focal_vips_status focal_vips_encode_animation(const focal_vips_image *const *frames, int count, const int *delays,
+                                              int loop, const focal_vips_saver *saver, int timeout_ms, void **bytes,
+                                              size_t *length, char *err, size_t errlen);
 /// Frees memory the shim handed out.
 void focal_vips_free(void *pointer);
 

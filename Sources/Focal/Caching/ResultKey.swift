@@ -13,7 +13,7 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
     let text: String
 
     /// Changes when the meaning of a part of the key does.
-    static let schema = "focal-result-2"
+    static let schema = "focal-result-3"
 
     /// Encodings of options seen lately; emptied when it reaches `rememberedMost`.
     private static let remembered = Mutex<[FocalOptions: String]>([:])

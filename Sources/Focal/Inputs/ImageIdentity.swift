@@ -35,6 +35,13 @@ enum ImageIdentity: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The identity of frame `index` of this image's animation, under which its subjects are
+    /// cached; nil for a location (never cached).
+    func frame(_ index: Int) -> ImageIdentity? {
+        if case .location = self { return nil }
+        return .name(ContentDigest.of(Data("frame \(index) of \(description)".utf8)))
+    }
+
     /// The SHA-256 (hex) of a content identity; nil for the others.
     var contentID: String? {
         guard case let .content(id) = self else { return nil }

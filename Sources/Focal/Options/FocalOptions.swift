@@ -102,4 +102,13 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         }
         return chosen
     }
+
+    /// The format an animation's output is encoded in, or nil when the request asks for a still
+    /// format (the output is then the first frame): the automatic format's WebP when the client
+    /// takes it, else GIF; a format asked for when it animates; else the input's own (GIF, WebP).
+    public func animatedFormat(for inputFormat: String) -> ImageFormat? {
+        if let automaticFormat { return automaticFormat.contains(.webp) ? .webp : .gif }
+        if let format { return format.descriptor.animates ? format : nil }
+        return ImageFormat(rawValue: inputFormat).flatMap { $0.descriptor.animates ? $0 : nil }
+    }
 }

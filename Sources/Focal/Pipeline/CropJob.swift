@@ -52,10 +52,18 @@ struct CropJob: Sendable {
     var copy: WorkingCopy?
     /// What the detectors found, by scope.
     var subjects: [DetectionScope: [Subject]]?
+    /// The animation whose frames the output animates (`ReadAnimation`); nil for a still output.
+    var animation: Animation?
+    /// Whether the image was asked whether it animates.
+    var animationRead = false
+    /// What the detectors found in sampled frames of the animation, frame 0 first (`DetectMotion`).
+    var frameSubjects: [(frame: Int, subjects: [Subject])]?
     /// The plan.
     var plan: CropPlan?
     /// What a redaction hides, in pixels of the oriented image (`FindRedactions`), once found.
     var redacted: [Box]?
+    /// What a redaction hides in each frame of an animation, in pixels of its canvas.
+    var redactedFrames: [[Box]]?
     /// The result: from a cache, or rendered.
     var result: CropResult?
     /// Whether the job is done (a cached result, a fallback): the steps after stop.

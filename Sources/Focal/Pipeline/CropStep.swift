@@ -44,15 +44,16 @@ extension FocalPipeline {
     /// A crop: fetch and identify, open, plan its one frame (the saved crop applied, subjects
     /// detected), render, store. `plan(_:frames:)` plans each frame with the same steps.
     static let cropSteps: [any CropStep] = [
-        PrepareDetection(), Fetch(), Open(), CheckOutput(), ApplySavedCrop(), Detect(), PlanFrame(), FindRedactions(), Render(), Store(),
+        PrepareDetection(), Fetch(), Open(), CheckOutput(), ReadAnimation(), ApplySavedCrop(), Detect(), DetectMotion(), PlanFrame(),
+        PlanMotion(), FindRedactions(), Render(), Store(),
     ]
 
     /// The plans of many frames: fetch and identify, open, detect once (`planSteps`); then each
     /// frame is planned by the crop's own steps (`frameSteps`).
-    static let planSteps: [any CropStep] = [Fetch(), Open(), Detect()]
+    static let planSteps: [any CropStep] = [Fetch(), Open(), ReadAnimation(), Detect(), DetectMotion()]
 
     /// One frame of a plan, after `planSteps`: as a crop plans its frame.
-    static let frameSteps: [any CropStep] = [CheckOutput(), ApplySavedCrop(), PlanFrame()]
+    static let frameSteps: [any CropStep] = [CheckOutput(), ApplySavedCrop(), PlanFrame(), PlanMotion()]
 
     /// What an analysis needs: the image open and its subjects found.
     static let analysisSteps: [any CropStep] = [Fetch(), Open(), Detect()]

@@ -451,7 +451,11 @@ public final class FocalPipeline: Sendable {
     /// `boxes` (in pixels of the oriented image) where they fall in the output of `plan`,
     /// rounded outwards.
     static func outputRegions(_ boxes: [Box], plan: CropPlan) -> [PixelRect] {
-        let crop = plan.crop, output = plan.outputSize
+        outputRegions(boxes, crop: plan.crop, output: plan.outputSize)
+    }
+
+    /// `boxes` (pixels of the image) in pixels of an output of `output` cut from `crop`.
+    static func outputRegions(_ boxes: [Box], crop: PixelRect, output: PixelSize) -> [PixelRect] {
         let (sx, sy) = (Double(output.width) / Double(crop.width), Double(output.height) / Double(crop.height))
         return boxes.map { box in
             let left = ((box.x - Double(crop.x)) * sx).rounded(.down), top = ((box.y - Double(crop.y)) * sy).rounded(.down)

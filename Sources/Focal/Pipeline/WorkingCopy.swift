@@ -19,6 +19,9 @@ final class WorkingCopy: Sendable {
     let baseSize: PixelSize
     private let base = Mutex<Task<RenderedImage, any Error>?>(nil)
     private let onDecode: @Sendable () -> Void
+    /// Whether every copy comes from the base (a frame of an animation, decoded already), never
+    /// from the file.
+    private let baseOnly: Bool
 
     /// - Parameters:
     ///   - image: The opened image.
@@ -30,6 +33,21 @@ final class WorkingCopy: Sendable {
         self.pool = pool
         self.onDecode = onDecode
         baseSize = image.size.fitting(longSide: baseLongSide)
+        baseOnly = false
+    }
+
+    /// A copy of one frame of an animation, decoded already: every detector's copy is resized from it.
+    /// - Parameters:
+    ///   - image: The opened image (its size is the frame's canvas).
+    ///   - frame: The frame, at the canvas's size or smaller.
+    ///   - pool: Where resizing runs.
+    init(image: SourceImage, frame: RenderedImage, pool: NativeWorkPool) {
+        self.image = image
+        self.pool = pool
+        onDecode = {}
+        baseSize = frame.size
+        baseOnly = true
+        base.withLock { $0 = Task { frame } }
     }
 
     /// The detectors' copies made so far, by size: faces and objects ask for the same proxy.
@@ -49,7 +67,7 @@ final class WorkingCopy: Sendable {
 
     private func makePixels(_ wanted: PixelSize, longSide: Int) async throws -> PixelBuffer {
         let (image, pool) = (self.image, self.pool)
-        if max(wanted.width, wanted.height) > max(baseSize.width, baseSize.height) && wanted.area <= image.size.area {
+        if !baseOnly, max(wanted.width, wanted.height) > max(baseSize.width, baseSize.height) && wanted.area <= image.size.area {
             onDecode()
             return try await pool.run { () throws -> PixelBuffer in try image.proxy(longSide: longSide) }
         }

@@ -1,17 +1,37 @@
+import FocalCore
 import FocalDetection
 
 /// What a redaction hides (`FocalOptions.redaction`): every subject of its kinds, found by the
 /// most thorough detection Focal has (every detector, the accurate proxy and its small-face pass),
 /// whatever the crop itself used: a face a crop could do without is still a face to hide. Each
-/// box is grown by `Redaction.margin` on every side.
+/// box is grown by `Redaction.margin` on every side. In an animated output, every frame is
+/// searched (one pass over the file), not only the sampled ones.
 struct FindRedactions: CropStep {
     let name = "find-redactions"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil, job.redacted == nil, let redaction = job.options.redaction, let image = job.image else { return }
+        if let animation = job.animation, job.plan?.frames != nil {
+            let reader = try await pipeline.pool.run { try image.frames(of: animation) }
+            var frames: [[Box]] = []
+            for frame in 0..<animation.frames {
+                try Task.checkCancellation()
+                let copy = try await pipeline.frameCopy(frame, of: reader, image: image)
+                let found = try await pipeline.subjects(of: copy, identity: job.identity?.frame(frame), accuracy: .accurate, scope: .everything)
+                frames.append(Self.hidden(found, by: redaction))
+            }
+            job.redactedFrames = frames
+            job.redacted = frames.first ?? []
+            return
+        }
         let copy = pipeline.workingCopy(of: image, accuracy: .accurate, outputLongSide: nil)
         let found = try await pipeline.subjects(of: copy, identity: job.identity, accuracy: .accurate, scopes: [.everything])[.everything] ?? []
-        job.redacted = found.filter { redaction.hides($0.kind) }.map { subject in
+        job.redacted = Self.hidden(found, by: redaction)
+    }
+
+    /// The boxes `redaction` hides among `found`, grown by `Redaction.margin`.
+    static func hidden(_ found: [Subject], by redaction: Redaction) -> [Box] {
+        found.filter { redaction.hides($0.kind) }.map { subject in
             let box = subject.box
             let (dx, dy) = (box.width * Redaction.margin, box.height * Redaction.margin)
             return Box(x: box.x - dx, y: box.y - dy, width: box.width + 2 * dx, height: box.height + 2 * dy)

@@ -1,0 +1,27 @@
+import FocalCore
+import FocalImaging
+
+/// Whether the output animates: the input is an animation (GIF, WebP) and the request asks for a
+/// format that animates, or none. Its frame count and canvas are checked against the limits
+/// (`ImageLimits.check(frames:canvas:)`): over them, it is refused or, when the limits say so,
+/// answered with its first frame.
+struct ReadAnimation: CropStep {
+    let name = "animation"
+
+    func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
+        guard !job.animationRead, job.plan == nil, let image = job.image else { return }
+        job.animationRead = true
+        guard image.pages > 1, !job.wantsResult || job.options.animatedFormat(for: image.format) != nil else { return }
+        let limits = pipeline.configuration.limits
+        do {
+            // The header's count first: a frame bomb is refused before its frames are walked.
+            try limits.check(frames: image.pages, canvas: image.size)
+            guard let animation = try await pipeline.pool.run({ try image.animation() }) else { return }
+            try limits.check(frames: animation.frames, canvas: animation.canvas)
+            job.animation = animation
+        } catch let error as LimitExceeded {
+            if limits.overlongAnimations == .firstFrame { return }
+            throw error.naming(image.name)
+        }
+    }
+}
