@@ -124,6 +124,12 @@ struct CropCommand: AsyncParsableCommand {
     }
 
     /// Creates the cache folder if needed and checks that files can be written in it.
+    /// `, 30 frames` or `, 30 frames, moving` for an animated plan; empty for a still one.
+    static func motion(_ plan: CropPlan) -> String {
+        guard let frames = plan.frames else { return "" }
+        return ", \(frames.count) frames" + (Set(frames.map(\.crop)).count > 1 ? ", moving" : "")
+    }
+
     static func checkWritable(_ folder: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -155,7 +161,7 @@ struct CropCommand: AsyncParsableCommand {
                 } else {
                     let plan = done.plan, used = plan.subjects.count
                     let cached = done.origin == "fresh" ? "" : ", \(done.origin)"
-                    Terminal.out("\(file.oneLine): \(plan.imageSize) -> crop \(plan.crop) (\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s")\(cached))\(done.output.map { " -> \($0.oneLine)" } ?? "")")
+                    Terminal.out("\(file.oneLine): \(plan.imageSize) -> crop \(plan.crop) (\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s")\(cached))\(Self.motion(plan))\(done.output.map { " -> \($0.oneLine)" } ?? "")")
                 }
             case let .failure(failure):
                 failures += 1

@@ -1,7 +1,8 @@
 public import FocalCore
 
 /// A plan: `{"strategy", "crop", "relative", "output", "used", "region"}`, and for a frame of many
-/// also `"target"` and `"override"` (the saved crop that decided it, or null).
+/// also `"target"` and `"override"` (the saved crop that decided it, or null). An animated output's
+/// plan also has `"frames"`: each frame's `{"crop", "delay"}` (`crop` is then the first frame's).
 public struct PlanDocument: Encodable, Sendable {
     public let strategy: String
     public let crop: BoxDocument
@@ -19,6 +20,8 @@ public struct PlanDocument: Encodable, Sendable {
     public let version: String?
     /// The crop as a tiny inline image (a `data:` URI), written when given.
     public let preview: String?
+    /// Each frame's crop and delay, for an animated output.
+    public let frames: [FrameDocument]?
 
     /// A plan of an image of `imageSize`.
     /// - Parameters:
@@ -41,9 +44,10 @@ public struct PlanDocument: Encodable, Sendable {
         self.target = target?.description
         hasOverride = withOverride || override != nil
         self.override = override
+        frames = plan.frames?.map(FrameDocument.init)
     }
 
-    private enum Keys: String, CodingKey { case strategy, crop, relative, output, used, region, target, override, version, preview }
+    private enum Keys: String, CodingKey { case strategy, crop, relative, output, used, region, target, override, version, preview, frames }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -57,6 +61,19 @@ public struct PlanDocument: Encodable, Sendable {
         if hasOverride { try c.encode(override, forKey: .override) }
         try c.encodeIfPresent(version, forKey: .version)
         try c.encodeIfPresent(preview, forKey: .preview)
+        try c.encodeIfPresent(frames, forKey: .frames)
+    }
+}
+
+/// One frame of an animated output: `{"crop": {"x", "y", "width", "height"}, "delay": ms}`.
+public struct FrameDocument: Encodable, Sendable {
+    public let crop: PixelRectDocument
+    public let delay: Int
+
+    /// The frame's document.
+    public init(_ frame: FrameCrop) {
+        crop = PixelRectDocument(frame.crop)
+        delay = frame.delay
     }
 }
 
