@@ -61,7 +61,7 @@ public struct ImageLimits: Hashable, Sendable {
     /// The most frames an animated output may be made from; default 400.
     public var maxFrames: Int
     /// The most pixels decoding every frame of an animation may cost (frames × canvas); default
-    /// 200 000 000 (a GIF decodes at roughly 100 MP/s here).
+    /// 200 000 000 (libvips decodes a GIF at about 60 MP/s on a 2.5 GHz Xeon: some 3 s).
     public var maxAnimationPixels: Int
     /// The most pixels an animated output may hold in all its frames (frames × output size; the
     /// frames are held in memory until they are encoded); default 40 000 000.

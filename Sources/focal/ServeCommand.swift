@@ -54,6 +54,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(.maxJSONBytes) var maxJSONBytes: String?
     @Option(.maxSignPaths) var maxSignPaths: String?
     @Option(.maxFrames) var maxFrames: String?
+    @Option(.animationFrames) var animationFrames: String?
+    @Option(.overlongAnimations) var overlongAnimations: String?
     @Option(.metricsAllow) var metricsAllow: [String] = []
     @Flag(.noMetrics) var noMetrics = false
     @Option(.allowSource) var allowSource: [String] = []

@@ -8,7 +8,8 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     public var crop: CropOptions
     /// Detection speed/accuracy; default `.fast`.
     public var accuracy: Accuracy
-    /// Output encoding; default nil: the input's own when it is JPEG, PNG or WebP, else JPEG.
+    /// Output encoding; default nil: the input's own when it is JPEG, PNG or WebP, else JPEG (an
+    /// animation's own, GIF or WebP, when it animates: `animatedFormat(for:)`).
     /// Ignored when `automaticFormat` is set.
     public var format: ImageFormat?
     /// The automatic format (`format(auto)`): the best encoding among what the client accepts

@@ -10,7 +10,7 @@ extension ServeSetting {
     public static let all: [ServeSetting] = [
         host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, timingAllowOrigin, autoWebp, autoFormat,
         requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, answerMemory, maxJSONBytes, maxSignPaths,
-        maxFrames, metricsAllow, noMetrics, allowSource, allowNetwork, s3Endpoint, s3Region, s3AccessKeyID, s3SecretAccessKey, s3SessionToken,
+        maxFrames, animationFrames, overlongAnimations, metricsAllow, noMetrics, allowSource, allowNetwork, s3Endpoint, s3Region, s3AccessKeyID, s3SecretAccessKey, s3SessionToken,
         s3Addressing, s3Bucket, redact, models, modelCache, precision, logLevel,
     ]
 
@@ -190,6 +190,23 @@ extension ServeSetting {
     public static let maxFrames = ServeSetting(
         "max-frames", valueName: "n", defaultValue: "32", sample: "8", "The most frames one /v1/plan request may ask for; more are answered 400",
         apply: { $0.requests.maxFrames = try number($1, in: 1...1024) }, show: { "\($0.requests.maxFrames)" })
+
+    /// `--animation-frames`: `ImageLimits.maxFrames`.
+    public static let animationFrames = ServeSetting(
+        "animation-frames", valueName: "n", defaultValue: "400", sample: "100",
+        "The most frames of a GIF or WebP an animated answer is made from; a longer one is refused 422 input.too_many_frames (see --overlong-animations)",
+        apply: { $0.pipeline.limits.maxFrames = try number($1, in: 1...4096) }, show: { "\($0.pipeline.limits.maxFrames)" })
+
+    /// `--overlong-animations`: `ImageLimits.overlongAnimations`.
+    public static let overlongAnimations = ServeSetting(
+        "overlong-animations", valueName: "refuse|first-frame", defaultValue: "refuse", sample: "first-frame",
+        "What an animation over the frame limits gets: refused 422, or its first frame as a still image",
+        apply: { configuration, text in
+            guard let choice = ImageLimits.OverlongAnimations(rawValue: text.lowercased()) else {
+                throw SettingError(reason: "not refuse or first-frame")
+            }
+            configuration.pipeline.limits.overlongAnimations = choice
+        }, show: { $0.pipeline.limits.overlongAnimations.rawValue })
 
     /// `--metrics-allow`, repeatable: `ServerConfiguration.metricsNetworks`.
     public static let metricsAllow = ServeSetting(

@@ -592,7 +592,8 @@ const FORMATS = /*focal:formats*/[
   {"type": "image/avif", "sample": "data:image/avif;base64,AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOptZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAAAAAAABAAAAImlsb2MAAAAAREAAAQABAAAAAAEOAAEAAAAAAAAAGAAAACNpaW5mAAAAAAABAAAAFWluZmUCAAAAAAEAAGF2MDEAAAAAamlwcnAAAABLaXBjbwAAABNjb2xybmNseAACAAIABoAAAAAMYXYxQ4EADAAAAAAUaXNwZQAAAAAAAAABAAAAAQAAABBwaXhpAAAAAAMICAgAAAAXaXBtYQAAAAAAAAABAAEEgYIDhAAAACBtZGF0EgAKCBgABggQEDQgMgobAAAAQACwE16A"},
   {"type": "image/webp", "sample": "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw=="},
   {"type": "image/jpeg", "sample": null},
-  {"type": "image/png", "sample": null}
+  {"type": "image/png", "sample": null},
+  {"type": "image/gif", "sample": null}
 ]/*/focal:formats*/;
 let acceptHeader = null;
 
