@@ -161,7 +161,8 @@ struct CropCommand: AsyncParsableCommand {
                 } else {
                     let plan = done.plan, used = plan.subjects.count
                     let cached = done.origin == "fresh" ? "" : ", \(done.origin)"
-                    Terminal.out("\(file.oneLine): \(plan.imageSize) -> crop \(plan.crop) (\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s")\(cached))\(Self.motion(plan))\(done.output.map { " -> \($0.oneLine)" } ?? "")")
+                    let why = "\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s")\(cached)"
+                    Terminal.out("\(file.oneLine): \(plan.imageSize) -> crop \(plan.crop) (\(why))\(Self.motion(plan))\(done.output.map { " -> \($0.oneLine)" } ?? "")")
                 }
             case let .failure(failure):
                 failures += 1

@@ -128,7 +128,8 @@ public struct CropOption: Sendable {
         CropOption(
             name: "format", filter: "format", values: Self.formatValues,
             defaultText: "the input's own when it is \(Self.keptFormats), else `jpeg`; an animated GIF or WebP stays animated, in its own format",
-            summary: "the output's encoding; `auto` is the best the client accepts (AVIF, WebP, else JPEG, from the request's `Accept`; on the command line AVIF where it fits, else WebP; an animation: WebP, else GIF); a still format asked of an animation gives its first frame",
+            summary: "the output's encoding; `auto` is the best the client accepts (AVIF, WebP, else JPEG, from the request's `Accept`; "
+                + "on the command line AVIF where it fits, else WebP; an animation: WebP, else GIF); a still format asked of an animation gives its first frame",
             examples: ["webp", "jpg", "png", "avif", "auto"], elementDefault: "auto",
             parse: { text, options throws(PlanningError) in
                 let name = text.trimmingSpaces.lowercased()
