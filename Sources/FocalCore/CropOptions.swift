@@ -21,6 +21,9 @@ public struct CropOptions: Hashable, Sendable, Encodable {
     public var needsDetection: Bool { detect && override == nil }
     /// Subjects below this confidence are ignored, per kind; kinds not listed use 0.
     public var minimumConfidence: [SubjectKind: Double] = [:]
+    /// Which kinds of subject count, and in which order (`filters:kinds(…)`); default nil: every
+    /// kind, faces, then pets, then people, then saliency.
+    public var kinds: SubjectPreference? = nil
 
     /// The defaults listed on each property.
     public static let `default` = CropOptions()
@@ -56,6 +59,8 @@ public struct CropOptions: Hashable, Sendable, Encodable {
             throw PlanningError.invalidOption("focus \(x),\(y) must be two finite numbers (pixels)")
         case let .relativeFocus(x, y)? where !(x.isFinite && y.isFinite):
             throw PlanningError.invalidOption("focus \(x),\(y) must be two finite fractions")
+        case let .relativeRegion(box)? where !(box.x.isFinite && box.y.isFinite && box.width.isFinite && box.height.isFinite && box.width > 0 && box.height > 0):
+            throw PlanningError.invalidOption("focus region \(box) must be finite fractions with a positive width and height")
         case let .region(rect)? where !(rect.width > 0 && rect.height > 0):
             throw PlanningError.invalidOption("region \(rect) must have a positive width and height")
         default: break

@@ -62,12 +62,15 @@ public enum CropPlanner {
             case let .relativeFocus(fx, fy):
                 let px = min(max(fx, 0), 1) * Double(imageSize.width), py = min(max(fy, 0), 1) * Double(imageSize.height)
                 (region, zoom) = (Box(x: px, y: py, width: 0, height: 0), .fill)
+            case let .relativeRegion(fractions):
+                let box = fractions.scaled(x: Double(imageSize.width), y: Double(imageSize.height)).clamped(to: imageSize)
+                (region, zoom) = box.width > 0 && box.height > 0 ? (box, .subject(1)) : (box, .fill)
             }
             let size = frame.size(toHold: region, zoom: zoom, minimum: minimum)
             return make(frame.place(size: size, centredOn: region), region, [], .manual)
         }
 
-        let chosen = options.detect ? SubjectSelection.choose(subjects, minimumConfidence: options.minimumConfidence) : []
+        let chosen = options.detect ? SubjectSelection.choose(subjects, minimumConfidence: options.minimumConfidence, preference: options.kinds) : []
         guard let kind = chosen.first?.kind else {
             return make(frame.place(size: frame.fill, centredOn: frame.imageBox), nil, [], .center)
         }
@@ -142,6 +145,10 @@ public enum CropPlanner {
                 x: lx, y: ly, width: max(1, Int(rounding: box.maxX.rounded(.up), within: xs) - lx),
                 height: max(1, Int(rounding: box.maxY.rounded(.up), within: ys) - ly)))
         case .relativeFocus?, nil: break
+        case let .relativeRegion(fractions)?:
+            // Fractions of the whole image, made fractions of the bounds.
+            let box = inside(fractions.scaled(x: Double(imageSize.width), y: Double(imageSize.height)).clamped(to: imageSize))
+            local.override = .relativeRegion(box.scaled(x: 1 / Double(rect.width), y: 1 / Double(rect.height)))
         }
         let moved = subjects.compactMap { subject -> Subject? in
             var s = subject

@@ -18,19 +18,30 @@ public enum SubjectSelection {
     public static let petDominance = 20.0
 
     /// The subjects of the winning kind.
-    public static func choose(_ subjects: [Subject], minimumConfidence: [SubjectKind: Double] = [:]) -> [Subject] {
+    /// - Parameters:
+    ///   - subjects: Everything detected.
+    ///   - minimumConfidence: Per kind, the least confidence that counts; default none.
+    ///   - preference: Which kinds count and in which order (`SubjectPreference`); default nil:
+    ///     every kind, in the table's order.
+    public static func choose(
+        _ subjects: [Subject], minimumConfidence: [SubjectKind: Double] = [:], preference: SubjectPreference? = nil
+    ) -> [Subject] {
         let usable = subjects.filter {
             $0.box.width > 0 && $0.box.height > 0 && $0.confidence >= (minimumConfidence[$0.kind] ?? 0)
         }
         let pets = usable.filter { $0.kind.traits.strategy == .pets }
         let people = usable.filter { $0.kind == .person }
-        let candidates = usable.filter { !isPetsOwnFace($0, pets: pets, people: people) }
-        let groups = Dictionary(grouping: candidates) { $0.kind.priority }
+        let rank: (SubjectKind) -> Int? = { preference?.rank(of: $0) ?? (preference == nil ? $0.priority : nil) }
+        let candidates = usable.filter { rank($0.kind) != nil && !isPetsOwnFace($0, pets: pets, people: people) }
+        let groups = Dictionary(grouping: candidates) { rank($0.kind) ?? Int.max }
         guard let first = groups.keys.min(), let group = groups[first] else { return [] }
         // Detected faces before the rest of their group (heads), each in the order found.
         let chosen = group.filter { $0.kind == .face } + group.filter { $0.kind != .face }
         guard chosen.contains(where: { $0.kind.traits.strategy == .faces }) else { return chosen }
-        if isDominantPet(pets, over: chosen) { return pets }
+        // A dominant pet wins over faces only in the usual order, and only where pets count: an
+        // order that puts faces first means it.
+        let counted = pets.filter { rank($0.kind) != nil }
+        if preference?.ranks == nil, isDominantPet(counted, over: chosen) { return counted }
         return chosen + HeadInference.heads(for: people, faces: chosen)
     }
 

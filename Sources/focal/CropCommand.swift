@@ -37,6 +37,8 @@ struct CropCommand: AsyncParsableCommand {
     @Option(help: CropOption.help("format")) var format: String?
     @Option(help: CropOption.help("quality")) var quality: String?
     @Option(help: CropOption.help("redact")) var redact: String?
+    @Option(help: CropOption.help("kinds")) var kinds: String?
+    @Option(help: CropOption.help("draw-detections")) var drawDetections: String?
     // /focal:crop-option-flags
 
     @Flag(help: "Skip detection: a plain centre crop (the same as --detect off).")

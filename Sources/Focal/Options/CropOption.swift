@@ -102,9 +102,10 @@ public struct CropOption: Sendable {
             print: { $0.crop.zoom.description }),
         CropOption(
             name: "focus", filter: "focal",
-            values: "a point `X,Y` or a region `LxT:RxB`, in pixels of the upright image (in a URL, several `focal()` make one region)",
-            defaultText: "none", summary: "frame this point or region instead of detecting subjects",
-            examples: ["320,180", "100x50:420x290", "12.5,99.25"],
+            values: "a point `X,Y` or a region `LxT:RxB`, in pixels of the upright image, or in fractions of it (every value at most 1, "
+                + "one with a decimal point: `0.5,0.3`, `0.25x0.1:0.6x0.5`) (in a URL, several `focal()` make one region)",
+            defaultText: "none", summary: "frame this point or region instead of detecting subjects; fractions apply to any size of the image, so a point chosen on a thumbnail fits the original",
+            examples: ["320,180", "100x50:420x290", "12.5,99.25", "0.25x0.1:0.6x0.5", "0.5,0.3"],
             parse: { text, options throws(PlanningError) in options.crop.override = try ManualOverride(parsingFocus: text) },
             print: { $0.crop.override?.focusText }),
         CropOption(
@@ -167,6 +168,25 @@ public struct CropOption: Sendable {
             examples: ["pixelate", "blur,40", "ff00aa", "pixelate,10,face+person", "blur,oval"],
             parse: { text, options throws(PlanningError) in options.redaction = try Redaction(text: text) },
             print: { $0.redaction?.text }),
+        CropOption(
+            name: "kinds", filter: "kinds",
+            values: "kinds joined by `+`, the preferred first (`face`, `pet`, `cat`, `dog`, `person`, `saliency`), or kinds to leave out (`no-person`)",
+            defaultText: "every kind: faces, then pets, then people, then saliency",
+            summary: "which kinds of subject a crop is built around, in which order: `face` only faces (none found: a centre crop), "
+                + "`pet+face` pets before faces, `face+saliency` faces, else the salient region, `no-person` never people",
+            examples: ["face", "pet+face", "no-person", "cats+faces+saliency"],
+            parse: { text, options throws(PlanningError) in options.crop.kinds = try SubjectPreference(text: text) },
+            print: { $0.crop.kinds?.text }),
+        CropOption(
+            name: "draw-detections", filter: "draw_detections", values: "`on` or `off`; in a URL, `draw_detections()` is on",
+            defaultText: "`off`",
+            summary: "draws what Focal saw on the output: each subject's box in its kind's colour, as the page draws them (faces green, "
+                + "cats amber, dogs pink, people blue, saliency yellow), thicker for those the crop was built around",
+            examples: ["on", "true"],
+            parse: { text, options throws(PlanningError) in
+                options.drawDetections = text.trimmingSpaces.isEmpty ? true : try bool(text, name: "draw-detections")
+            },
+            print: { $0.drawDetections ? "on" : nil }),
     ]
 
     /// `on`/`off`, `true`/`false`, `1`/`0`, `yes`/`no`.

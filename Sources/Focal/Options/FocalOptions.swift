@@ -23,6 +23,9 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     public var fallback: Fallback
     /// Subjects hidden in the output (`redact(…)`); default nil: none.
     public var redaction: Redaction?
+    /// Whether the output shows what Focal saw, each subject's box drawn on it
+    /// (`draw_detections()`); default `false`.
+    public var drawDetections = false
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -42,7 +45,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -56,6 +59,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encode(fallback, forKey: .fallback)
         try container.encodeIfPresent(savedCropRevision, forKey: .savedCropRevision)
         try container.encodeIfPresent(redaction, forKey: .redaction)
+        if drawDetections { try container.encode(drawDetections, forKey: .drawDetections) }
         try encoding.encode(to: encoder)
     }
 

@@ -13,7 +13,7 @@ extension FocalPipeline {
     ///   `LimitExceeded` (`input.timeout`), `NativeWorkPool.Overloaded`.
     func renderAnimation(
         _ image: SourceImage, animation: Animation, plan: CropPlan, frames: [FrameCrop], settings: EncodeSettings,
-        transform: (@Sendable (Int, RenderedImage) throws -> RenderedImage)? = nil
+        transform: (@Sendable (Int, RenderedImage) throws -> RenderedImage)?
     ) async throws -> Data {
         let output = plan.outputSize
         let (held, overflow) = frames.count.multipliedReportingOverflow(by: output.area.multipliedReportingOverflow(by: 4).partialValue)

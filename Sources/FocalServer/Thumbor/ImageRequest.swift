@@ -31,6 +31,7 @@ public struct ImageRequest: Sendable {
         options.flip = url.flip
         var aspect: (Int, Int)?
         var focus: Box?
+        var relativeFocus: Bool?
         var formatChosen = false
         for filter in url.filters {
             let argument = filter.arguments.trimmingCharacters(in: .whitespaces)
@@ -71,12 +72,18 @@ public struct ImageRequest: Sendable {
                         // Several focal() filters make one region; a point is a region of no size.
                         var one = FocalOptions()
                         try option.apply(argument, to: &one)
-                        let box: Box =
-                            switch one.crop.override {
-                            case let .region(r)?: Box(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height))
-                            case let .focus(x, y)?: Box(x: x, y: y, width: 0, height: 0)
-                            default: Box(x: 0, y: 0, width: 0, height: 0)
-                            }
+                        let box: Box, fractions: Bool
+                        switch one.crop.override {
+                        case let .region(r)?: (box, fractions) = (Box(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height)), false)
+                        case let .focus(x, y)?: (box, fractions) = (Box(x: x, y: y, width: 0, height: 0), false)
+                        case let .relativeRegion(b)?: (box, fractions) = (b, true)
+                        case let .relativeFocus(x, y)?: (box, fractions) = (Box(x: x, y: y, width: 0, height: 0), true)
+                        case nil: (box, fractions) = (Box(x: 0, y: 0, width: 0, height: 0), false)
+                        }
+                        if let relativeFocus, relativeFocus != fractions {
+                            throw ServerError.invalid("focal() filters give either pixels or fractions of the image (values under 1), not both")
+                        }
+                        relativeFocus = fractions
                         focus = focus.map { $0.union(box) } ?? box
                     } else {
                         try option.apply(argument, to: &options)
@@ -84,7 +91,9 @@ public struct ImageRequest: Sendable {
                         // (A signed URL is written as its signer chose: thumbor takes format(jpg).)
                         var alone = FocalOptions()
                         try option.apply(argument, to: &alone)
-                        if url.signature == nil, let canonical = option.text(of: alone), canonical != argument {
+                        // A switch's filter is on with no argument (`draw_detections()`).
+                        let bare = argument.isEmpty && option.text(of: alone) == "on"
+                        if url.signature == nil, !bare, let canonical = option.text(of: alone), canonical != argument {
                             throw ServerError(
                                 .requestNotCanonical, "write \(filter.name)(\(canonical)), not \(filter.name)(\(argument.excerpt(40))): a URL takes one spelling of each value")
                         }
@@ -106,7 +115,10 @@ public struct ImageRequest: Sendable {
             }
             crop.bounds = PixelRect(x: left, y: top, width: right - left, height: bottom - top)
         }
-        if let focus {
+        if let focus, relativeFocus == true {
+            // Fractions of the image (imagor's values under 1): a point chosen on a thumbnail.
+            crop.override = focus.width > 0 && focus.height > 0 ? .relativeRegion(focus) : .relativeFocus(x: focus.x, y: focus.y)
+        } else if let focus {
             // A focal region the planner frames; a point is a region of no size.
             let x = Int(saturating: focus.x.rounded(.down)), y = Int(saturating: focus.y.rounded(.down))
             crop.override = focus.width > 0 && focus.height > 0

@@ -68,7 +68,9 @@ const CROP_OPTIONS = /*focal:crop-options*/[
   {"attribute": "accuracy", "filter": "accuracy", "default": null},
   {"attribute": "format", "filter": "format", "default": "auto"},
   {"attribute": "quality", "filter": "quality", "default": null},
-  {"attribute": "redact", "filter": "redact", "default": null}
+  {"attribute": "redact", "filter": "redact", "default": null},
+  {"attribute": "kinds", "filter": "kinds", "default": null},
+  {"attribute": "draw-detections", "filter": "draw_detections", "default": null}
 ]/*/focal:crop-options*/;
 
 /** Attributes that change which crop is requested. */

@@ -8,43 +8,71 @@ import Foundation
 /// detectors ran in this process: one plan renders the same bytes on every replica and after a
 /// restart, so one ETag always stands for one set of bytes. An animated plan renders every frame
 /// from the file.
+///
+/// The rendered pixels are changed before mirroring and encoding (`changes`): a redaction hides
+/// its regions, then `draw_detections()` draws what Focal saw. The crop renders from the same
+/// source as without them, so every other pixel is the same.
 struct Render: CropStep {
     let name = "render"
+
+    /// A change to one rendered frame: given its index (0 for a still) and the crop it was cut from.
+    typealias FrameChange = @Sendable (Int, PixelRect, RenderedImage) throws -> RenderedImage
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil, let plan = job.plan, let image = job.image else { return }
         try Task.checkCancellation()
         let options = job.options
+        let change = Self.changes(job, plan: plan)
         if let animation = job.animation, let frames = plan.frames, let format = options.animatedFormat(for: image.format) {
             let settings = try EncodeSettings(format: format, options: options.encoding)
-            let hide: (@Sendable (Int, RenderedImage) throws -> RenderedImage)? = options.redaction.map { redaction in
-                let boxes = job.redactedFrames ?? []
-                return { index, image in
-                    let regions = FocalPipeline.outputRegions(index < boxes.count ? boxes[index] : [], crop: frames[index].crop, output: plan.outputSize)
-                    return try image.redacting(regions, with: redaction)
-                }
-            }
-            let data = try await pipeline.renderAnimation(image, animation: animation, plan: plan, frames: frames, settings: settings, transform: hide)
+            var transform: (@Sendable (Int, RenderedImage) throws -> RenderedImage)? = nil
+            if let change { transform = { index, image in try change(index, frames[index].crop, image) } }
+            let data = try await pipeline.renderAnimation(image, animation: animation, plan: plan, frames: frames, settings: settings, transform: transform)
             job.result = result(data, format: format, plan: plan, job: job, pipeline: pipeline)
             return
         }
         let format = try options.outputFormat(for: image.format, size: plan.outputSize)
         let settings = try EncodeSettings(format: format, options: options.encoding)
-        // A redaction hides its regions in the rendered pixels, before mirroring and encoding; the
-        // crop renders from the same source as without it, so every other pixel is the same.
-        let hide: PixelTransform? = options.redaction.map { redaction in
-            let regions = FocalPipeline.outputRegions(job.redacted ?? [], plan: plan)
-            return { image in try image.redacting(regions, with: redaction) }
-        }
+        var transform: PixelTransform? = nil
+        if let change { transform = { image in try change(0, plan.crop, image) } }
         let data: Data
         if options.crop.needsDetection, let copy = job.copy {
-            data = try await pipeline.render(plan, of: copy, settings: settings, transform: hide)
-        } else if let hide {
-            data = try await pipeline.render(image, plan: plan, settings: settings, transform: hide)
+            data = try await pipeline.render(plan, of: copy, settings: settings, transform: transform)
+        } else if let transform {
+            data = try await pipeline.render(image, plan: plan, settings: settings, transform: transform)
         } else {
             data = try await pipeline.render(image, plan: plan, settings: settings)
         }
         job.result = result(data, format: format, plan: plan, job: job, pipeline: pipeline)
+    }
+
+    /// What the options change in each rendered frame, or nil for nothing: the redaction's regions
+    /// hidden (`FindRedactions`, per frame in an animation), then, for `draw_detections()`, each
+    /// subject the crop's detection found drawn in its kind's colour, thicker when the crop was
+    /// built around it (in an animation, the subjects of the last sampled frame at or before it).
+    static func changes(_ job: CropJob, plan: CropPlan) -> FrameChange? {
+        let options = job.options
+        guard options.redaction != nil || options.drawDetections else { return nil }
+        let redaction = options.redaction, output = plan.outputSize
+        let hidden = job.redactedFrames ?? [job.redacted ?? []]
+        let samples = job.frameSubjects ?? [(0, job.cropSubjects)]
+        let used = Set(plan.subjects), drawing = options.drawDetections
+        let thickness = max(2, max(output.width, output.height) / 150)
+        return { index, crop, image in
+            var image = image
+            if let redaction {
+                let boxes = index < hidden.count ? hidden[index] : []
+                image = try image.redacting(FocalPipeline.outputRegions(boxes, crop: crop, output: output), with: redaction)
+            }
+            guard drawing else { return image }
+            let seen = samples.last { $0.frame <= index }?.subjects ?? []
+            let regions = FocalPipeline.outputRegions(seen.map(\.box), crop: crop, output: output)
+            let outlines = zip(seen, regions).map { subject, rect in
+                let rgb = subject.kind.traits.rgb
+                return Outline(rect, red: rgb.red, green: rgb.green, blue: rgb.blue, thickness: used.contains(subject) ? 2 * thickness : thickness)
+            }
+            return try image.outlining(outlines)
+        }
     }
 
     private func result(_ data: Data, format: ImageFormat, plan: CropPlan, job: CropJob, pipeline: FocalPipeline) -> CropResult {
