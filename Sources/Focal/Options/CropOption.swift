@@ -182,11 +182,11 @@ public struct CropOption: Sendable {
             defaultText: "`off`",
             summary: "draws what Focal saw on the output: each subject's box in its kind's colour, as the page draws them (faces green, "
                 + "cats amber, dogs pink, people blue, saliency yellow), thicker for those the crop was built around",
-            examples: ["on", "true"],
+            examples: ["on", "off", "true"],
             parse: { text, options throws(PlanningError) in
                 options.drawDetections = text.trimmingSpaces.isEmpty ? true : try bool(text, name: "draw-detections")
             },
-            print: { $0.drawDetections ? "on" : nil }),
+            print: { $0.drawDetections ? "on" : "off" }),
     ]
 
     /// `on`/`off`, `true`/`false`, `1`/`0`, `yes`/`no`.

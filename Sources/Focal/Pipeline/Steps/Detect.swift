@@ -16,7 +16,13 @@ struct Detect: CropStep {
             return
         }
         do {
-            job.subjects = try await pipeline.subjects(of: copy, identity: job.identity, accuracy: job.options.accuracy, scopes: job.scopes)
+            // Kinds chosen per request (`kinds(…)`) may name one a crop's detection skips once
+            // faces are found (saliency): every stage runs, and the crop reads them all.
+            let everything = job.options.crop.kinds != nil
+            var found = try await pipeline.subjects(
+                of: copy, identity: job.identity, accuracy: job.options.accuracy, scopes: everything ? job.scopes.union([.everything]) : job.scopes)
+            if everything { found[.crop] = found[.everything] }
+            job.subjects = found
         } catch let error as DetectionError where job.wantsResult && job.options.fallback == .centerCrop {
             guard let target = job.target else { throw error }
             job.result = try await pipeline.centerFallback(image, to: target, options: job.options, reason: error)
