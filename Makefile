@@ -17,7 +17,7 @@ LINK := -Xlinker -rpath -Xlinker \$$ORIGIN/../lib/focal -Xlinker -rpath -Xlinker
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps test-deps models fixtures build release demo serve test test-browser eval stress eval-stress bench bench-formats package-element check-element \
+.PHONY: all deps test-deps models fixtures build release demo serve test test-browser eval stress eval-stress check-redaction bench bench-formats package-element check-element \
 	bench-serve client-tests cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
 	bench-lock bench-abuse bench-build lint readme-options generated man install uninstall test-install
 
@@ -115,6 +115,12 @@ stress: deps
 eval-stress: models build stress
 	.build/debug/focal eval .cache/stress
 	.build/debug/focal eval .cache/stress-faces
+
+# Redaction against Focal's own detector: redact(pixelate) and redact(blur) on the development
+# photos and the small-face stress set, then every labelled face still found (whole, and in tiles
+# at twice the scale) is counted; exits 1 when one is (about 15 minutes).
+check-redaction: models build stress
+	python3 -m focalscripts.redaction_check $(EVAL) .cache/stress-faces
 
 # The release build with the benchmark executables (FOCAL_BENCH=1 adds them to the package; no
 # other build has them): focal and focal-bench in .build/release.

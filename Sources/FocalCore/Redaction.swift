@@ -31,7 +31,7 @@ public struct Redaction: Hashable, Sendable, Codable {
     /// The strengths a redaction takes.
     public static let strengths = 1...100
     /// Default strengths: a blur radius of 25 % of the region, 8 blocks across it.
-    public static let defaultBlur = 25, defaultBlocks = 8
+    public static let defaultBlur = 25, defaultBlocks = 5
 
     /// Creates a redaction; every parameter but the style defaults to the value on its property.
     public init(style: Style, strength: Int? = nil, shape: Shape = .rectangle, kinds: [SubjectKind] = [.face]) {
@@ -44,6 +44,12 @@ public struct Redaction: Hashable, Sendable, Codable {
     /// How far a subject's box is grown before it is hidden, as a fraction of its size on each
     /// side: detectors draw faces tight, and hair, ears and chin identify too.
     public static let margin = 0.2
+    /// The least score a face needs to be hidden: lower than a crop's (0.6), since a face missed
+    /// is a leak and one hidden too many costs a few pixels.
+    public static let faceThreshold = 0.45
+    /// The least side, in pixels, of a pixelated block, and the least blur radius: a face of a
+    /// dozen pixels is otherwise cut into blocks of one or two, which leave it recognisable.
+    public static let minimumBlock = 4, minimumRadius = 4
 
     /// Reads `blur`, `pixelate`, `RRGGBB` (or `#RRGGBB`, `black`, `white`), then optionally a
     /// strength, the kinds joined by `+` (`face+person`) and `oval`, comma-separated, in any order

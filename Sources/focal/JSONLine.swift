@@ -16,8 +16,10 @@ enum JSONLine {
         let origin: String
         let region: BoxDocument?
         let options: [String: String]
+        /// An animated output's frames: each one's crop and delay.
+        let frames: [FrameDocument]?
 
-        private enum Keys: String, CodingKey { case input, width, height, crop, strategy, subjects, output, origin, region, options }
+        private enum Keys: String, CodingKey { case input, width, height, crop, strategy, subjects, output, origin, region, options, frames }
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
@@ -31,6 +33,7 @@ enum JSONLine {
             try c.encode(origin, forKey: .origin)
             try c.encodeIfPresent(region, forKey: .region)
             try c.encode(options, forKey: .options)
+            try c.encodeIfPresent(frames, forKey: .frames)
         }
     }
 
@@ -70,7 +73,8 @@ enum JSONLine {
                 input: input, width: plan.imageSize.width, height: plan.imageSize.height, crop: PixelRectDocument(plan.crop),
                 strategy: plan.strategy.rawValue, subjects: detected.map(SubjectDocument.init), output: output, origin: origin,
                 region: plan.region.map(BoxDocument.init),
-                options: Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) })))
+                options: Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) }),
+                frames: plan.frames?.map(FrameDocument.init)))
     }
 
     static func error(input: String?, message: String, code: ErrorCode) -> String {

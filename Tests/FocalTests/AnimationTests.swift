@@ -140,3 +140,26 @@ import Testing
         }
     }
 }
+
+/// `focal crop` writes animations, and says so in its JSON line.
+@Suite struct AnimationCLITests {
+    @Test func theCommandLineWritesAnAnimatedGIFAndListsItsFrames() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let pan = try PanningAnimation(
+            .graceHopper, canvas: PixelSize(width: 560, height: 300), spriteWidth: 240, frames: 12, from: (0, 10), to: (320, 10), format: .webp)
+        try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.webp")))
+        let run = try await Run(["crop", scratch.file("pan.webp"), "--size", "160x160", "--format", "gif", "--redact", "blur", "--json", "-o", scratch.file("out.gif")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.objects.first)
+        let frames = try #require(line["frames"] as? [[String: Any]])
+        #expect(frames.count == 12 && frames.allSatisfy { $0["delay"] as? Int == 80 })
+        let written = try SourceImage.open(path: scratch.file("out.gif"))
+        #expect(written.format == "gif" && written.size == PixelSize(width: 160, height: 160))
+        #expect(try written.animation()?.frames == 12)
+        // A still format: the first frame, and no frames listed.
+        let still = try await Run(["crop", scratch.file("pan.webp"), "--size", "160x160", "--json", "-o", scratch.file("first.png")])
+        #expect(still.status == 0 && still.objects.first?["frames"] == nil)
+        #expect(try SourceImage.open(path: scratch.file("first.png")).pages == 1)
+    }
+}

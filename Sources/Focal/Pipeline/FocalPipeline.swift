@@ -54,6 +54,8 @@ public final class FocalPipeline: Sendable {
     static let objectTagEntries = 8192
     let overrides: (any CropOverriding)?
     let counters = Mutex(PipelineStatistics())
+    /// The face detector redaction adds, at `Redaction.faceThreshold`, made on first use.
+    let redactionFaceDetector = Mutex<FaceDetector?>(nil)
 
     /// Creates a pipeline.
     /// - Parameters:

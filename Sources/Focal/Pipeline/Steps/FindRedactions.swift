@@ -2,9 +2,10 @@ import FocalCore
 import FocalDetection
 
 /// What a redaction hides (`FocalOptions.redaction`): every subject of its kinds, found by the
-/// most thorough detection Focal has (every detector, the accurate proxy and its small-face pass),
-/// whatever the crop itself used: a face a crop could do without is still a face to hide. Each
-/// box is grown by `Redaction.margin` on every side. In an animated output, every frame is
+/// most thorough detection Focal has (every detector on the accurate proxy, then faces again at a
+/// lower threshold and in tiles of a larger copy: `redactionFaces(in:)`), whatever the crop itself
+/// used: a face a crop could do without is still a face to hide. Each box is grown by
+/// `Redaction.margin` on every side. In an animated output, every frame is
 /// searched (one pass over the file), not only the sampled ones.
 struct FindRedactions: CropStep {
     let name = "find-redactions"
@@ -17,7 +18,8 @@ struct FindRedactions: CropStep {
             for frame in 0..<animation.frames {
                 try Task.checkCancellation()
                 let copy = try await pipeline.frameCopy(frame, of: reader, image: image)
-                let found = try await pipeline.subjects(of: copy, identity: job.identity?.frame(frame), accuracy: .accurate, scope: .everything)
+                var found = try await pipeline.subjects(of: copy, identity: job.identity?.frame(frame), accuracy: .accurate, scope: .everything)
+                if redaction.hides(.face) { found += try await pipeline.redactionFaces(in: copy) }
                 frames.append(Self.hidden(found, by: redaction))
             }
             job.redactedFrames = frames
@@ -25,7 +27,8 @@ struct FindRedactions: CropStep {
             return
         }
         let copy = pipeline.workingCopy(of: image, accuracy: .accurate, outputLongSide: nil)
-        let found = try await pipeline.subjects(of: copy, identity: job.identity, accuracy: .accurate, scopes: [.everything])[.everything] ?? []
+        var found = try await pipeline.subjects(of: copy, identity: job.identity, accuracy: .accurate, scopes: [.everything])[.everything] ?? []
+        if redaction.hides(.face) { found += try await pipeline.redactionFaces(in: copy) }
         job.redacted = Self.hidden(found, by: redaction)
     }
 
