@@ -532,6 +532,23 @@ static VipsImage *materialised(VipsImage *image, deadline *d) {
     return memory;
 }
 
+/// Computes `image` into memory (consuming it) as `*out`: FOCAL_VIPS_ERR_TIMEOUT with
+/// `timeout_text` in `*own` when the deadline stopped it, else FOCAL_VIPS_ERR_CORRUPT when it
+/// failed (a decoder's error surfaces here).
+static focal_vips_status into_memory(VipsImage *image, deadline *d, const char *timeout_text, focal_vips_image **out,
+                                     const char **own) {
+    VipsImage *memory = materialised(image, d);
+    if (memory == NULL) {
+        if (d->expired) {
+            *own = timeout_text;
+            return FOCAL_VIPS_ERR_TIMEOUT;
+        }
+        return FOCAL_VIPS_ERR_CORRUPT;
+    }
+    *out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
 /// Loads and scales the oriented image to exactly width x height; NULL on failure.
 static VipsImage *load_scaled(focal_vips_source *source, int width, int height) {
     VipsImage *out = NULL;
@@ -556,16 +573,7 @@ static focal_vips_status thumbnail_body(void *raw, const char **own) {
     if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
     VipsImage *srgb = to_srgb8(scaled);
     if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
-    VipsImage *memory = materialised(srgb, &d);
-    if (memory == NULL) {
-        if (d.expired) {
-            *own = "decoding passed its deadline and was stopped";
-            return FOCAL_VIPS_ERR_TIMEOUT;
-        }
-        return FOCAL_VIPS_ERR_CORRUPT;
-    }
-    *a->out = wrap(memory);
-    return FOCAL_VIPS_OK;
+    return into_memory(srgb, &d, "decoding passed its deadline and was stopped", a->out, own);
 }
 
 focal_vips_status focal_vips_thumbnail(focal_vips_source *source, int width, int height, int timeout_ms,
@@ -639,16 +647,7 @@ static focal_vips_status render_body(void *raw, const char **own) {
     focal_vips_status status = crop_pipeline(a->source, a->scaled_width, a->scaled_height, a->left, a->top,
                                              a->area_width, a->area_height, a->out_width, a->out_height, &srgb, own);
     if (status != FOCAL_VIPS_OK) return status;
-    VipsImage *memory = materialised(srgb, &d);
-    if (memory == NULL) {
-        if (d.expired) {
-            *own = "rendering passed its deadline and was stopped";
-            return FOCAL_VIPS_ERR_TIMEOUT;
-        }
-        return FOCAL_VIPS_ERR_CORRUPT;
-    }
-    *a->out = wrap(memory);
-    return FOCAL_VIPS_OK;
+    return into_memory(srgb, &d, "rendering passed its deadline and was stopped", a->out, own);
 }
 
 focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width, int scaled_height,
@@ -1189,17 +1188,9 @@ static focal_vips_status frames_render_body(void *raw, const char **own) {
     if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
     VipsImage *srgb = to_srgb8(cropped);
     if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
-    VipsImage *memory = materialised(srgb, &d);
-    if (memory == NULL) {
-        if (d.expired) {
-            *own = "decoding passed its deadline and was stopped";
-            return FOCAL_VIPS_ERR_TIMEOUT;
-        }
-        return FOCAL_VIPS_ERR_CORRUPT;
-    }
+    // The frames before it are read past now, whatever comes of this one.
     f->next = a->frame + 1;
-    *a->out = wrap(memory);
-    return FOCAL_VIPS_OK;
+    return into_memory(srgb, &d, "decoding passed its deadline and was stopped", a->out, own);
 }
 
 focal_vips_status focal_vips_frames_render(focal_vips_frames *frames, int frame, int left, int top, int area_width,

@@ -17,57 +17,34 @@ public enum ManualOverride: Hashable, Sendable, Encodable {
     /// written with a decimal point (`0.5,0.3`, `0.25x0.1:0.6x0.5`; `1,1` is a pixel).
     /// - Throws: `PlanningError.invalidOption` unless it is one of these.
     public init(parsingFocus text: String) throws(PlanningError) {
-        let text = text.filter { $0 != " " }
-        let numbers = text.lowercased().split { $0 == ":" || $0 == "x" || $0 == "," }.map { Self.coordinate($0) }
-        if !numbers.isEmpty, numbers.allSatisfy({ ($0 ?? 2) <= 1 }), text.contains(".") {
-            self = try Self.relative(text)
-            return
-        }
+        let text = text.filter { $0 != " " }.lowercased()
+        let numbers = text.split { $0 == ":" || $0 == "x" || $0 == "," }.map { Self.coordinate($0) }
+        let fractions = !numbers.isEmpty && numbers.allSatisfy { ($0 ?? 2) <= 1 } && text.contains(".")
+        let unit = fractions ? "in fractions of the image, e.g. 0.5,0.3 or 0.25x0.1:0.6x0.5" : "in pixels, e.g. 320,180 or 100x50:420x290"
+        let invalid = PlanningError.invalidOption("focus '\(text)' must be a point X,Y or a region LxT:RxB \(unit)")
+        let backwards = PlanningError.invalidOption("focus region '\(text)' must have its right-bottom corner past its left-top one")
         if text.contains(":") {
-            let corners = text.lowercased().split(separator: ":", omittingEmptySubsequences: false)
+            let corners = text.split(separator: ":", omittingEmptySubsequences: false)
                 .map { $0.split(separator: "x", omittingEmptySubsequences: false).map { Self.coordinate($0) } }
             guard corners.count == 2, corners.allSatisfy({ $0.count == 2 }),
                 let left = corners[0][0], let top = corners[0][1], let right = corners[1][0], let bottom = corners[1][1]
-            else {
-                throw PlanningError.invalidOption("focus '\(text)' must be a point X,Y or a region LxT:RxB in pixels, e.g. 320,180 or 100x50:420x290")
+            else { throw invalid }
+            if fractions {
+                guard right > left, bottom > top else { throw backwards }
+                self = .relativeRegion(Box(x: left, y: top, width: right - left, height: bottom - top))
+                return
             }
             // Each coordinate is under a billion (`coordinate`), kept so before it is converted.
             let range = 0...Self.coordinateLimit
             let (x, y) = (Int(rounding: left.rounded(.down), within: range), Int(rounding: top.rounded(.down), within: range))
             let (r, b) = (Int(rounding: right.rounded(.up), within: range), Int(rounding: bottom.rounded(.up), within: range))
-            guard r > x, b > y else {
-                throw PlanningError.invalidOption("focus region '\(text)' must have its right-bottom corner past its left-top one")
-            }
+            guard r > x, b > y else { throw backwards }
             self = .region(PixelRect(x: x, y: y, width: r - x, height: b - y))
             return
         }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Self.coordinate($0) }
-        guard parts.count == 2, let x = parts[0], let y = parts[1] else {
-            throw PlanningError.invalidOption("focus '\(text)' must be a point X,Y or a region LxT:RxB in pixels, e.g. 320,180 or 100x50:420x290")
-        }
-        self = .focus(x: x, y: y)
-    }
-
-    /// A point or region in fractions of the image.
-    private static func relative(_ text: String) throws(PlanningError) -> ManualOverride {
-        if text.contains(":") {
-            let corners = text.lowercased().split(separator: ":", omittingEmptySubsequences: false)
-                .map { $0.split(separator: "x", omittingEmptySubsequences: false).map { Self.coordinate($0) } }
-            guard corners.count == 2, corners.allSatisfy({ $0.count == 2 }),
-                let left = corners[0][0], let top = corners[0][1], let right = corners[1][0], let bottom = corners[1][1]
-            else {
-                throw PlanningError.invalidOption("focus '\(text)' must be a region LxT:RxB in fractions of the image, e.g. 0.25x0.1:0.6x0.5")
-            }
-            guard right > left, bottom > top else {
-                throw PlanningError.invalidOption("focus region '\(text)' must have its right-bottom corner past its left-top one")
-            }
-            return .relativeRegion(Box(x: left, y: top, width: right - left, height: bottom - top))
-        }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Self.coordinate($0) }
-        guard parts.count == 2, let x = parts[0], let y = parts[1] else {
-            throw PlanningError.invalidOption("focus '\(text)' must be a point X,Y in fractions of the image, e.g. 0.5,0.3")
-        }
-        return .relativeFocus(x: x, y: y)
+        guard parts.count == 2, let x = parts[0], let y = parts[1] else { throw invalid }
+        self = fractions ? .relativeFocus(x: x, y: y) : .focus(x: x, y: y)
     }
 
     /// A fraction as `focusText` writes it: always with a decimal point, so that it reads back as one.
