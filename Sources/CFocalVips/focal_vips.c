@@ -1190,7 +1190,10 @@ static focal_vips_status frames_render_body(void *raw, const char **own) {
     if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
     // The frames before it are read past now, whatever comes of this one.
     f->next = a->frame + 1;
-    return into_memory(srgb, &d, "decoding passed its deadline and was stopped", a->out, own);
+    focal_vips_status status = into_memory(srgb, &d, "decoding passed its deadline and was stopped", a->out, own);
+    // Not run again to read libvips's text: the reader has moved on, and would fail otherwise.
+    if (status == FOCAL_VIPS_ERR_CORRUPT) *own = "a frame of the animation could not be decoded";
+    return status;
 }
 
 focal_vips_status focal_vips_frames_render(focal_vips_frames *frames, int frame, int left, int top, int area_width,

@@ -144,11 +144,8 @@ public enum CropPlanner {
             local.override = .region(PixelRect(
                 x: lx, y: ly, width: max(1, Int(rounding: box.maxX.rounded(.up), within: xs) - lx),
                 height: max(1, Int(rounding: box.maxY.rounded(.up), within: ys) - ly)))
-        case .relativeFocus?, nil: break
-        case let .relativeRegion(fractions)?:
-            // Fractions of the whole image, made fractions of the bounds.
-            let box = inside(fractions.scaled(x: Double(imageSize.width), y: Double(imageSize.height)).clamped(to: imageSize))
-            local.override = .relativeRegion(box.scaled(x: 1 / Double(rect.width), y: 1 / Double(rect.height)))
+        // Fractions are of the bounds, as a URL's alignment is of its manual crop.
+        case .relativeFocus?, .relativeRegion?, nil: break
         }
         let moved = subjects.compactMap { subject -> Subject? in
             var s = subject

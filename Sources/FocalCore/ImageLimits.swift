@@ -12,6 +12,7 @@
 /// | `maxJPEGScans` | 100 | `input.too_costly` |
 /// | `maxPages` | 10 000 pages or frames in the file | `input.too_costly` |
 /// | `maxFrames` | 400 frames of an animation rendered animated | `input.too_many_frames` |
+/// | `maxRedactedFrames` | 40 frames of an animation redacted (each searched thoroughly) | `input.too_many_frames` |
 /// | `maxAnimationPixels` | 200 000 000: frames × canvas decoded | `input.too_many_frames` |
 /// | `maxAnimationOutputPixels` | 40 000 000: frames × output | `input.too_many_frames` |
 /// | `maxDecodeTime` | 2 s, estimated from the file's structure (a TIFF's tiles) | `input.too_costly` |
@@ -60,6 +61,9 @@ public struct ImageLimits: Hashable, Sendable {
 
     /// The most frames an animated output may be made from; default 400.
     public var maxFrames: Int
+    /// The most frames of an animation a redaction searches, each with every detector and the
+    /// small-face pass (about half a second a frame on two cores); default 40.
+    public var maxRedactedFrames: Int
     /// The most pixels decoding every frame of an animation may cost (frames × canvas); default
     /// 200 000 000 (libvips decodes a GIF at about 60 MP/s on a 2.5 GHz Xeon: some 3 s).
     public var maxAnimationPixels: Int
@@ -88,9 +92,10 @@ public struct ImageLimits: Hashable, Sendable {
         timeout: Duration = .seconds(30), maxOutputSide: Int = 8192, maxOutputPixels: Int = 4096 * 4096,
         maxUpscale: Double = 8, maxSubjects: Int = 1000, maxPages: Int = 10_000, maxDecodeTime: Duration = .seconds(2),
         maxFrames: Int = 400, maxAnimationPixels: Int = 200_000_000, maxAnimationOutputPixels: Int = 40_000_000,
-        overlongAnimations: OverlongAnimations = .refuse
+        overlongAnimations: OverlongAnimations = .refuse, maxRedactedFrames: Int = 40
     ) {
         self.maxFrames = maxFrames
+        self.maxRedactedFrames = maxRedactedFrames
         self.maxAnimationPixels = maxAnimationPixels
         self.maxAnimationOutputPixels = maxAnimationOutputPixels
         self.overlongAnimations = overlongAnimations
@@ -160,10 +165,15 @@ public struct ImageLimits: Hashable, Sendable {
     /// - Parameters:
     ///   - frames: Its frames.
     ///   - canvas: The size of each frame.
+    ///   - redacted: Whether every frame is searched for a redaction; default `false`.
     /// - Throws: `LimitExceeded` (`input.too_many_frames`).
-    public func check(frames: Int, canvas: PixelSize) throws(LimitExceeded) {
+    public func check(frames: Int, canvas: PixelSize, redacted: Bool = false) throws(LimitExceeded) {
         if frames > maxFrames {
             throw LimitExceeded(.inputTooManyFrames, limit: "maxFrames", allowed: "\(maxFrames) frames", actual: "\(frames) frames")
+        }
+        if redacted, frames > maxRedactedFrames {
+            throw LimitExceeded(
+                .inputTooManyFrames, limit: "maxRedactedFrames", allowed: "\(maxRedactedFrames) frames redacted", actual: "\(frames) frames")
         }
         let (pixels, overflow) = frames.multipliedReportingOverflow(by: canvas.area)
         if overflow || pixels > maxAnimationPixels {

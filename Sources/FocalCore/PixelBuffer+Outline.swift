@@ -23,13 +23,20 @@ extension PixelBuffer {
         for outline in outlines {
             guard let r = outline.rect.clipped(to: size) else { continue }
             let t = min(outline.thickness, max(1, min(r.width, r.height) / 2))
-            for y in r.y..<(r.y + r.height) {
-                let edgeRow = y < r.y + t || y >= r.y + r.height - t
-                for x in r.x..<(r.x + r.width) where edgeRow || x < r.x + t || x >= r.x + r.width - t {
-                    let i = 3 * (y * width + x)
-                    out[i] = outline.red
-                    out[i + 1] = outline.green
-                    out[i + 2] = outline.blue
+            // Four strips: top and bottom rows, then the left and right columns between them.
+            let strips = [
+                PixelRect(x: r.x, y: r.y, width: r.width, height: t), PixelRect(x: r.x, y: r.y + r.height - t, width: r.width, height: t),
+                PixelRect(x: r.x, y: r.y + t, width: t, height: max(0, r.height - 2 * t)),
+                PixelRect(x: r.x + r.width - t, y: r.y + t, width: t, height: max(0, r.height - 2 * t)),
+            ]
+            for strip in strips where strip.width > 0 && strip.height > 0 {
+                for y in strip.y..<(strip.y + strip.height) {
+                    for x in strip.x..<(strip.x + strip.width) {
+                        let i = 3 * (y * width + x)
+                        out[i] = outline.red
+                        out[i + 1] = outline.green
+                        out[i + 2] = outline.blue
+                    }
                 }
             }
         }

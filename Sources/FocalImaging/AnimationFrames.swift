@@ -57,11 +57,14 @@ extension SourceImage {
         guard pages > 1, format == "gif" || format == "webp", orientation == 1 else { return nil }
         var info = focal_vips_animation()
         var delays = [Int32](repeating: -1, count: pages)
+        // It rewinds the source, as every decode does: decodes of one source take turns.
+        lock.lock()
         let (status, text) = withErrorText { err, len in
             delays.withUnsafeMutableBufferPointer { buffer in
                 focal_vips_animation_info(handle, &info, buffer.baseAddress, Int32(clamping: buffer.count), err, len)
             }
         }
+        lock.unlock()
         guard status == FOCAL_VIPS_OK else { throw Self.error(status, text, name: name, signature: format) }
         // libnsgif shows the frames before a damaged block as if they were all: a file whose blocks
         // are not whole, or hold more frames than it read, is damaged.
@@ -106,6 +109,7 @@ extension RenderedImage {
         else {
             throw ImagingError(.internalFailure, "an animation needs frames, one delay each, and a format that animates")
         }
+        try deadline.check(source: "animation")
         let size = first.size
         guard format.holds(size) else {
             throw ImagingError(.outputEncodeFailed, "an output of \(size) is larger than \(format.rawValue.uppercased()) can hold")

@@ -15,7 +15,7 @@ public import Foundation
 public final class SourceImage: @unchecked Sendable {
     let handle: OpaquePointer
     // libvips sources rewind between decodes, so decodes of one source take turns.
-    private let lock = NSLock()
+    let lock = NSLock()
 
     /// The oriented size in pixels.
     public let size: PixelSize

@@ -6,7 +6,8 @@ import FocalDetection
 /// lower threshold and in tiles of a larger copy: `redactionFaces(in:)`), whatever the crop itself
 /// used: a face a crop could do without is still a face to hide. Each box is grown by
 /// `Redaction.margin` on every side. In an animated output, every frame is
-/// searched (one pass over the file), not only the sampled ones.
+/// searched (one pass over the file), not only the sampled ones, and hides what the frames on
+/// either side of it were found to hold too.
 struct FindRedactions: CropStep {
     let name = "find-redactions"
 
@@ -22,8 +23,11 @@ struct FindRedactions: CropStep {
                 if redaction.hides(.face) { found += try await pipeline.redactionFaces(in: copy) }
                 frames.append(Self.hidden(found, by: redaction))
             }
-            job.redactedFrames = frames
-            job.redacted = frames.first ?? []
+            // Each frame also hides what its neighbours' searches found: a face the detector
+            // misses in one frame of a run is still hidden there.
+            let hidden = frames.indices.map { i in frames[max(0, i - 1)...min(frames.count - 1, i + 1)].flatMap { $0 } }
+            job.redactedFrames = hidden
+            job.redacted = hidden.first ?? []
             return
         }
         let copy = pipeline.workingCopy(of: image, accuracy: .accurate, outputLongSide: nil)

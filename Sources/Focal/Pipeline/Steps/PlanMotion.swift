@@ -10,16 +10,6 @@ struct PlanMotion: CropStep {
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard let animation = job.animation, var plan = job.plan, plan.frames == nil, let image = job.image, let target = job.target
         else { return }
-        let limits = pipeline.configuration.limits
-        do {
-            try limits.check(frames: animation.frames, output: plan.outputSize)
-        } catch {
-            if limits.overlongAnimations == .firstFrame {
-                job.animation = nil
-                return
-            }
-            throw error.naming(image.name)
-        }
         let options = job.planCrop
         if let samples = job.frameSubjects, samples.count > 1, options.override == nil, options.needsDetection {
             let everything = samples.flatMap(\.subjects)
@@ -35,6 +25,20 @@ struct PlanMotion: CropStep {
             plan = merged
         } else {
             plan.frames = animation.delays.map { FrameCrop(crop: plan.crop, delay: $0) }
+        }
+        // The output the frames make (an aspect's is the merged crop's size), within the limits.
+        let limits = pipeline.configuration.limits
+        do {
+            if case .aspect = target { try limits.check(output: plan.outputSize) }
+            try limits.check(output: plan.outputSize, from: plan.crop.size)
+            try limits.check(frames: animation.frames, output: plan.outputSize)
+        } catch {
+            // A plan alone holds no frame: it describes the still crop instead of failing.
+            if limits.overlongAnimations == .firstFrame || !job.wantsResult {
+                job.animation = nil
+                return
+            }
+            throw error.naming(image.name)
         }
         job.plan = plan
     }

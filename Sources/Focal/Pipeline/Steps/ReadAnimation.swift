@@ -15,12 +15,13 @@ struct ReadAnimation: CropStep {
         let limits = pipeline.configuration.limits
         do {
             // The header's count first: a frame bomb is refused before its frames are walked.
-            try limits.check(frames: image.pages, canvas: image.size)
+            try limits.check(frames: image.pages, canvas: image.size, redacted: job.options.redaction != nil)
             guard let animation = try await pipeline.pool.run({ try image.animation() }) else { return }
-            try limits.check(frames: animation.frames, canvas: animation.canvas)
+            try limits.check(frames: animation.frames, canvas: animation.canvas, redacted: job.options.redaction != nil)
             job.animation = animation
         } catch let error as LimitExceeded {
-            if limits.overlongAnimations == .firstFrame { return }
+            // A plan alone decodes no frame but the sampled ones: it describes the still crop.
+            if limits.overlongAnimations == .firstFrame || !job.wantsResult { return }
             throw error.naming(image.name)
         }
     }
