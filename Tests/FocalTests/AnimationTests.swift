@@ -121,6 +121,20 @@ import Testing
         }
         let first = try await lenient.crop(.data(pan.data, name: "pan"), to: .size(width: 200, height: 200))
         #expect(first.plan.frames == nil && first.format == .jpeg)
+        // An aspect's output is the merged crop's size: its frames are checked on that.
+        await #expect(throws: LimitExceeded.self) { _ = try await strict.crop(.data(pan.data, name: "pan"), to: .aspect(width: 1, height: 1)) }
+        // A plan decodes no frame but the sampled ones: over the limits, it describes the still crop.
+        let plans = try await strict.plan(.data(pan.data, name: "pan"), frames: [.fixed(.size(width: 200, height: 200))])
+        #expect(plans.frames.count == 1 && plans.frames.first?.plan.frames == nil)
+        let few = makePipeline { $0.limits.maxFrames = 3 }
+        #expect(try await few.plan(.data(pan.data, name: "pan"), frames: [.fixed(.size(width: 100, height: 100))]).frames.first?.plan.frames == nil)
+        // A redaction searches at most maxRedactedFrames frames.
+        let redacting = makePipeline { $0.limits.maxRedactedFrames = 4 }
+        var options = FocalOptions()
+        options.redaction = try Redaction(text: "blur")
+        await #expect {
+            _ = try await redacting.crop(.data(pan.data, name: "pan"), to: .size(width: 100, height: 100), options: options)
+        } throws: { ($0 as? LimitExceeded)?.limit == "maxRedactedFrames" }
     }
 
     @Test func aBrokenFrameIsAnErrorNotACrash() async throws {
