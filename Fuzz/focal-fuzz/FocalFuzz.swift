@@ -2,7 +2,7 @@
 // FOCAL_FUZZ=1 (the manifest adds this target only then) and pass -sanitize=fuzzer,address; main.swift
 // hands control to libFuzzer's driver. Each input is opened with the default limits, decoded to a proxy as detection
 // would, planned with subjects taken from the proxy's pixels (so that mutations reach the planner
-// too), rendered and encoded as JPEG. A typed error with a known code is a pass; a trap, an
+// too), rendered and encoded as JPEG; an animation's frames are also cut and encoded as a GIF. A typed error with a known code is a pass; a trap, an
 // AddressSanitizer report, an untyped error or `internal.failure` is a finding.
 import FocalCore
 import FocalImaging
@@ -43,6 +43,16 @@ private func crop(_ data: Data) {
         if case .size = target { try image.checkOutput(plan.outputSize) }
         let jpeg = try image.encode(crop: plan.crop, to: plan.outputSize, format: .jpeg, quality: 75)
         if jpeg.isEmpty { fatalError("an empty JPEG for a crop of \(plan.crop) to \(plan.outputSize)") }
+        // An animation (a few frames of a small canvas): every frame cut and encoded as a GIF.
+        if let animation = try image.animation(), animation.frames <= 16, animation.decodedPixels <= 4_000_000,
+            plan.outputSize.area <= 256 * 256
+        {
+            let reader = try image.frames(of: animation)
+            let frames = try (0..<animation.frames).map { try reader.frame($0, crop: plan.crop, to: plan.outputSize) }
+            let gif = try RenderedImage.encodeAnimation(
+                frames, delays: animation.delays, loop: animation.loop, settings: EncodeSettings(format: .gif), deadline: image.deadline)
+            if gif.isEmpty { fatalError("an empty GIF of \(animation.frames) frames") }
+        }
     } catch let error as any FocalError {
         // An error Focal should never raise for an input alone: a bug to look at.
         if error.code == .internalFailure { fatalError("internal.failure: \(error.detail)") }

@@ -19,7 +19,11 @@ import Testing
         let pan = try PanningAnimation(
             .graceHopper, canvas: PixelSize(width: 560, height: 300), spriteWidth: 240, frames: 16, from: (0, 10), to: (320, 10), format: .gif)
         try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.gif")))
-        try await withServer({ $0.root = scratch.path }) { client in try await body(client, pan) }
+        try await withServer({
+            $0.root = scratch.path
+            // Every frame is searched for a redaction while the whole suite shares the cores.
+            $0.requestTimeout = .seconds(300)
+        }) { client in try await body(client, pan) }
     }
 
     @Test func theURLTheAutomaticFormatMetaAndPlanDescribeEveryFrame() async throws {

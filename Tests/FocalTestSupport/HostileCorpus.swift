@@ -46,10 +46,4 @@ package struct HostileCorpus: Sendable {
 }
 
 /// Every error code Focal defines: a typed error must carry one of these.
-package let knownErrorCodes: Set<ErrorCode> = [
-    .requestInvalid, .inputEmpty, .inputTooLarge, .inputTooManyPixels, .inputExtremeAspect, .inputTooCostly, .inputTimeout,
-    .inputNotAnImage, .inputUnsupported, .inputCorrupt, .inputNotFound, .inputNotAFile, .inputUnreadable, .outputTooLarge,
-    .outputEncodeFailed, .outputWriteFailed, .fetchInvalidURL, .fetchNotAllowed, .fetchAddressRefused, .fetchConnection,
-    .fetchTimeout, .fetchTooLarge, .fetchRedirects, .fetchStatus, .fetchNotAnImage, .serverOverloaded, .modelsMissing,
-    .modelsInvalid, .detectionFailed, .internalFailure,
-]
+package let knownErrorCodes: Set<ErrorCode> = Set(ErrorCode.all)

@@ -52,6 +52,7 @@ PIXELS = "input.too_many_pixels"
 COSTLY = "input.too_costly"
 ASPECT = "input.extreme_aspect"
 OUTPUT = "output.too_large"
+FRAMES = "input.too_many_frames"
 BOMB = [PIXELS, COSTLY, ASPECT]
 
 
@@ -600,14 +601,16 @@ def build(corpus):
                "a GIF of tens of bytes whose frame claims 5000x5000 (its data ends after two pixels)")
     corpus.add("gif-screen-10000x10000.gif", gif_canvas(10000, 10000), OUTPUT,
                "a GIF screen of 10000x10000 with one 1x1 frame: libnsgif reads it as 1x1")
-    corpus.add("bomb-gif-5000-frames.gif", gif_canvas(500, 500, 16, 16, frames=5000), OK,
-               "5000 frames of 16x16 on a 500x500 screen (only the first is read)")
+    corpus.add("bomb-gif-5000-frames.gif", gif_canvas(500, 500, 16, 16, frames=5000), [OK, FRAMES],
+               "5000 frames of 16x16 on a 500x500 screen: too long to animate (ImageLimits.maxFrames); its first frame as a still")
+    corpus.add("ok-gif-3-frames.gif", gif_canvas(64, 64, 64, 64, frames=3), OK,
+               "three 64x64 frames: an animation, cropped frame by frame")
     corpus.add("bomb-tiff-1000-pages.tif", tiff(400, 300, pages=1000, rows_per_strip=300), OK,
                "a TIFF of 1000 pages (only the first is read)")
     corpus.add("bomb-tiff-20000-pages.tif", tiff(1, 1, pages=20000, compress=False), COSTLY,
                "a TIFF of 20000 one-pixel pages (libvips reads every directory before the first pixel)")
-    corpus.add("bomb-gif-20000-frames.gif", gif_canvas(64, 64, 1, 1, frames=20000), [OK, COSTLY],
-               "a GIF of 20000 one-pixel frames (libnsgif stops counting after 4096)")
+    corpus.add("bomb-gif-20000-frames.gif", gif_canvas(64, 64, 1, 1, frames=20000), [OK, COSTLY, FRAMES],
+               "a GIF of 20000 one-pixel frames (libnsgif stops counting after 4096): too long to animate; its first frame as a still")
     corpus.add("bomb-tiff-one-strip-9000.tif", tiff(9000, 9000), [OK, COSTLY], "a 9000x9000 grey TIFF in one deflated strip")
     corpus.add("bomb-tiff-tiles-16px.tif", tiff(10000, 10000, tile=16), COSTLY,
                "10000x10000 in 390,625 tiles of 16x16 (a minute of CPU for 7 MB): refused from its directory")
