@@ -54,8 +54,6 @@ struct CropJob: Sendable {
     var subjects: [DetectionScope: [Subject]]?
     /// The animation whose frames the output animates (`ReadAnimation`); nil for a still output.
     var animation: Animation?
-    /// Whether the image was asked whether it animates.
-    var animationRead = false
     /// What the detectors found in sampled frames of the animation, frame 0 first (`DetectMotion`).
     var frameSubjects: [(frame: Int, subjects: [Subject])]?
     /// The plan.

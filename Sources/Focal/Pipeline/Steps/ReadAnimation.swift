@@ -9,8 +9,7 @@ struct ReadAnimation: CropStep {
     let name = "animation"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
-        guard !job.animationRead, job.plan == nil, let image = job.image else { return }
-        job.animationRead = true
+        guard job.animation == nil, job.plan == nil, let image = job.image else { return }
         guard image.pages > 1, !job.wantsResult || job.options.animatedFormat(for: image.format) != nil else { return }
         let limits = pipeline.configuration.limits
         do {
