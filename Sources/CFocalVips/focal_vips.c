@@ -871,6 +871,134 @@ focal_vips_status focal_vips_flip(const focal_vips_image *image, int horizontal,
     return guarded(flip_body, &a, NULL, err, errlen, "cannot flip the image");
 }
 
+struct flatten_args {
+    const focal_vips_image *image;
+    double background[3];
+    focal_vips_image **out;
+};
+
+static focal_vips_status flatten_body(void *raw, const char **own) {
+    (void)own;
+    struct flatten_args *a = raw;
+    VipsImage *in = a->image->image;
+    if (!vips_image_hasalpha(in)) {
+        g_object_ref(in);
+        *a->out = wrap(in);
+        return FOCAL_VIPS_OK;
+    }
+    VipsArrayDouble *background = vips_array_double_new(a->background, 3);
+    VipsImage *flat = NULL;
+    int failed = vips_flatten(in, &flat, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *memory = materialised(flat, NULL);
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_flatten_on(const focal_vips_image *image, int red, int green, int blue,
+                                        focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || image == NULL) {
+        put_text(err, errlen, "image or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    struct flatten_args a = {image, {red, green, blue}, out};
+    return guarded(flatten_body, &a, NULL, err, errlen, "cannot flatten the image");
+}
+
+struct rotate_args {
+    const focal_vips_image *image;
+    int quarters;
+    focal_vips_image **out;
+};
+
+static focal_vips_status rotate_body(void *raw, const char **own) {
+    (void)own;
+    struct rotate_args *a = raw;
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180, VIPS_ANGLE_D270};
+    VipsImage *rotated = NULL;
+    if (vips_rot(a->image->image, &rotated, angles[a->quarters], NULL)) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *memory = materialised(rotated, NULL);
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_rotate(const focal_vips_image *image, int quarter_turns, focal_vips_image **out,
+                                    char *err, size_t errlen) {
+    if (out == NULL || image == NULL || quarter_turns < 0 || quarter_turns > 3) {
+        put_text(err, errlen, "image or output pointer is NULL, or the turn is not 0 to 3 quarters");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    struct rotate_args a = {image, quarter_turns, out};
+    return guarded(rotate_body, &a, NULL, err, errlen, "cannot rotate the image");
+}
+
+focal_vips_status focal_vips_from_rgba(const unsigned char *rgba, size_t length, int width, int height,
+                                       focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || rgba == NULL) {
+        put_text(err, errlen, "pixel or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    if (!side_ok(width) || !side_ok(height) || (uint64_t)width * (uint64_t)height * 4u != (uint64_t)length) {
+        put_text(err, errlen, "pixel buffer length does not match width * height * 4");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    VipsImage *image = vips_image_new_from_memory_copy(rgba, length, width, height, 4, VIPS_FORMAT_UCHAR);
+    if (image == NULL) {
+        const char *text = vips_error_buffer();
+        put_text(err, errlen, text && text[0] ? text : "cannot wrap pixels");
+        vips_error_clear();
+        return FOCAL_VIPS_ERR_INTERNAL;
+    }
+    image->Type = VIPS_INTERPRETATION_sRGB;
+    *out = wrap(image);
+    return FOCAL_VIPS_OK;
+}
+
+struct convolve_args {
+    const focal_vips_image *image;
+    const double *matrix;
+    int columns, rows, separable;
+    focal_vips_image **out;
+};
+
+static focal_vips_status convolve_body(void *raw, const char **own) {
+    (void)own;
+    struct convolve_args *a = raw;
+    VipsImage *mask = vips_image_new_matrix_from_array(a->columns, a->rows, a->matrix, a->columns * a->rows);
+    if (mask == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *convolved = NULL;
+    int failed = a->separable ? vips_convsep(a->image->image, &convolved, mask, "precision", VIPS_PRECISION_FLOAT, NULL)
+                              : vips_conv(a->image->image, &convolved, mask, "precision", VIPS_PRECISION_FLOAT, NULL);
+    g_object_unref(mask);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *bytes = NULL;
+    failed = vips_cast(convolved, &bytes, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(convolved);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *memory = materialised(bytes, NULL);
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_convolve(const focal_vips_image *image, const double *matrix, int columns, int rows,
+                                      int separable, focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || image == NULL || matrix == NULL || columns < 1 || rows < 1 || columns > 512 || rows > 512 ||
+        (separable && rows != 1)) {
+        put_text(err, errlen, "image, matrix or output pointer is NULL, or the matrix is not 1 to 512 a side");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    struct convolve_args a = {image, matrix, columns, rows, separable != 0, out};
+    return guarded(convolve_body, &a, NULL, err, errlen, "cannot convolve the image");
+}
+
 void focal_vips_image_free(focal_vips_image *image) {
     if (image == NULL) return;
     g_object_unref(image->image);

@@ -9,11 +9,11 @@ extension PixelBuffer {
             let hidden: [UInt8]
             switch redaction.style {
             case .blur:
-                let radius = max(Redaction.minimumRadius, max(r.width, r.height) * (redaction.strength ?? Redaction.defaultBlur) / 100)
+                let radius = Redaction.blurRadius(forRegion: max(r.width, r.height), percent: redaction.strength ?? Redaction.defaultBlur)
                 hidden = Self.blurred(out, width: width, region: r, radius: radius)
             case .pixelate:
-                let blocks = max(1, redaction.strength ?? Redaction.defaultBlocks)
-                hidden = Self.pixelated(out, width: width, region: r, block: max(Redaction.minimumBlock, (max(r.width, r.height) + blocks - 1) / blocks))
+                let block = Redaction.blockSide(forRegion: max(r.width, r.height), blocks: redaction.strength ?? Redaction.defaultBlocks)
+                hidden = Self.pixelated(out, width: width, region: r, block: block)
             case let .fill(red, green, blue):
                 hidden = [UInt8](unsafeUninitializedCapacity: r.width * r.height * 3) { buffer, count in
                     for i in 0..<(r.width * r.height) {

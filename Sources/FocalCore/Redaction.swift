@@ -44,12 +44,30 @@ public struct Redaction: Hashable, Sendable, Codable {
     /// How far a subject's box is grown before it is hidden, as a fraction of its size on each
     /// side: detectors draw faces tight, and hair, ears and chin identify too.
     public static let margin = 0.2
+    /// The least growth, in pixels of the image, on each side: a face of a dozen pixels grown by a
+    /// fifth keeps the outline of its hair at the edge of the hidden region.
+    public static let minimumMargin = 3.0
     /// The least score a face needs to be hidden: lower than a crop's (0.6), since a face missed
     /// is a leak and one hidden too many costs a few pixels.
     public static let faceThreshold = 0.45
-    /// The least side, in pixels, of a pixelated block, and the least blur radius: a face of a
-    /// dozen pixels is otherwise cut into blocks of one or two, which leave it recognisable.
-    public static let minimumBlock = 4, minimumRadius = 4
+    /// The least side, in pixels, of a pixelated block, and the least blur radius, for regions
+    /// large enough to hold three of them: a face of a dozen pixels is otherwise cut into blocks of
+    /// two or three, whose layout a detector still reads as a face. A smaller region gets three
+    /// blocks (or a radius of a third of it).
+    public static let minimumBlock = 8, minimumRadius = 8
+
+    /// The side of a pixelated block for a region whose longer side is `side` pixels:
+    /// `blocks` across it, each at least `minimumBlock` (or a third of the region, when smaller).
+    public static func blockSide(forRegion side: Int, blocks: Int) -> Int {
+        let across = max(1, blocks)
+        return max(1, min(minimumBlock, (side + 2) / 3), (side + across - 1) / across)
+    }
+
+    /// The blur radius for a region whose longer side is `side` pixels: `percent` of it, at least
+    /// `minimumRadius` (or a third of the region, when smaller).
+    public static func blurRadius(forRegion side: Int, percent: Int) -> Int {
+        max(1, min(minimumRadius, (side + 2) / 3), side * percent / 100)
+    }
 
     /// Reads `blur`, `pixelate`, `RRGGBB` (or `#RRGGBB`, `black`, `white`), then optionally a
     /// strength, the kinds joined by `+` (`face+person`) and `oval`, comma-separated, in any order

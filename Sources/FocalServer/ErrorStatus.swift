@@ -44,6 +44,7 @@ public struct ErrorStatus: Sendable {
         ErrorStatus(.storageNotFound, .notFound),
         ErrorStatus(.storageNotAllowed, .notFound),
         ErrorStatus(.requestTimeout, .requestTimeout, "no whole request head within `--header-timeout`; the connection is closed"),
+        ErrorStatus(.requestExpired, .gone, "a URL whose `expire(…)` time has passed"),
         ErrorStatus(.requestPreconditionFailed, .preconditionFailed, "a saved crop changed since `If-Match`"),
         ErrorStatus(.inputTooLarge, .contentTooLarge),
         ErrorStatus(.fetchTooLarge, .contentTooLarge),

@@ -98,7 +98,7 @@ public struct GeneratedRegion: Sendable {
         CropOption.all.filter { $0.name != "accuracy" }.map { option in
             let words = option.name.split(separator: "-")
             let property = (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-            return "    @Option(help: CropOption.help(\"\(option.name)\")) var \(property): String?\n"
+            return "    @Option(parsing: .unconditional, help: CropOption.help(\"\(option.name)\")) var \(property): String?\n"
         }.joined()
     }
 

@@ -16,6 +16,8 @@ extension ErrorCode {
     public static let requestNotFound = ErrorCode(rawValue: "request.not_found")
     /// The request body is larger than the body limit.
     public static let requestTooLarge = ErrorCode(rawValue: "request.too_large")
+    /// A URL whose `expire(…)` time has passed.
+    public static let requestExpired = ErrorCode(rawValue: "request.expired")
     /// A conditional write whose `If-Match` names a revision that is no longer current.
     public static let requestPreconditionFailed = ErrorCode(rawValue: "request.precondition_failed")
     /// A client sent its request head or body too slowly (the connection's deadlines).
@@ -34,6 +36,6 @@ extension ErrorCode {
     /// Every code only the server makes, in one list (a test checks it against the declarations above).
     public static let server: [ErrorCode] = [
         .requestNotCanonical, .requestBadSignature, .requestUnsafeRefused, .requestUnauthorized, .requestNotFound, .requestTooLarge,
-        .requestPreconditionFailed, .requestTimeout, .clientAborted, .serverAnswersFull, .serverTimeout, .serverNotReady, .serverStorage,
+        .requestPreconditionFailed, .requestExpired, .requestTimeout, .clientAborted, .serverAnswersFull, .serverTimeout, .serverNotReady, .serverStorage,
     ]
 }

@@ -28,17 +28,31 @@ struct CropCommand: AsyncParsableCommand {
     // The crop options of the table (CropOption.all), each read through the table's parser;
     // written from the table by `make generated` (accuracy is in `DetectionOptions`).
     // focal:crop-option-flags
-    @Option(help: CropOption.help("scheme")) var scheme: String?
-    @Option(help: CropOption.help("padding")) var padding: String?
-    @Option(help: CropOption.help("headroom")) var headroom: String?
-    @Option(help: CropOption.help("zoom")) var zoom: String?
-    @Option(help: CropOption.help("focus")) var focus: String?
-    @Option(help: CropOption.help("detect")) var detect: String?
-    @Option(help: CropOption.help("format")) var format: String?
-    @Option(help: CropOption.help("quality")) var quality: String?
-    @Option(help: CropOption.help("redact")) var redact: String?
-    @Option(help: CropOption.help("kinds")) var kinds: String?
-    @Option(help: CropOption.help("draw-detections")) var drawDetections: String?
+    @Option(parsing: .unconditional, help: CropOption.help("scheme")) var scheme: String?
+    @Option(parsing: .unconditional, help: CropOption.help("padding")) var padding: String?
+    @Option(parsing: .unconditional, help: CropOption.help("headroom")) var headroom: String?
+    @Option(parsing: .unconditional, help: CropOption.help("zoom")) var zoom: String?
+    @Option(parsing: .unconditional, help: CropOption.help("focus")) var focus: String?
+    @Option(parsing: .unconditional, help: CropOption.help("detect")) var detect: String?
+    @Option(parsing: .unconditional, help: CropOption.help("format")) var format: String?
+    @Option(parsing: .unconditional, help: CropOption.help("quality")) var quality: String?
+    @Option(parsing: .unconditional, help: CropOption.help("redact")) var redact: String?
+    @Option(parsing: .unconditional, help: CropOption.help("kinds")) var kinds: String?
+    @Option(parsing: .unconditional, help: CropOption.help("draw-detections")) var drawDetections: String?
+    @Option(parsing: .unconditional, help: CropOption.help("brightness")) var brightness: String?
+    @Option(parsing: .unconditional, help: CropOption.help("contrast")) var contrast: String?
+    @Option(parsing: .unconditional, help: CropOption.help("saturation")) var saturation: String?
+    @Option(parsing: .unconditional, help: CropOption.help("rgb")) var rgb: String?
+    @Option(parsing: .unconditional, help: CropOption.help("grayscale")) var grayscale: String?
+    @Option(parsing: .unconditional, help: CropOption.help("equalize")) var equalize: String?
+    @Option(parsing: .unconditional, help: CropOption.help("colorize")) var colorize: String?
+    @Option(parsing: .unconditional, help: CropOption.help("noise")) var noise: String?
+    @Option(parsing: .unconditional, help: CropOption.help("blur")) var blur: String?
+    @Option(parsing: .unconditional, help: CropOption.help("sharpen")) var sharpen: String?
+    @Option(parsing: .unconditional, help: CropOption.help("convolution")) var convolution: String?
+    @Option(parsing: .unconditional, help: CropOption.help("round-corner")) var roundCorner: String?
+    @Option(parsing: .unconditional, help: CropOption.help("rotate")) var rotate: String?
+    @Option(parsing: .unconditional, help: CropOption.help("background-color")) var backgroundColor: String?
     // /focal:crop-option-flags
 
     @Flag(help: "Skip detection: a plain centre crop (the same as --detect off).")

@@ -138,6 +138,21 @@ focal_vips_status focal_vips_resize(const focal_vips_image *image, int width, in
 /// Mirrors the image left to right (`horizontal`) and/or top to bottom (`vertical`), into memory.
 focal_vips_status focal_vips_flip(const focal_vips_image *image, int horizontal, int vertical,
                                   focal_vips_image **out, char *err, size_t errlen);
+/// The image with its alpha flattened on `red`, `green`, `blue` (0-255), into memory; the image
+/// itself (a new reference) when it has no alpha.
+focal_vips_status focal_vips_flatten_on(const focal_vips_image *image, int red, int green, int blue,
+                                        focal_vips_image **out, char *err, size_t errlen);
+/// Turns the image clockwise by `quarter_turns` (0-3) quarter turns, into memory.
+focal_vips_status focal_vips_rotate(const focal_vips_image *image, int quarter_turns, focal_vips_image **out,
+                                    char *err, size_t errlen);
+/// Wraps a copy of 8-bit RGBA pixels (`length` = width * height * 4) as an sRGB image with alpha.
+focal_vips_status focal_vips_from_rgba(const unsigned char *rgba, size_t length, int width, int height,
+                                       focal_vips_image **out, char *err, size_t errlen);
+/// The image convolved with `matrix` (`rows` of `columns` weights, used as they are: no scale),
+/// edges extended by copying, computed in float and cast back to 8 bits, into memory. With
+/// `separable` (one row), the row is applied across, then down.
+focal_vips_status focal_vips_convolve(const focal_vips_image *image, const double *matrix, int columns, int rows,
+                                      int separable, focal_vips_image **out, char *err, size_t errlen);
 /// Releases an image; NULL is ignored.
 void focal_vips_image_free(focal_vips_image *image);
 /// The image's size.

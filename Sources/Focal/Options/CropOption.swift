@@ -64,8 +64,20 @@ public struct CropOption: Sendable {
         return names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
     }
 
-    /// The table: every crop option of every door.
-    public static let all: [CropOption] = [
+    /// The table: every crop option of every door, then every effect (`Effects.all`).
+    public static let all: [CropOption] = options + Effects.all.map(CropOption.init(effect:))
+
+    /// The row of one effect: its URL filter, its name with `-` for `_` at the other doors.
+    init(effect: any Effect.Type) {
+        self.init(
+            name: String(effect.name.map { $0 == "_" ? "-" : $0 }), filter: effect.name, values: effect.values, defaultText: "none",
+            summary: effect.summary, examples: effect.examples,
+            parse: { text, options throws(PlanningError) in options.effects.set(try effect.init(arguments: text)) },
+            print: { options in options.effects.first { $0.name == effect.name }?.effect.arguments })
+    }
+
+    /// The crop options proper.
+    static let options: [CropOption] = [
         CropOption(
             name: "scheme", filter: "scheme", values: "`all`, `largest`, `smallest`", defaultText: "`all`",
             summary: "which subjects of the chosen kind to frame: all of them, or only the largest or the smallest",

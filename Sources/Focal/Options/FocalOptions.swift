@@ -26,6 +26,9 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// Whether the output shows what Focal saw, each subject's box drawn on it
     /// (`draw_detections()`); default `false`.
     public var drawDetections = false
+    /// thumbor's image filters applied to the output's pixels (`grayscale()`, `blur(4)`, ...), in
+    /// the order given (a URL's order; the table's elsewhere); default none.
+    public var effects: [AppliedEffect] = []
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -45,7 +48,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -60,6 +63,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encodeIfPresent(savedCropRevision, forKey: .savedCropRevision)
         try container.encodeIfPresent(redaction, forKey: .redaction)
         if drawDetections { try container.encode(drawDetections, forKey: .drawDetections) }
+        if !effects.isEmpty { try container.encode(effects, forKey: .effects) }
         try encoding.encode(to: encoder)
     }
 

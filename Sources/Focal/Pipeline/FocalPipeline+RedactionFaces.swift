@@ -5,10 +5,9 @@ import Synchronization
 
 extension FocalPipeline {
     /// Faces for a redaction beyond what the detection stages find: the accurate proxy searched
-    /// again at `Redaction.faceThreshold`, and, for an image larger than that proxy, each of 2 × 2
-    /// overlapping tiles of a copy twice as large searched at the proxy's size, so that faces too
-    /// small for the whole-image pass are found (a small-face pass). Boxes in pixels of `copy`'s
-    /// image.
+    /// again at `Redaction.faceThreshold`, and each of 2 × 2 overlapping tiles of a copy up to twice
+    /// as large searched at the proxy's size, so that faces too small for the whole-image pass are
+    /// found (a small-face pass). Boxes in pixels of `copy`'s image.
     func redactionFaces(in copy: WorkingCopy) async throws -> [Subject] {
         let detector = try redactionDetector()
         let image = copy.image
@@ -18,8 +17,9 @@ extension FocalPipeline {
         var found = try await detector.detect(request)
         let proxySide = Accuracy.accurate.faceLongSide
         let long = max(image.size.width, image.size.height)
-        guard long * 5 > proxySide * 6 else { return found }
-        // A copy up to twice the proxy, cut into four tiles that overlap by a sixth.
+        // A copy up to twice the proxy, cut into four tiles that overlap by a sixth, each searched
+        // at the proxy's size: at least 1.7 times the whole pass's scale, also for an image
+        // smaller than the proxy (whose tiles are enlarged).
         let base = try await copy.pixels(longSide: min(long, 2 * proxySide), enlarge: false)
         let (sx, sy) = (Double(image.size.width) / Double(base.width), Double(image.size.height) / Double(base.height))
         let tileWidth = min(base.width, base.width * 7 / 12 + 1), tileHeight = min(base.height, base.height * 7 / 12 + 1)

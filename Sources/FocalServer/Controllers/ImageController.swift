@@ -36,6 +36,10 @@ struct ImageController: Controller {
             throw ServerError(.requestUnsafeRefused, "unsafe URLs are not served here; sign the URL")
         }
         var imageRequest = try ImageRequest(url)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        if let expires = imageRequest.expires, now >= expires {
+            throw ServerError(.requestExpired, "this URL expired (expire(\(expires)) has passed)")
+        }
         // A forced redaction, whatever the URL (signed or not) asks.
         imageRequest.options.redaction = Redaction.enforcing(configuration.redact, over: imageRequest.options.redaction)
         // Answers hold their whole budget already: refused before any work, not after a render,
@@ -63,7 +67,37 @@ struct ImageController: Controller {
             try await pipeline.crop(input, sizedBy: rule, options: options)
         }
         if known == nil, let id = result.contentID { library.learn(id, for: source) }
-        return try imageResponse(result, id: known, request: request, vary: vary, smart: options.crop.needsDetection, eventLoop: context.eventLoop)
+        var response = try imageResponse(result, id: known, request: request, vary: vary, smart: options.crop.needsDetection, eventLoop: context.eventLoop)
+        Self.deliver(&response.headers, imageRequest, now: now, image: url.image, format: result.format)
+        return response
+    }
+
+    /// The URL's own delivery filters on an image answer: `max_age(N)` as its `Cache-Control`,
+    /// `expire(MS)` capping every cache's lifetime at the time left, `attachment(NAME)` as a
+    /// `Content-Disposition` download (named as given, else after the image and its format).
+    static func deliver(_ headers: inout HTTPFields, _ imageRequest: ImageRequest, now: Int64, image: String, format: ImageFormat) {
+        if let maxAge = imageRequest.maxAge {
+            headers[.cacheControl] = maxAge == 0 ? "no-cache" : "public, max-age=\(maxAge)"
+        }
+        if let expires = imageRequest.expires {
+            let left = max(0, (expires - now) / 1000)
+            let asked = imageRequest.maxAge ?? Int.max
+            headers[.cacheControl] = left == 0 || asked == 0 ? "no-cache" : "public, max-age=\(min(Int(clamping: left), asked)), s-maxage=\(min(Int(clamping: left), asked))"
+        }
+        if let attachment = imageRequest.attachment {
+            let name = attachment ?? downloadName(image, format: format)
+            headers[.contentDisposition] = "attachment; filename=\"\(name)\""
+        }
+    }
+
+    /// A download name made from the image part: its last path part's letters, digits, `-` and
+    /// `_`, with the output format's extension.
+    static func downloadName(_ image: String, format: ImageFormat) -> String {
+        let decoded = image.removingPercentEncoding ?? image
+        let last = decoded.split(separator: "/").last.map(String.init) ?? "image"
+        let stem = last.split(separator: ".").first.map(String.init) ?? last
+        let kept = String(stem.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }.prefix(80))
+        return (kept.isEmpty ? "image" : kept) + "." + format.descriptor.names[0]
     }
 
     /// Fills in the automatic format from the request's `Accept` when the URL asks for it

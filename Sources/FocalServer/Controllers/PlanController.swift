@@ -91,10 +91,13 @@ struct PlanController: Controller {
     /// The crop options a JSON body gives, read through the option table.
     static func options(_ body: OptionsBody?) throws(ServerError) -> FocalOptions {
         var options = FocalOptions()
-        for (name, value) in body?.values.sorted(by: { $0.key < $1.key }) ?? [] {
-            guard let option = CropOption.named(name) else {
-                throw ServerError.invalid("unknown option \"\(String(name.prefix(64)).oneLine)\"; Focal knows \((CropOption.all.map(\.name) + ["overrides"]).joined(separator: ", "))")
-            }
+        let values = body?.values ?? [:]
+        for name in values.keys.sorted() where CropOption.named(name) == nil {
+            throw ServerError.invalid("unknown option \"\(String(name.prefix(64)).oneLine)\"; Focal knows \((CropOption.all.map(\.name) + ["overrides"]).joined(separator: ", "))")
+        }
+        // In the table's order, as on the command line (effects apply in that order).
+        for option in CropOption.all {
+            guard let value = values[option.name] else { continue }
             do { try option.apply(value, to: &options) } catch { throw ServerError.invalid(error.publicMessage) }
         }
         return options

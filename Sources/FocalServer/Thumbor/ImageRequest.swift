@@ -21,6 +21,13 @@ public struct ImageRequest: Sendable {
     public var options: FocalOptions
     /// Whether a `format()` filter chose the format (then `--auto-webp` leaves it alone).
     public let formatChosen: Bool
+    /// `max_age(N)`: the answer's browser cache lifetime in seconds, instead of the server's.
+    public private(set) var maxAge: Int?
+    /// `expire(MS)`: the Unix time in milliseconds from which the URL answers 410.
+    public private(set) var expires: Int64?
+    /// `attachment(NAME)`: the answer is a download; the name, or nil for the image's own (the
+    /// inner optional), or nil when not asked.
+    public private(set) var attachment: String??
 
     /// Builds the request.
     /// - Throws: `ServerError` (`request.invalid`) for a filter that is unknown or malformed, or
@@ -29,6 +36,8 @@ public struct ImageRequest: Sendable {
         self.url = url
         var options = FocalOptions()
         options.flip = url.flip
+        // thumbor's debug/ draws its focal points; Focal draws every subject it saw.
+        options.drawDetections = url.debug
         var aspect: (Int, Int)?
         var focus: Box?
         var relativeFocus: Bool?
@@ -62,9 +71,13 @@ public struct ImageRequest: Sendable {
             case "strip_icc", "strip_exif":
                 // Outputs never carry metadata or profiles.
                 break
+            case "max_age": maxAge = try URLFilter.maxAge(argument)
+            case "expire": expires = try URLFilter.expire(argument)
+            case "attachment": attachment = .some(try URLFilter.attachment(argument))
             default:
+                if let reason = URLFilter.refused[filter.name] { throw ServerError.invalid(reason) }
                 guard let option = CropOption.filtered(filter.name) else {
-                    let known = CropOption.all.compactMap(\.filter) + ["redact_oval", "aspect", "strip_icc", "strip_exif"]
+                    let known = CropOption.all.compactMap(\.filter) + URLFilter.all.map(\.name)
                     throw ServerError.invalid("unknown filter \(filter.name)(); Focal knows \(known.joined(separator: ", "))")
                 }
                 do {

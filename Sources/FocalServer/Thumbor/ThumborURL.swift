@@ -4,7 +4,7 @@ import Foundation
 /// A request in thumbor's URL grammar, the one thumbor, imagor and their client libraries
 /// (libthumbor, Pollexor, ruby-thumbor, Thumbor-PHP) generate:
 ///
-/// `/{SIGNATURE|unsafe}/[meta/][AxB:CxD/][(adaptive-)(full-)fit-in/][-]Wx[-]H/[left|center|right/][top|middle|bottom/][smart/][filters:NAME(ARGS):.../]IMAGE`
+/// `/{SIGNATURE|unsafe}/[debug/][meta/][AxB:CxD/][(adaptive-)(full-)fit-in/][-]Wx[-]H/[left|center|right/][top|middle|bottom/][smart/][filters:NAME(ARGS):.../]IMAGE`
 ///
 /// `W` and `H` may be `0` or left out (keep the source's aspect) or `orig` (the source's own
 /// size); a leading `-` mirrors the output on that axis. `IMAGE` is everything after the last
@@ -49,6 +49,8 @@ public struct ThumborURL: Hashable, Sendable {
     public var signature: String?
     /// The path after the signature (no leading slash), as sent: what the signature covers.
     public var signedPath: String
+    /// `debug/`: draw what Focal saw on the output (thumbor draws its focal points).
+    public var debug = false
     /// `meta/`: answer with JSON instead of the image.
     public var meta = false
     /// `AxB:CxD`: a manual crop in source pixels (left, top, right, bottom).
@@ -97,12 +99,16 @@ public struct ThumborURL: Hashable, Sendable {
         image = ""
 
         var segments = signedPath.split(separator: "/", omittingEmptySubsequences: false)[...]
+        if segments.first == "debug" {
+            debug = true
+            segments.removeFirst()
+        }
         if segments.first == "meta" {
             meta = true
             segments.removeFirst()
         }
-        if let segment = segments.first, segment.hasPrefix("trim") {
-            throw ServerError.invalid("trim is not supported")
+        if let segment = segments.first, segment == "trim" || segment.hasPrefix("trim:") {
+            throw ServerError.invalid(URLFilter.refused["trim"] ?? "trim is not applied by Focal")
         }
         if let segment = segments.first, let crop = try Self.manualCrop(segment) {
             manualCrop = crop

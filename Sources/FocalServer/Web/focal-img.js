@@ -70,7 +70,21 @@ const CROP_OPTIONS = /*focal:crop-options*/[
   {"attribute": "quality", "filter": "quality", "default": null},
   {"attribute": "redact", "filter": "redact", "default": null},
   {"attribute": "kinds", "filter": "kinds", "default": null},
-  {"attribute": "draw-detections", "filter": "draw_detections", "default": null}
+  {"attribute": "draw-detections", "filter": "draw_detections", "default": null},
+  {"attribute": "brightness", "filter": "brightness", "default": null},
+  {"attribute": "contrast", "filter": "contrast", "default": null},
+  {"attribute": "saturation", "filter": "saturation", "default": null},
+  {"attribute": "rgb", "filter": "rgb", "default": null},
+  {"attribute": "grayscale", "filter": "grayscale", "default": null},
+  {"attribute": "equalize", "filter": "equalize", "default": null},
+  {"attribute": "colorize", "filter": "colorize", "default": null},
+  {"attribute": "noise", "filter": "noise", "default": null},
+  {"attribute": "blur", "filter": "blur", "default": null},
+  {"attribute": "sharpen", "filter": "sharpen", "default": null},
+  {"attribute": "convolution", "filter": "convolution", "default": null},
+  {"attribute": "round-corner", "filter": "round_corner", "default": null},
+  {"attribute": "rotate", "filter": "rotate", "default": null},
+  {"attribute": "background-color", "filter": "background_color", "default": null}
 ]/*/focal:crop-options*/;
 
 /** Attributes that change which crop is requested. */

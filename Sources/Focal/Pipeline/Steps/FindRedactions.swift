@@ -36,11 +36,12 @@ struct FindRedactions: CropStep {
         job.redacted = Self.hidden(found, by: redaction)
     }
 
-    /// The boxes `redaction` hides among `found`, grown by `Redaction.margin`.
+    /// The boxes `redaction` hides among `found`, grown by `Redaction.margin` (at least
+    /// `Redaction.minimumMargin` pixels) on every side.
     static func hidden(_ found: [Subject], by redaction: Redaction) -> [Box] {
         found.filter { redaction.hides($0.kind) }.map { subject in
             let box = subject.box
-            let (dx, dy) = (box.width * Redaction.margin, box.height * Redaction.margin)
+            let (dx, dy) = (max(box.width * Redaction.margin, Redaction.minimumMargin), max(box.height * Redaction.margin, Redaction.minimumMargin))
             return Box(x: box.x - dx, y: box.y - dy, width: box.width + 2 * dx, height: box.height + 2 * dy)
         }
     }

@@ -49,14 +49,15 @@ struct Render: CropStep {
     /// What the options change in each rendered frame, or nil for nothing: the redaction's regions
     /// hidden (`FindRedactions`, per frame in an animation), then, for `draw_detections()`, each
     /// subject the crop's detection found drawn in its kind's colour, thicker when the crop was
-    /// built around it (in an animation, the subjects of the last sampled frame at or before it).
+    /// built around it (in an animation, the subjects of the last sampled frame at or before it),
+    /// then each effect in order.
     static func changes(_ job: CropJob, plan: CropPlan) -> FrameChange? {
         let options = job.options
-        guard options.redaction != nil || options.drawDetections else { return nil }
+        guard options.redaction != nil || options.drawDetections || !options.effects.isEmpty else { return nil }
         let redaction = options.redaction, output = plan.outputSize
         let hidden = job.redactedFrames ?? [job.redacted ?? []]
         let samples = job.frameSubjects ?? [(0, job.cropSubjects)]
-        let used = Set(plan.subjects), drawing = options.drawDetections
+        let used = Set(plan.subjects), drawing = options.drawDetections, effects = options.effects
         let thickness = max(2, max(output.width, output.height) / 150)
         return { index, crop, image in
             var image = image
@@ -64,14 +65,16 @@ struct Render: CropStep {
                 let boxes = index < hidden.count ? hidden[index] : []
                 image = try image.redacting(FocalPipeline.outputRegions(boxes, crop: crop, output: output), with: redaction)
             }
-            guard drawing else { return image }
-            let seen = samples.last { $0.frame <= index }?.subjects ?? []
-            let regions = FocalPipeline.outputRegions(seen.map(\.box), crop: crop, output: output)
-            let outlines = zip(seen, regions).map { subject, rect in
-                let rgb = subject.kind.traits.rgb
-                return Outline(rect, red: rgb.red, green: rgb.green, blue: rgb.blue, thickness: used.contains(subject) ? 2 * thickness : thickness)
+            if drawing {
+                let seen = samples.last { $0.frame <= index }?.subjects ?? []
+                let regions = FocalPipeline.outputRegions(seen.map(\.box), crop: crop, output: output)
+                let outlines = zip(seen, regions).map { subject, rect in
+                    let rgb = subject.kind.traits.rgb
+                    return Outline(rect, red: rgb.red, green: rgb.green, blue: rgb.blue, thickness: used.contains(subject) ? 2 * thickness : thickness)
+                }
+                image = try image.outlining(outlines)
             }
-            return try image.outlining(outlines)
+            return try effects.apply(to: image)
         }
     }
 

@@ -1,0 +1,33 @@
+public import FocalCore
+
+/// `saturation(F)`: moves every pixel away from (F > 1) or towards (F < 1) its own grey, as
+/// thumbor's does (the grey is √(0.299 R² + 0.587 G² + 0.114 B²)); F from -10 to 10.
+public struct Saturation: Effect {
+    public static let name = "saturation"
+    public static let values = "a number from -10 to 10: 1 unchanged, 0 grey, 2 twice as saturated"
+    public static let summary = "more (F > 1) or less (F < 1) colour; 0 is grey"
+    public static let examples = ["1.5", "0.5", "0", "2.0"]
+    /// The factor.
+    public let factor: Double
+
+    public init(arguments: String) throws(PlanningError) {
+        let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 1...1)
+        factor = try given.decimal(0, in: -10...10)
+    }
+
+    public var arguments: String { factor.canonicalText }
+
+    public func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage {
+        let change = Float(factor)
+        return try image.mappingPixels { pixels in
+            pixels.mappingEachPixel { r, g, b in
+                let (fr, fg, fb) = (Float(r), Float(g), Float(b))
+                let p = (fr * fr * 0.299 + fg * fg * 0.587 + fb * fb * 0.114).squareRoot()
+                // As thumbor's C: a float assigned to an int, truncated toward zero.
+                r = Int(p + (fr - p) * change)
+                g = Int(p + (fg - p) * change)
+                b = Int(p + (fb - p) * change)
+            }
+        }
+    }
+}

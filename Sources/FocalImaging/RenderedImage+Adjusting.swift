@@ -1,0 +1,68 @@
+internal import CFocalVips
+internal import FocalRuntime
+public import FocalCore
+
+extension RenderedImage {
+    /// The image with its pixels changed by `change` (given and giving 8-bit RGB; alpha is
+    /// flattened on white first).
+    /// - Throws: `ImagingError` when libvips cannot read or wrap the pixels.
+    public func mappingPixels(_ change: (PixelBuffer) throws(ImagingError) -> PixelBuffer) throws(ImagingError) -> RenderedImage {
+        try RenderedImage(pixels: try change(try pixels()))
+    }
+
+    /// The image with its transparency flattened on one colour (itself when it has none).
+    /// - Throws: `ImagingError` when libvips fails.
+    public func flattened(on colour: RGBColour) throws(ImagingError) -> RenderedImage {
+        var out: OpaquePointer?
+        let (status, text) = withErrorText {
+            focal_vips_flatten_on(handle, Int32(colour.red), Int32(colour.green), Int32(colour.blue), &out, $0, $1)
+        }
+        guard status == FOCAL_VIPS_OK, let out else { throw ImagingError(.internalFailure, "cannot flatten", cause: text) }
+        return RenderedImage(handle: out)
+    }
+
+    /// The image turned clockwise by `quarterTurns` quarter turns (any whole number; 4 is none).
+    /// - Throws: `ImagingError` when libvips fails.
+    public func rotated(quarterTurns: Int) throws(ImagingError) -> RenderedImage {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        guard turns != 0 else { return self }
+        var out: OpaquePointer?
+        let (status, text) = withErrorText { focal_vips_rotate(handle, Int32(turns), &out, $0, $1) }
+        guard status == FOCAL_VIPS_OK, let out else { throw ImagingError(.internalFailure, "cannot rotate", cause: text) }
+        return RenderedImage(handle: out)
+    }
+
+    /// Wraps a copy of 8-bit RGBA pixels (rows of `size.width` × 4 bytes).
+    /// - Throws: `ImagingError` when the byte count does not match or libvips cannot take them.
+    public convenience init(rgba: [UInt8], size: PixelSize) throws(ImagingError) {
+        try Vips.start()
+        guard let w = Int32(exactly: size.width), let h = Int32(exactly: size.height) else {
+            throw ImagingError(.internalFailure, "RGBA pixels of \(size) are out of range")
+        }
+        var out: OpaquePointer?
+        let (status, text) = withErrorText { err, len in
+            rgba.withUnsafeBufferPointer { focal_vips_from_rgba($0.baseAddress, $0.count, w, h, &out, err, len) }
+        }
+        guard status == FOCAL_VIPS_OK, let out else { throw ImagingError(.internalFailure, "cannot wrap RGBA pixels", cause: text) }
+        self.init(handle: out)
+    }
+}
+
+extension RenderedImage {
+    /// The image convolved with `matrix` (`columns` weights a row, used as given), edges extended
+    /// by copying; with `separable`, `matrix` is one row applied across, then down.
+    /// - Throws: `ImagingError` when the matrix is not whole rows of 1 to 512, or libvips fails.
+    public func convolved(_ matrix: [Double], columns: Int, separable: Bool = false) throws(ImagingError) -> RenderedImage {
+        guard columns > 0, !matrix.isEmpty, matrix.count % columns == 0, let c = Int32(exactly: columns),
+            let r = Int32(exactly: matrix.count / columns)
+        else {
+            throw ImagingError(.internalFailure, "a convolution matrix of \(matrix.count) weights is not rows of \(columns)")
+        }
+        var out: OpaquePointer?
+        let (status, text) = withErrorText { err, len in
+            matrix.withUnsafeBufferPointer { focal_vips_convolve(handle, $0.baseAddress, c, r, separable ? 1 : 0, &out, err, len) }
+        }
+        guard status == FOCAL_VIPS_OK, let out else { throw ImagingError(.internalFailure, "cannot convolve", cause: text) }
+        return RenderedImage(handle: out)
+    }
+}

@@ -1,0 +1,78 @@
+import FocalCore
+
+/// The filters only a URL takes, beside the crop option table's (which every door takes): how an
+/// answer is sent rather than what it shows, and the spellings thumbor and imagor give options
+/// the table names otherwise. And the filters of thumbor and imagor that Focal refuses, each with
+/// the reason its 400 gives.
+public struct URLFilter: Sendable {
+    /// The filter's name, as in `filters:NAME(…)`.
+    public let name: String
+    /// What it takes.
+    public let values: String
+    /// One line on what it does.
+    public let summary: String
+    /// An example of its arguments.
+    public let example: String
+
+    /// Every URL-only filter, in the README's order.
+    public static let all: [URLFilter] = [
+        URLFilter(name: "aspect", values: "`A:B`", summary: "the output's aspect (with one side, or none, given)", example: "16:9"),
+        URLFilter(name: "redact_oval", values: "as `redact`", summary: "imagor's spelling of `redact(…,oval)`", example: "blur"),
+        URLFilter(name: "strip_icc", values: "none", summary: "accepted; outputs never carry a colour profile (they are sRGB)", example: ""),
+        URLFilter(name: "strip_exif", values: "none", summary: "accepted; outputs never carry metadata", example: ""),
+        URLFilter(
+            name: "max_age", values: "seconds, 0 to 31536000",
+            summary: "the answer's `Cache-Control: public, max-age=N` (0: `no-cache`), instead of the server's `--max-age`", example: "3600"),
+        URLFilter(
+            name: "expire", values: "a Unix time in milliseconds",
+            summary: "the URL answers 410 `request.expired` from then on (sign it, or anyone can change it); caches keep the answer no longer than that",
+            example: "1893456000000"),
+        URLFilter(
+            name: "attachment", values: "a file name (letters, digits, `-`, `_`, `.`, at most 100), or none",
+            summary: "`Content-Disposition: attachment`: browsers download the image instead of showing it, as the name given (else the image's own name)",
+            example: "portrait.jpg"),
+    ]
+
+    /// thumbor's and imagor's filters that Focal does not apply, with the reason a 400 gives.
+    public static let refused: [String: String] = [
+        "redeye": "redeye() needs an eye detector, which Focal does not have; hide faces with redact() instead",
+        "extract_focal": "extract_focal() reads focal points from an earlier thumbor URL inside the image part; give them with focal() or a saved crop instead",
+        "cover": "cover() is thumbor's GIF cover frame; Focal crops every frame of an animation (first frame only: format(jpeg))",
+        "curve": "curve() is not applied by Focal; brightness(), contrast() and rgb() adjust tones",
+        "frame": "frame() (a nine-patch border from another image) is not applied by Focal; round_corner() and fill() frame an image",
+        "watermark": "watermark() is not applied by Focal yet: images from other sources are fetched only as the image itself",
+        "hue": "hue() is not applied by Focal; colorize() and rgb() change colours",
+        "orient": "orient() is not applied by Focal: images are shown upright from their EXIF orientation; rotate() turns the output",
+        "trim": "trim is not applied by Focal: give the part to keep as a crop (AxB:CxD) or focal()",
+    ]
+
+    /// The argument of `max_age(N)`, checked.
+    static func maxAge(_ text: String) throws(ServerError) -> Int {
+        guard text.count <= 8, !text.isEmpty, text.allSatisfy(\.isASCIIDigit), let value = Int(text), value <= 31_536_000 else {
+            throw ServerError.invalid("max_age(\(text.excerpt(20))) takes whole seconds from 0 to 31536000")
+        }
+        return value
+    }
+
+    /// The argument of `expire(MS)`, checked.
+    static func expire(_ text: String) throws(ServerError) -> Int64 {
+        guard text.count <= 15, !text.isEmpty, text.allSatisfy(\.isASCIIDigit), let value = Int64(text) else {
+            throw ServerError.invalid("expire(\(text.excerpt(20))) takes a Unix time in milliseconds, such as 1893456000000")
+        }
+        return value
+    }
+
+    /// The argument of `attachment(NAME)`, checked: nil for none (the image's own name).
+    static func attachment(_ text: String) throws(ServerError) -> String? {
+        guard !text.isEmpty else { return nil }
+        let allowed = text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: ".")
+        }
+        guard allowed, text.utf8.count <= 100, text.first != "." else {
+            throw ServerError.invalid("attachment(\(text.excerpt(20))) takes a file name of letters, digits, -, _ and . (at most 100), not starting with .")
+        }
+        return text
+    }
+}
