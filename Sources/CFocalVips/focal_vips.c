@@ -1262,7 +1262,8 @@ static focal_vips_status frames_open_body(void *raw, const char **own) {
     struct frames_open_args *a = raw;
     VipsSource *source = vips_source_new_from_blob(a->source->blob);
     if (source == NULL) return FOCAL_VIPS_ERR_INTERNAL;
-    VipsImage *all = vips_image_new_from_source(source, a->source->options, "n", -1, "access",
+    // The first `frames` pages: all of them, or the first few a request keeps (max_frames).
+    VipsImage *all = vips_image_new_from_source(source, a->source->options, "n", a->frames, "access",
                                                 VIPS_ACCESS_SEQUENTIAL, NULL);
     if (all == NULL) {
         g_object_unref(source);

@@ -19,6 +19,8 @@ public struct CropStrategy: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let center = CropStrategy(rawValue: "center")
     /// Built around a focus point or region a person chose.
     public static let manual = CropStrategy(rawValue: "manual")
+    /// No crop: the whole image (or its bounds) resized to the size asked (`stretch()`).
+    public static let stretch = CropStrategy(rawValue: "stretch")
 
     /// The strategy for a subject kind (`SubjectKind.traits`).
     init(_ kind: SubjectKind) { self = kind.traits.strategy }
@@ -52,4 +54,16 @@ public struct CropPlan: Hashable, Sendable, Codable {
     /// An animation's frames, each with its own crop of `outputSize`'s aspect (`MotionPlanner`);
     /// nil for a still output. `crop` is then the first frame's.
     public var frames: [FrameCrop]? = nil
+}
+
+extension CropPlan {
+    /// A plan made without the planner (`stretch()`'s whole image): every field as given, no frames.
+    public init(imageSize: PixelSize, crop: PixelRect, outputSize: PixelSize, region: Box?, subjects: [Subject], strategy: CropStrategy) {
+        self.imageSize = imageSize
+        self.crop = crop
+        self.outputSize = outputSize
+        self.region = region
+        self.subjects = subjects
+        self.strategy = strategy
+    }
 }

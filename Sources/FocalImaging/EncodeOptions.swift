@@ -10,6 +10,19 @@ public struct EncodeOptions: Hashable, Sendable, Encodable {
     public var quality: Int
     /// Mirroring of the output; default none.
     public var flip: Flip
+    /// WebP and AVIF encoded losslessly (`lossless()`, as imagor); other formats ignore it.
+    /// Default false.
+    public var lossless = false
+
+    private enum CodingKeys: String, CodingKey { case quality, flip, lossless }
+
+    /// Quality and mirroring, and `lossless` only when set (so keys made before it existed hold).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(quality, forKey: .quality)
+        try container.encode(flip, forKey: .flip)
+        if lossless { try container.encode(lossless, forKey: .lossless) }
+    }
 
     /// The qualities Focal takes.
     public static let qualities = 1...100

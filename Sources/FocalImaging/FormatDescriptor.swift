@@ -34,6 +34,9 @@ public struct FormatDescriptor: Sendable {
     /// the output's size. Metadata is removed whatever it says.
     let saver: @Sendable (_ quality: Int, _ settings: EncodeSettings, _ size: PixelSize) -> String
 
+    /// Whether its quality changes its bytes (JPEG, WebP, AVIF): what `max_bytes(N)` can lower.
+    public var takesQuality: Bool { format == .jpeg || format == .webp || format == .avif }
+
     /// Whether an output of `size` fits it.
     public func holds(_ size: PixelSize) -> Bool {
         if let maxSide, max(size.width, size.height) > maxSide { return false }
@@ -59,7 +62,7 @@ public struct FormatDescriptor: Sendable {
             format: .webp, names: ["webp"], extensions: ["webp"], mediaType: "image/webp",
             maxSide: 16_383, maxPixels: nil, encoderQuality: { $0 }, automaticRank: 1, keptFromInput: true, animates: true,
             browserSample: "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw==", holdsAlpha: true,
-            saver: { quality, _, _ in ".webp[Q=\(quality),strip]" }),
+            saver: { quality, settings, _ in settings.options.lossless ? ".webp[lossless,strip]" : ".webp[Q=\(quality),strip]" }),
         // AV1's scale at 15 less (85 gives 70) measured about as close to the source (SSIM) as
         // WebP at 85 in 66-82 % of its bytes (`make bench-formats`); libaom holds about 20 bytes
         // a pixel while it encodes, so 4 MP (80 MB) at most.
@@ -76,7 +79,10 @@ public struct FormatDescriptor: Sendable {
             // Effort 0 (libaom's fastest speed) was measured smaller and as close to the source
             // (SSIM) as efforts 1-3 at 6-9x less time (`make bench-formats`); 8-bit. libvips
             // 8.14's buffer saver for HEIF answers to `.heif` only, with AV1 asked for.
-            saver: { quality, _, _ in ".heif[Q=\(quality),compression=av1,effort=0,bitdepth=8,strip]" }),
+            saver: { quality, settings, _ in
+                settings.options.lossless
+                    ? ".heif[lossless,compression=av1,effort=0,bitdepth=8,strip]" : ".heif[Q=\(quality),compression=av1,effort=0,bitdepth=8,strip]"
+            }),
         // cgif (libvips's GIF saver) quantises each frame to 256 colours with libimagequant; the
         // quality has no meaning for it. A still GIF input is not kept as GIF (a photo's crop
         // loses its colours): only an animation is, or a request that names it.

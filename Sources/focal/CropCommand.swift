@@ -39,6 +39,15 @@ struct CropCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: CropOption.help("redact")) var redact: String?
     @Option(parsing: .unconditional, help: CropOption.help("kinds")) var kinds: String?
     @Option(parsing: .unconditional, help: CropOption.help("draw-detections")) var drawDetections: String?
+    @Option(parsing: .unconditional, help: CropOption.help("no-upscale")) var noUpscale: String?
+    @Option(parsing: .unconditional, help: CropOption.help("upscale")) var upscale: String?
+    @Option(parsing: .unconditional, help: CropOption.help("proportion")) var proportion: String?
+    @Option(parsing: .unconditional, help: CropOption.help("stretch")) var stretch: String?
+    @Option(parsing: .unconditional, help: CropOption.help("fill")) var fill: String?
+    @Option(parsing: .unconditional, help: CropOption.help("lossless")) var lossless: String?
+    @Option(parsing: .unconditional, help: CropOption.help("max-bytes")) var maxBytes: String?
+    @Option(parsing: .unconditional, help: CropOption.help("autojpg")) var autojpg: String?
+    @Option(parsing: .unconditional, help: CropOption.help("first-frames")) var firstFrames: String?
     @Option(parsing: .unconditional, help: CropOption.help("brightness")) var brightness: String?
     @Option(parsing: .unconditional, help: CropOption.help("contrast")) var contrast: String?
     @Option(parsing: .unconditional, help: CropOption.help("saturation")) var saturation: String?

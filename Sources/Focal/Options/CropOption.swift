@@ -199,7 +199,94 @@ public struct CropOption: Sendable {
                 options.drawDetections = text.trimmingSpaces.isEmpty ? true : try bool(text, name: "draw-detections")
             },
             print: { $0.drawDetections ? "on" : "off" }),
+        CropOption(
+            name: "no-upscale", filter: "no_upscale", values: "no value (in a URL `no_upscale()`; elsewhere `on`)", defaultText: "off",
+            summary: "never larger than the image: each side of the size asked is capped at the image's (so 400x400 of a 300x200 image is 300x200)",
+            examples: ["", "on"],
+            parse: { text, options throws(PlanningError) in options.sizing.noUpscale = try switchOn(text, name: "no-upscale") },
+            print: { $0.sizing.noUpscale ? "" : nil }),
+        CropOption(
+            name: "upscale", filter: "upscale", values: "no value (in a URL `upscale()`; elsewhere `on`)", defaultText: "off",
+            summary: "with a URL's `fit-in`: an image smaller than the box is enlarged to fit it (else `fit-in` never enlarges)",
+            examples: ["", "on"],
+            parse: { text, options throws(PlanningError) in options.sizing.upscale = try switchOn(text, name: "upscale") },
+            print: { $0.sizing.upscale ? "" : nil }),
+        CropOption(
+            name: "proportion", filter: "proportion", values: "a fraction F, 0 < F ≤ 1", defaultText: "1",
+            summary: "the output scaled by F (an aspect's crop too): `proportion(0.5)` halves each side",
+            examples: ["0.5", "1", "0.25"],
+            parse: { text, options throws(PlanningError) in
+                guard let value = Double(canonicalNumber: text.trimmingSpaces), value > 0, value <= 1 else {
+                    throw PlanningError.invalidOption("proportion '\(text)' must be a fraction over 0 and at most 1, e.g. 0.5")
+                }
+                options.sizing.proportion = value
+            },
+            print: { $0.sizing.proportion?.canonicalText }),
+        CropOption(
+            name: "stretch", filter: "stretch", values: "no value (in a URL `stretch()`; elsewhere `on`)", defaultText: "off",
+            summary: "no crop: the whole image (or a URL's `AxB:CxD` part) resized to exactly the size asked, its aspect not kept; no detection",
+            examples: ["", "on"],
+            parse: { text, options throws(PlanningError) in options.sizing.stretch = try switchOn(text, name: "stretch") },
+            print: { $0.sizing.stretch ? "" : nil }),
+        CropOption(
+            name: "fill", filter: "fill", values: Fill.values, defaultText: "none",
+            summary: "with a URL's `fit-in W×H`: the image in the middle of a W×H output, the rest filled (no effect without a box to fill)",
+            examples: ["ff0000", "blur", "auto", "transparent", "none", "white,true"],
+            parse: { text, options throws(PlanningError) in
+                let box = options.fill?.box ?? (nil, nil)
+                var fill = try Fill(text: text)
+                fill.box = box
+                options.fill = fill
+            },
+            print: { $0.fill?.text }),
+        CropOption(
+            name: "lossless", filter: "lossless", values: "no value (in a URL `lossless()`; elsewhere `on`)", defaultText: "off",
+            summary: "WebP and AVIF encoded losslessly (imagor's `lossless()`; larger files, every pixel kept); other formats unchanged",
+            examples: ["", "on"],
+            parse: { text, options throws(PlanningError) in options.encoding.lossless = try switchOn(text, name: "lossless") },
+            print: { $0.encoding.lossless ? "" : nil }),
+        CropOption(
+            name: "max-bytes", filter: "max_bytes", values: "bytes, 1 to 1000000000", defaultText: "none",
+            summary: "a still JPEG, WebP or AVIF larger than this is encoded again at the largest lower quality that fits (quality 1 when none does)",
+            examples: ["20000", "5000"],
+            parse: { text, options throws(PlanningError) in
+                let digits = text.trimmingSpaces
+                guard digits.count <= 10, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(digits), value >= 1, value <= 1_000_000_000 else {
+                    throw PlanningError.invalidOption("max-bytes '\(text)' must be a whole number of bytes from 1 to 1000000000")
+                }
+                options.maxBytes = value
+            },
+            print: { $0.maxBytes.map(String.init) }),
+        CropOption(
+            name: "autojpg", filter: "autojpg", values: "no value, or `true`/`false` (in a URL `autojpg()`; elsewhere `on`)", defaultText: "off",
+            summary: "a PNG input without transparency goes out as JPEG (when no format is asked for)",
+            examples: ["", "on", "true"],
+            parse: { text, options throws(PlanningError) in
+                let value = text.trimmingSpaces.lowercased()
+                options.autoJPEG = value == "false" || value == "0" || value == "off" ? false : try switchOn(text, name: "autojpg")
+            },
+            print: { $0.autoJPEG ? "" : nil }),
+        CropOption(
+            name: "first-frames", filter: "max_frames", values: "a whole number of frames, 1 to 100000", defaultText: "every frame",
+            summary: "an animation keeps its first N frames (imagor's `max_frames(N)`; 1 gives its first frame, still); not `focal serve --max-frames`, the frames of one plan",
+            examples: ["10", "1"],
+            parse: { text, options throws(PlanningError) in
+                let digits = text.trimmingSpaces
+                guard digits.count <= 6, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(digits), value >= 1, value <= 100_000 else {
+                    throw PlanningError.invalidOption("first-frames (max_frames in a URL) '\(text)' must be a whole number of frames from 1 to 100000")
+                }
+                options.maxFrames = value
+            },
+            print: { $0.maxFrames.map(String.init) }),
     ]
+
+    /// A row that is only switched on: empty (a URL's `name()`), `on` or `true`.
+    static func switchOn(_ text: String, name: String) throws(PlanningError) -> Bool {
+        switch text.trimmingSpaces.lowercased() {
+        case "", "on", "true", "1": return true
+        default: throw PlanningError.invalidOption("\(name) takes no value (or on), not '\(text)'")
+        }
+    }
 
     /// `on`/`off`, `true`/`false`, `1`/`0`, `yes`/`no`.
     static func bool(_ text: String, name: String) throws(PlanningError) -> Bool {

@@ -29,6 +29,18 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// thumbor's image filters applied to the output's pixels (`grayscale()`, `blur(4)`, ...), in
     /// the order given (a URL's order; the table's elsewhere); default none.
     public var effects: [AppliedEffect] = []
+    /// thumbor's sizing filters: `no_upscale()`, `upscale()`, `proportion(F)`, `stretch()`;
+    /// default none.
+    public var sizing = Sizing()
+    /// `fill(…)`: the output placed in the box a URL's `fit-in` asked for, the rest filled; default nil.
+    public var fill: Fill?
+    /// `max_bytes(N)`: a still JPEG, WebP or AVIF output re-encoded at the largest lower quality
+    /// that fits N bytes; default nil.
+    public var maxBytes: Int?
+    /// `autojpg()`: a PNG kept from the input goes out as JPEG when it has no alpha; default false.
+    public var autoJPEG = false
+    /// `max_frames(N)`: an animation's first N frames only (1: its first frame, still); default nil: all.
+    public var maxFrames: Int?
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -48,7 +60,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -64,6 +76,11 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encodeIfPresent(redaction, forKey: .redaction)
         if drawDetections { try container.encode(drawDetections, forKey: .drawDetections) }
         if !effects.isEmpty { try container.encode(effects, forKey: .effects) }
+        if !sizing.isDefault { try container.encode(sizing, forKey: .sizing) }
+        try container.encodeIfPresent(fill, forKey: .fill)
+        try container.encodeIfPresent(maxBytes, forKey: .maxBytes)
+        if autoJPEG { try container.encode(autoJPEG, forKey: .autoJPEG) }
+        try container.encodeIfPresent(maxFrames, forKey: .maxFrames)
         try encoding.encode(to: encoder)
     }
 

@@ -75,6 +75,9 @@ struct CropJob: Sendable {
     init(input: ImageInput, rule: TargetRule?, options: FocalOptions, detectors: String, scopes: Set<DetectionScope> = [.crop]) {
         self.input = input
         self.rule = rule
+        var options = options
+        // stretch() crops nothing, so it detects nothing either (and no saved crop applies).
+        if options.sizing.stretch { options.crop.detect = false }
         self.options = options
         self.detectors = detectors
         self.scopes = scopes

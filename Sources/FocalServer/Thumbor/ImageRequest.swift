@@ -146,13 +146,18 @@ public struct ImageRequest: Sendable {
             }
         }
         options.crop = crop
+        // fill(…) fills the box the URL's W and H ask for.
+        if options.fill != nil {
+            if case let .pixels(w) = url.width { options.fill?.box.width = w }
+            if case let .pixels(h) = url.height { options.fill?.box.height = h }
+        }
         self.options = options
         self.formatChosen = formatChosen
-        rule = try Self.rule(url, aspect: aspect)
+        rule = try Self.rule(url, aspect: aspect, upscale: options.sizing.upscale)
     }
 
     /// The target rule for the URL's size, `fit-in` and `aspect()`.
-    static func rule(_ url: ThumborURL, aspect: (Int, Int)?) throws(ServerError) -> TargetRule {
+    static func rule(_ url: ThumborURL, aspect: (Int, Int)?, upscale: Bool = false) throws(ServerError) -> TargetRule {
         let (width, height) = (url.width, url.height)
         if let (a, b) = aspect {
             guard url.fitIn == nil else { throw ServerError.invalid("aspect() and fit-in cannot be used together") }
@@ -166,7 +171,7 @@ public struct ImageRequest: Sendable {
         if case let .pixels(w) = width, case let .pixels(h) = height, url.fitIn == nil {
             return .fixed(.size(width: w, height: h))
         }
-        let key = "w=\(width);h=\(height);fit=\(url.fitIn?.rawValue ?? "none")"
+        let key = "w=\(width);h=\(height);fit=\(url.fitIn?.rawValue ?? "none")" + (upscale ? ";upscale" : "")
         let fitIn = url.fitIn
         return TargetRule(key: key) { source throws(PlanningError) -> CropTarget in
             let sw = Double(source.width), sh = Double(source.height)
@@ -190,8 +195,8 @@ public struct ImageRequest: Sendable {
                 guard let scale = full ? scales.max() : scales.min() else {
                     return .aspect(width: source.width, height: source.height).reduced
                 }
-                // Never enlarged to fit (thumbor's fit-in only shrinks).
-                if !full && scale >= 1 { return .aspect(width: source.width, height: source.height).reduced }
+                // Never enlarged to fit (thumbor's fit-in only shrinks), unless upscale() asks.
+                if !full && scale >= 1 && !upscale { return .aspect(width: source.width, height: source.height).reduced }
                 return .size(width: max(1, Int(saturating: (sw * scale).rounded())), height: max(1, Int(saturating: (sh * scale).rounded())))
             }
             switch (w, h) {

@@ -4,7 +4,8 @@ import FocalImaging
 /// Whether the output animates: the input is an animation (GIF, WebP) and the request asks for a
 /// format that animates, or none. Its frame count and canvas are checked against the limits
 /// (`ImageLimits.check(frames:canvas:)`): over them, it is refused or, when the limits say so,
-/// answered with its first frame.
+/// answered with its first frame. `max_frames(N)` keeps the first N frames (within the limits
+/// however many the file has).
 struct ReadAnimation: CropStep {
     let name = "animation"
 
@@ -12,10 +13,16 @@ struct ReadAnimation: CropStep {
         guard job.animation == nil, job.plan == nil, let image = job.image else { return }
         guard image.pages > 1, !job.wantsResult || job.options.animatedFormat(for: image.format) != nil else { return }
         let limits = pipeline.configuration.limits
+        // max_frames(N): the first N frames (1: the first frame, still).
+        let most = job.options.maxFrames ?? Int.max
+        guard most > 1 else { return }
         do {
             // The header's count first: a frame bomb is refused before its frames are walked.
-            try limits.check(frames: image.pages, canvas: image.size, redacted: job.options.redaction != nil)
-            guard let animation = try await pipeline.pool.run({ try image.animation() }) else { return }
+            try limits.check(frames: min(image.pages, most), canvas: image.size, redacted: job.options.redaction != nil)
+            guard var animation = try await pipeline.pool.run({ try image.animation() }) else { return }
+            if animation.frames > most {
+                animation = Animation(frames: most, canvas: animation.canvas, delays: Array(animation.delays.prefix(most)), loop: animation.loop)
+            }
             try limits.check(frames: animation.frames, canvas: animation.canvas, redacted: job.options.redaction != nil)
             job.animation = animation
         } catch let error as LimitExceeded {

@@ -23,41 +23,81 @@ struct Render: CropStep {
         try Task.checkCancellation()
         let options = job.options
         let change = Self.changes(job, plan: plan)
+        // fill(…) makes each frame its box's size: within the output limits too.
+        let canvas = options.fill?.canvas(for: plan.outputSize) ?? plan.outputSize
+        let limits = pipeline.configuration.limits
+        if canvas != plan.outputSize {
+            try limits.check(output: canvas)
+            if job.animation != nil, let frames = plan.frames { try limits.check(frames: frames.count, output: canvas) }
+        }
         if let animation = job.animation, let frames = plan.frames, let format = options.animatedFormat(for: image.format) {
             let settings = try EncodeSettings(format: format, options: options.encoding)
             var transform: (@Sendable (Int, RenderedImage) throws -> RenderedImage)? = nil
             if let change { transform = { index, image in try change(index, frames[index].crop, image) } }
-            let data = try await pipeline.renderAnimation(image, animation: animation, plan: plan, frames: frames, settings: settings, transform: transform)
+            let data = try await pipeline.renderAnimation(
+                image, animation: animation, plan: plan, frames: frames, frameSize: canvas, settings: settings, transform: transform)
             job.result = result(data, format: format, plan: plan, job: job, pipeline: pipeline)
             return
         }
-        let format = try options.outputFormat(for: image.format, size: plan.outputSize)
-        let settings = try EncodeSettings(format: format, options: options.encoding)
+        var format = try options.outputFormat(for: image.format, size: canvas)
+        // autojpg(): a PNG kept from the input goes out as JPEG when it has no alpha.
+        if options.autoJPEG, format == .png, options.format == nil, options.automaticFormat == nil, image.bands != 2, image.bands != 4 {
+            format = .jpeg
+        }
         var transform: PixelTransform? = nil
         if let change { transform = { image in try change(0, plan.crop, image) } }
-        let data: Data
-        if options.crop.needsDetection, let copy = job.copy {
-            data = try await pipeline.render(plan, of: copy, settings: settings, transform: transform)
-        } else if let transform {
-            data = try await pipeline.render(image, plan: plan, settings: settings, transform: transform)
-        } else {
-            data = try await pipeline.render(image, plan: plan, settings: settings)
+        let copy = options.crop.needsDetection ? job.copy : nil
+        let (chosenFormat, chosenTransform) = (format, transform)
+        let encode = { @Sendable (quality: Int) async throws -> Data in
+            let (format, transform) = (chosenFormat, chosenTransform)
+            var encoding = options.encoding
+            encoding.quality = quality
+            let settings = try EncodeSettings(format: format, options: encoding)
+            if let copy { return try await pipeline.render(plan, of: copy, settings: settings, transform: transform) }
+            if let transform { return try await pipeline.render(image, plan: plan, settings: settings, transform: transform) }
+            return try await pipeline.render(image, plan: plan, settings: settings)
+        }
+        var data = try await encode(options.quality)
+        if let limit = options.maxBytes, data.count > limit, format.descriptor.takesQuality {
+            data = try await Self.largestQuality(below: options.quality, fitting: limit, encode: encode) ?? data
         }
         job.result = result(data, format: format, plan: plan, job: job, pipeline: pipeline)
+    }
+
+    /// `max_bytes(N)`: the output at the largest quality under `quality` whose bytes fit `limit`
+    /// (a binary search: at most 7 more encodes), or at quality 1 when none fits; nil when even
+    /// that is no smaller.
+    static func largestQuality(below quality: Int, fitting limit: Int, encode: (Int) async throws -> Data) async throws -> Data? {
+        var (low, high) = (1, quality - 1)
+        var best: Data?, smallest: Data?
+        while low <= high {
+            try Task.checkCancellation()
+            let middle = (low + high) / 2
+            let data = try await encode(middle)
+            if data.count <= limit {
+                best = data
+                low = middle + 1
+            } else {
+                if middle == 1 { smallest = data }
+                high = middle - 1
+            }
+        }
+        return best ?? smallest
     }
 
     /// What the options change in each rendered frame, or nil for nothing: the redaction's regions
     /// hidden (`FindRedactions`, per frame in an animation), then, for `draw_detections()`, each
     /// subject the crop's detection found drawn in its kind's colour, thicker when the crop was
     /// built around it (in an animation, the subjects of the last sampled frame at or before it),
-    /// then each effect in order.
+    /// then each effect in order, then `fill(…)` places the frame in its box.
     static func changes(_ job: CropJob, plan: CropPlan) -> FrameChange? {
         let options = job.options
-        guard options.redaction != nil || options.drawDetections || !options.effects.isEmpty else { return nil }
+        guard options.redaction != nil || options.drawDetections || !options.effects.isEmpty || options.fill != nil else { return nil }
         let redaction = options.redaction, output = plan.outputSize
         let hidden = job.redactedFrames ?? [job.redacted ?? []]
         let samples = job.frameSubjects ?? [(0, job.cropSubjects)]
         let used = Set(plan.subjects), drawing = options.drawDetections, effects = options.effects
+        let fill = options.fill
         let thickness = max(2, max(output.width, output.height) / 150)
         return { index, crop, image in
             var image = image
@@ -74,7 +114,8 @@ struct Render: CropStep {
                 }
                 image = try image.outlining(outlines)
             }
-            return try effects.apply(to: image)
+            image = try effects.apply(to: image)
+            return try fill?.apply(to: image) ?? image
         }
     }
 

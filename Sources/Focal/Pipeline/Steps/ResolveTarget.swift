@@ -1,14 +1,18 @@
 /// The target: a fixed one at once; one derived from the image's size (or its bounds) once the
-/// image is open.
+/// image is open, as is one the sizing filters (`no_upscale()`, `proportion(F)`) change.
 struct ResolveTarget: CropStep {
     let name = "resolve target"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.target == nil, let rule = job.rule else { return }
-        if let fixed = rule.fixed {
+        let sizing = job.options.sizing
+        if let fixed = rule.fixed, !sizing.needsImageSize {
             job.target = fixed
         } else if let image = job.image {
-            job.target = try rule.target(for: FocalPipeline.ruleSize(image, job.options.crop))
+            let size = FocalPipeline.ruleSize(image, job.options.crop)
+            let target = sizing.adjusted(try rule.target(for: size), imageSize: size)
+            try target.validate()
+            job.target = target
         }
     }
 }

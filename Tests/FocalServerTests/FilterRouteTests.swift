@@ -1,0 +1,188 @@
+import Focal
+import FocalImaging
+import FocalServer
+import FocalTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// thumbor's filters through the URL: every effect on a still and on every frame of an animation,
+/// the exact arithmetic of the ones thumbor defines byte by byte, the sizing filters, `fill(…)`
+/// with `fit-in`, the encoding filters, the delivery filters and the refusals.
+@Suite struct FilterRouteTests {
+    static func decode(_ data: Data) throws -> SourceImage { try SourceImage.open(data: data, name: "answer") }
+
+    static func pixels(_ data: Data) throws -> PixelBuffer {
+        let image = try decode(data)
+        return try image.pixels(width: image.size.width, height: image.size.height)
+    }
+
+    /// The body of a GET that must answer 200.
+    static func get(_ client: any TestClientProtocol, _ uri: String) async throws -> (Data, HTTPFields) {
+        try await client.execute(uri: uri, method: .get) { response in
+            #expect(response.status == .ok, "\(uri): \(String(buffer: response.body).prefix(300))")
+            return (response.data, response.headers)
+        }
+    }
+
+    @Test("every effect changes a still's pixels and keeps its size, and every frame of an animation", arguments: Effects.all.map { $0.name })
+    func everyEffectOnAStillAndAnAnimation(name: String) async throws {
+        let effect = try #require(Effects.named(name))
+        let argument = effect.examples[0]
+        try await AnimationRouteTests.withAnimationRoot { client, pan in
+            let (plain, _) = try await Self.get(client, "/unsafe/120x120/filters:format(png)/pan.gif")
+            let (changed, headers) = try await Self.get(client, "/unsafe/120x120/filters:\(name)(\(argument)):format(png)/pan.gif")
+            #expect(headers[.contentType] == "image/png")
+            let (a, b) = (try Self.pixels(plain), try Self.pixels(changed))
+            #expect(b.size == PixelSize(width: 120, height: 120))
+            // background_color() changes only transparency, which this GIF has none of.
+            if name == "background_color" { #expect(a.bytes == b.bytes) } else { #expect(a.bytes != b.bytes, "\(name)(\(argument)) changed nothing") }
+            let (animated, animatedHeaders) = try await Self.get(client, "/unsafe/120x120/filters:\(name)(\(argument))/pan.gif")
+            #expect(animatedHeaders[.contentType] == "image/gif")
+            #expect(try Self.decode(animated).pages == pan.offsets.count, "every frame kept")
+        }
+    }
+
+    @Test func brightnessContrastAndGrayscaleAreThumborsArithmeticInURLOrder() async throws {
+        try await withServer { client in
+            let base = "/unsafe/160x120/filters:format(png)"
+            let plain = try Self.pixels(try await Self.get(client, "\(base)/astronaut.png").0)
+            let bright = try Self.pixels(try await Self.get(client, "\(base):brightness(40)/astronaut.png").0)
+            #expect(bright.bytes == plain.bytes.map { UInt8(min(255, Int($0) + 102)) }, "255 × 40 / 100 = 102 added to every channel")
+            let contrast = try Self.pixels(try await Self.get(client, "\(base):contrast(-30)/astronaut.png").0)
+            // (70 × 70) / 100 = 49: each channel 128 + 49 % of its distance from 128, truncated.
+            #expect(contrast.bytes == plain.bytes.map { UInt8(clamping: 49 * (Int($0) - 128) / 100 + 128) })
+            let gray = try Self.pixels(try await Self.get(client, "\(base):grayscale()/astronaut.png").0)
+            var luma: [UInt8] = []
+            for i in stride(from: 0, to: plain.bytes.count, by: 3) {
+                let (r, g, b) = (Int(plain.bytes[i]), Int(plain.bytes[i + 1]), Int(plain.bytes[i + 2]))
+                let l = UInt8((r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16)
+                luma += [l, l, l]
+            }
+            #expect(gray.bytes == luma)
+            let one = try await Self.get(client, "\(base):brightness(40):contrast(60)/astronaut.png").0
+            let other = try await Self.get(client, "\(base):contrast(60):brightness(40)/astronaut.png").0
+            #expect(one != other, "the URL's order is the order they apply in")
+        }
+    }
+
+    @Test func rotateTurnsTheOutputAndBackgroundColorFillsTransparentCorners() async throws {
+        try await withServer { client in
+            let plain = try Self.pixels(try await Self.get(client, "/unsafe/200x100/filters:format(png)/astronaut.png").0)
+            let turned = try Self.pixels(try await Self.get(client, "/unsafe/200x100/filters:rotate(90):format(png)/astronaut.png").0)
+            #expect(turned.size == PixelSize(width: 100, height: 200))
+            // Clockwise: the plain output's bottom-left pixel is the turned one's top-left.
+            #expect(Array(turned.bytes[0..<3]) == Array(plain.bytes[3 * (99 * 200)..<3 * (99 * 200) + 3]))
+            let (corners, headers) = try await Self.get(client, "/unsafe/200x100/filters:round_corner(30,0,0,0,true):format(png)/astronaut.png")
+            #expect(headers[.contentType] == "image/png")
+            #expect(try Self.decode(corners).bands == 4, "transparent corners keep an alpha band")
+            let red = try Self.pixels(
+                try await Self.get(client, "/unsafe/200x100/filters:round_corner(30,0,0,0,true):background_color(ff0000):format(png)/astronaut.png").0)
+            #expect(Array(red.bytes[0..<3]) == [255, 0, 0], "the corner's transparency is filled red")
+            let middle = 3 * (50 * 200 + 100)
+            #expect(Array(red.bytes[middle..<middle + 3]) == Array(plain.bytes[middle..<middle + 3]), "the middle is unchanged")
+        }
+    }
+
+    @Test func sizingFiltersAndFillWithFitIn() async throws {
+        try await withServer { client in
+            func size(_ uri: String) async throws -> PixelSize { try Self.decode(try await Self.get(client, uri).0).size }
+            #expect(try await size("/unsafe/fit-in/1000x1000/astronaut.png") == PixelSize(width: 512, height: 512), "fit-in never enlarges")
+            #expect(try await size("/unsafe/fit-in/1000x1000/filters:upscale()/astronaut.png") == PixelSize(width: 1000, height: 1000))
+            #expect(try await size("/unsafe/900x600/filters:no_upscale()/astronaut.png") == PixelSize(width: 512, height: 512))
+            #expect(try await size("/unsafe/300x200/filters:proportion(0.5)/astronaut.png") == PixelSize(width: 150, height: 100))
+            let (stretched, headers) = try await Self.get(client, "/unsafe/300x100/filters:stretch()/astronaut.png")
+            #expect(try Self.decode(stretched).size == PixelSize(width: 300, height: 100))
+            #expect(headers[HTTPField.Name("X-Focal-Strategy")!] == "stretch")
+            // grace_hopper.jpg is 512×600: fit in 300×300 it is 256×300, in the middle of a red 300×300.
+            let filled = try Self.pixels(try await Self.get(client, "/unsafe/fit-in/300x300/filters:fill(ff0000):format(png)/grace_hopper.jpg").0)
+            #expect(filled.size == PixelSize(width: 300, height: 300))
+            #expect(Array(filled.bytes[0..<3]) == [255, 0, 0] && Array(filled.bytes[3 * 299..<3 * 300]) == [255, 0, 0])
+            #expect(Array(filled.bytes[3 * 150..<3 * 151]) != [255, 0, 0], "the photo is in the middle")
+            let blurred = try Self.pixels(try await Self.get(client, "/unsafe/fit-in/300x300/filters:fill(blur):format(png)/grace_hopper.jpg").0)
+            #expect(blurred.size == PixelSize(width: 300, height: 300) && Array(blurred.bytes[0..<3]) != [255, 0, 0])
+            let (clear, _) = try await Self.get(client, "/unsafe/fit-in/300x300/filters:fill(transparent):format(png)/grace_hopper.jpg")
+            #expect(try Self.decode(clear).bands == 4)
+            // A box past the output limits is refused before anything is drawn.
+            try await client.execute(uri: "/unsafe/fit-in/60000x60000/filters:fill(ff0000)/grace_hopper.jpg", method: .get) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.json?["code"] as? String == "output.too_large")
+            }
+        }
+    }
+
+    @Test func encodingFilters() async throws {
+        try await withServer { client in
+            let (plain, _) = try await Self.get(client, "/unsafe/300x300/filters:format(jpeg)/astronaut.png")
+            let (small, _) = try await Self.get(client, "/unsafe/300x300/filters:format(jpeg):max_bytes(9000)/astronaut.png")
+            #expect(plain.count > 9000 && small.count <= 9000, "\(plain.count) → \(small.count) bytes")
+            #expect(try Self.decode(small).size == PixelSize(width: 300, height: 300))
+            let (auto, headers) = try await Self.get(client, "/unsafe/300x300/filters:autojpg()/astronaut.png")
+            #expect(headers[.contentType] == "image/jpeg", "a PNG without alpha goes out as JPEG")
+            #expect(try Self.decode(auto).format == "jpeg")
+            let png = try Self.pixels(try await Self.get(client, "/unsafe/300x300/filters:format(png)/astronaut.png").0)
+            let (lossless, _) = try await Self.get(client, "/unsafe/300x300/filters:format(webp):lossless()/astronaut.png")
+            #expect(try Self.pixels(lossless).bytes == png.bytes, "every pixel kept")
+        }
+    }
+
+    @Test func deliveryFiltersAndDebug() async throws {
+        try await withServer { client in
+            let (_, aged) = try await Self.get(client, "/unsafe/100x100/filters:max_age(60)/astronaut.png")
+            #expect(aged[.cacheControl] == "public, max-age=60")
+            let (_, named) = try await Self.get(client, "/unsafe/100x100/filters:attachment()/astronaut.png")
+            #expect(named[.contentDisposition] == "attachment; filename=\"astronaut.png\"")
+            let (_, given) = try await Self.get(client, "/unsafe/100x100/filters:attachment(portrait.png)/astronaut.png")
+            #expect(given[.contentDisposition] == "attachment; filename=\"portrait.png\"")
+            try await client.execute(uri: "/unsafe/100x100/filters:attachment(../x)/astronaut.png", method: .get) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/unsafe/100x100/filters:expire(1000)/astronaut.png", method: .get) { response in
+                #expect(response.status == .gone)
+                #expect(response.json?["code"] as? String == "request.expired")
+            }
+            let inAnHour = Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000
+            let (_, later) = try await Self.get(client, "/unsafe/100x100/filters:expire(\(inAnHour))/astronaut.png")
+            let age = later[.cacheControl]?.split(separator: "=").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) } ?? -1
+            #expect(age > 3500 && age <= 3600, "\(String(describing: later[.cacheControl]))")
+            let (debug, _) = try await Self.get(client, "/unsafe/debug/200x200/smart/astronaut.png")
+            let (drawn, _) = try await Self.get(client, "/unsafe/200x200/smart/filters:draw_detections()/astronaut.png")
+            #expect(debug == drawn, "debug/ draws what draw_detections() draws")
+        }
+    }
+
+    @Test func maxFramesKeepsTheFirstFrames() async throws {
+        try await AnimationRouteTests.withAnimationRoot { client, _ in
+            let (three, _) = try await Self.get(client, "/unsafe/100x100/filters:max_frames(3)/pan.gif")
+            #expect(try Self.decode(three).pages == 3)
+            let (one, headers) = try await Self.get(client, "/unsafe/100x100/filters:max_frames(1)/pan.gif")
+            let pages = try Self.decode(one).pages
+            #expect(headers[.contentType] == "image/jpeg" && pages == 1, "one frame is a still")
+        }
+    }
+
+    @Test("filters Focal does not apply, and arguments out of bounds, are refused with a 400 that says why", arguments: [
+        ("redeye()", "eye detector"), ("watermark(a.png,10,10,50)", "watermark"), ("frame(a.png)", "frame"), ("extract_focal()", "focal()"),
+        ("blur(151)", "1 to 150"), ("round_corner(10001,0,0,0)", "0 to 10000"), ("rotate(45)", "quarter turns"),
+        ("convolution(1;2;1;2,2,true)", "odd"), ("noise(101)", "0 to 100"), ("sepia()", "Focal knows"), ("fill(glitter)", "fill"),
+        ("max_bytes(0)", "max-bytes"), ("colorize(10,10,10)", "colorize"),
+    ])
+    func refusals(filter: String, reason: String) async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/100x100/filters:\(filter)/astronaut.png", method: .get) { response in
+                #expect(response.status == .badRequest)
+                let message = response.json?["message"] as? String ?? ""
+                #expect(message.contains(reason), "\(filter): \(message)")
+            }
+        }
+    }
+
+    @Test func trimIsRefusedWithItsReason() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/trim/100x100/astronaut.png", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect((response.json?["message"] as? String)?.contains("trim") == true)
+            }
+        }
+    }
+}

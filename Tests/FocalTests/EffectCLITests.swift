@@ -1,0 +1,64 @@
+import Focal
+import FocalImaging
+import FocalTestSupport
+import Foundation
+import Testing
+
+/// thumbor's filters on the command line: effects in the table's order on a still, every frame of
+/// an animation, the sizing and encoding rows.
+@Suite struct EffectCLITests {
+    static func pixels(_ path: String) throws -> PixelBuffer {
+        let image = try SourceImage.open(path: path)
+        return try image.pixels(width: image.size.width, height: image.size.height)
+    }
+
+    @Test func effectsOnAStillAndOnEveryFrameOfAnAnimation() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let photo = Checkout.fixture("astronaut.png")
+        let plain = try await Run(["crop", photo, "--size", "120x90", "--detect", "off", "-o", scratch.file("plain.png")])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let gray = try await Run(["crop", photo, "--size", "120x90", "--detect", "off", "--grayscale", "on", "--rotate", "-90", "-o", scratch.file("gray.png")])
+        #expect(gray.status == 0, "\(gray.stderr)")
+        let (before, after) = (try Self.pixels(scratch.file("plain.png")), try Self.pixels(scratch.file("gray.png")))
+        #expect(after.size == PixelSize(width: 90, height: 120), "turned a quarter anticlockwise")
+        let bytes = after.bytes
+        let grey = stride(from: 0, to: bytes.count, by: 3).allSatisfy { (i: Int) -> Bool in bytes[i] == bytes[i + 1] && bytes[i + 1] == bytes[i + 2] }
+        #expect(grey, "every pixel grey")
+        // Anticlockwise: the plain output's top-right pixel is the turned one's top-left.
+        let topRight = 3 * 119
+        let r = Int(before.bytes[topRight]), g = Int(before.bytes[topRight + 1]), b = Int(before.bytes[topRight + 2])
+        #expect(Int(after.bytes[0]) == (r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16)
+
+        let pan = try PanningAnimation(
+            .graceHopper, canvas: PixelSize(width: 400, height: 240), spriteWidth: 200, frames: 8, from: (0, 10), to: (200, 10), format: .gif)
+        try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.gif")))
+        let run = try await Run(["crop", scratch.file("pan.gif"), "--size", "100x100", "--blur", "3", "--round-corner", "20,255,0,0", "-o", scratch.file("out.gif")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let written = try SourceImage.open(path: scratch.file("out.gif"))
+        #expect(try written.animation()?.frames == 8, "every frame kept")
+        let first = try written.pixels(width: 100, height: 100)
+        #expect(first.bytes[0] > 200 && first.bytes[1] < 60, "the rounded corner is red: \(first.bytes[0..<3])")
+        // first-frames keeps the first frames.
+        let three = try await Run(["crop", scratch.file("pan.gif"), "--size", "100x100", "--first-frames", "3", "-o", scratch.file("three.gif")])
+        #expect(three.status == 0, "\(three.stderr)")
+        #expect(try SourceImage.open(path: scratch.file("three.gif")).animation()?.frames == 3)
+    }
+
+    @Test func sizingAndEncodingRowsOnTheCommandLine() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let photo = Checkout.fixture("astronaut.png")
+        let capped = try await Run(["crop", photo, "--size", "900x300", "--no-upscale", "on", "-o", scratch.file("capped.png")])
+        #expect(capped.status == 0, "\(capped.stderr)")
+        #expect(try SourceImage.open(path: scratch.file("capped.png")).size == PixelSize(width: 512, height: 300))
+        let half = try await Run(["crop", photo, "--size", "300x200", "--proportion", "0.5", "-o", scratch.file("half.png")])
+        #expect(try SourceImage.open(path: scratch.file("half.png")).size == PixelSize(width: 150, height: 100), "\(half.stderr)")
+        let small = try await Run(["crop", photo, "--size", "300x300", "--max-bytes", "8000", "-o", scratch.file("small.jpg")])
+        #expect(small.status == 0, "\(small.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.file("small.jpg"))).count
+        #expect(bytes <= 8000, "\(bytes) bytes")
+        let bad = try await Run(["crop", photo, "--size", "300x300", "--blur", "500", "-o", scratch.file("x.jpg")])
+        #expect(bad.status == 64 && bad.stderr.contains("1 to 150"), "\(bad.stderr)")
+    }
+}
