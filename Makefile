@@ -18,7 +18,7 @@ EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
 .PHONY: all deps test-deps models fixtures build release demo serve test test-browser eval stress eval-stress check-redaction bench bench-formats package-element check-element \
-	bench-serve client-tests cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
+	bench-serve client-tests compare-filters cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
 	bench-lock bench-abuse bench-build lint readme-options generated man install uninstall test-install
 
 all: build
@@ -159,6 +159,11 @@ bench-serve: models fixtures release
 # for a short run, --only NAME,... for some attacks.
 bench-abuse: models fixtures
 	python3 -m focalscripts.bench_abuse $(BENCH_ABUSE_FLAGS)
+
+# thumbor 7.8 (.cache/thumbor-venv, scripts/thumbor-env.sh) and `focal serve` on the same photos
+# and URLs, filter by filter: the same sizes and pixels, or the reason they differ.
+compare-filters: models fixtures build
+	python3 -m focalscripts.filter_compare
 
 # libthumbor's signed URLs against a live `focal serve` (scripts/client-tests.sh thumbor: thumbor).
 client-tests: models fixtures build

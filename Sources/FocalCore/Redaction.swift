@@ -42,10 +42,17 @@ public struct Redaction: Hashable, Sendable, Codable {
     }
 
     /// How far a subject's box is grown before it is hidden, as a fraction of its size on each
-    /// side: detectors draw faces tight, and hair, ears and chin identify too.
-    public static let margin = 0.2
-    /// The least growth, in pixels of the image, on each side: a face of a dozen pixels grown by a
-    /// fifth keeps the outline of its hair at the edge of the hidden region.
+    /// side, for a box of `side` pixels (its longer side): detectors draw faces tight, and hair,
+    /// ears and chin identify too. 0.3 for a box of 96 px or more, rising to 0.5 for one of 48 px
+    /// or less: a small face hidden with a narrow margin keeps the outline of its head, which a
+    /// detector still reads as a face (`make check-redaction` measured it). At least
+    /// `minimumMargin` pixels.
+    public static func margin(forSide side: Double) -> Double {
+        let (small, large) = (48.0, 96.0)
+        let share = min(1, max(0, (side - small) / (large - small)))
+        return 0.5 - 0.2 * share
+    }
+    /// The least growth, in pixels of the image, on each side.
     public static let minimumMargin = 3.0
     /// The least score a face needs to be hidden: lower than a crop's (0.6), since a face missed
     /// is a leak and one hidden too many costs a few pixels.

@@ -21,12 +21,12 @@ import Testing
         let gray = try await Run(["crop", photo, "--size", "120x90", "--detect", "off", "--grayscale", "on", "--rotate", "-90", "-o", scratch.file("gray.png")])
         #expect(gray.status == 0, "\(gray.stderr)")
         let (before, after) = (try Self.pixels(scratch.file("plain.png")), try Self.pixels(scratch.file("gray.png")))
-        #expect(after.size == PixelSize(width: 90, height: 120), "turned a quarter anticlockwise")
+        #expect(after.size == PixelSize(width: 90, height: 120), "turned a quarter clockwise")
         let bytes = after.bytes
         let grey = stride(from: 0, to: bytes.count, by: 3).allSatisfy { (i: Int) -> Bool in bytes[i] == bytes[i + 1] && bytes[i + 1] == bytes[i + 2] }
         #expect(grey, "every pixel grey")
-        // Anticlockwise: the plain output's top-right pixel is the turned one's top-left.
-        let topRight = 3 * 119
+        // rotate(-90) is clockwise: the plain output's bottom-left pixel is the turned one's top-left.
+        let topRight = 3 * (89 * 120)
         let r = Int(before.bytes[topRight]), g = Int(before.bytes[topRight + 1]), b = Int(before.bytes[topRight + 2])
         #expect(Int(after.bytes[0]) == (r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16)
 

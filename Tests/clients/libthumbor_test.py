@@ -224,6 +224,26 @@ class LibthumborURLs(unittest.TestCase):
                 url = self.url(width=200, height=100, image_url=image, filters=[focal])
                 self.get_image(url, (200, 100))
 
+    def test_thumbors_filters_are_signed_and_served(self):
+        image = IMAGES[0]
+        _, _, plain = self.get_image(self.url(width=200, height=100, image_url=image, filters=["format(png)"]), (200, 100))
+        cases = (
+            (["grayscale()"], (200, 100)), (["brightness(10)", "contrast(20)"], (200, 100)), (["saturation(0.5)"], (200, 100)),
+            (["rgb(10,0,-10)"], (200, 100)), (["equalize()"], (200, 100)), (["colorize(20,20,20,ff0000)"], (200, 100)),
+            (["noise(10)"], (200, 100)), (["blur(2)"], (200, 100)), (["sharpen(1.5,0.5,true)"], (200, 100)),
+            (["convolution(1;2;1;2;4;2;1;2;1,3,true)"], (200, 100)), (["round_corner(10,255,255,255)"], (200, 100)),
+            (["rotate(90)"], (100, 200)), (["proportion(0.5)"], (100, 50)),
+        )
+        for filters, size in cases:
+            with self.subTest(filters=filters):
+                _, _, body = self.get_image(self.url(width=200, height=100, image_url=image, filters=filters + ["format(png)"]), size)
+                if size == (200, 100):
+                    self.assertGreater(mean_difference(plain, body), 0.2, f"{filters} changed nothing")
+        _, _, filled = self.get_image(self.url(width=300, height=300, fit_in=True, image_url=image, filters=["fill(ff0000)"]), (300, 300))
+        status, headers, _ = fetch(self.url(width=100, height=100, image_url=image, filters=["max_age(60)"]))
+        self.assertEqual(status, 200)
+        self.assertIn("max-age=60", headers.get("Cache-Control", ""))
+
     def test_unknown_filter_is_refused(self):
         if SERVER == "thumbor":
             self.skipTest("thumbor ignores filters it does not know")

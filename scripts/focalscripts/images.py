@@ -74,3 +74,24 @@ def with_comment(data, text):
     payload = text.encode()
     segment = b"\xff\xfe" + (len(payload) + 2).to_bytes(2, "big") + payload
     return data[:pos] + segment + data[pos:]
+
+
+def mean_difference(a, b):
+    """Mean absolute difference of two encoded images of one size (0-255 a channel), their alpha
+    flattened on white; a one-band image is compared as grey in every band."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for name, data in (("a", a), ("b", b)):
+            path = os.path.join(tmp, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            flat = os.path.join(tmp, name + ".v")
+            if bands_of(path) in (2, 4):
+                vips("flatten", path, flat, "--background", "255 255 255")
+            else:
+                vips("copy", path, flat)
+            paths.append(flat)
+        vips("subtract", paths[0], paths[1], os.path.join(tmp, "d.v"))
+        vips("abs", os.path.join(tmp, "d.v"), os.path.join(tmp, "e.v"))
+        out = subprocess.run(["vips", "avg", os.path.join(tmp, "e.v")], capture_output=True, text=True, check=True)
+        return float(out.stdout)

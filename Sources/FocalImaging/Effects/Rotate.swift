@@ -1,14 +1,14 @@
 public import FocalCore
 
-/// `rotate(DEGREES)`: the output turned clockwise by a multiple of 90 degrees, as thumbor's
-/// (which ignores other angles; Focal refuses them). The turn comes after the crop, so a 90° turn
-/// gives an output of the requested height by the requested width.
+/// `rotate(DEGREES)`: the output turned anticlockwise by a multiple of 90 degrees, as thumbor's
+/// (PIL's direction; thumbor ignores other angles, Focal refuses them). The turn comes after the
+/// crop, so a 90° turn gives an output of the requested height by the requested width.
 public struct Rotate: Effect {
     public static let name = "rotate"
-    public static let values = "a multiple of 90 (degrees clockwise; negative turns the other way)"
+    public static let values = "a multiple of 90 (degrees anticlockwise, as thumbor; negative turns clockwise)"
     public static let summary = "turns the output by quarter turns, after the crop"
     public static let examples = ["90", "180", "-90", "450"]
-    /// Degrees clockwise, 0, 90, 180 or 270.
+    /// Degrees anticlockwise, 0, 90, 180 or 270.
     public let degrees: Int
 
     public init(arguments: String) throws(PlanningError) {
@@ -20,5 +20,5 @@ public struct Rotate: Effect {
 
     public var arguments: String { String(degrees) }
 
-    public func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage { try image.rotated(quarterTurns: degrees / 90) }
+    public func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage { try image.rotated(quarterTurns: (360 - degrees) / 90) }
 }

@@ -5,7 +5,7 @@ import FocalDetection
 /// most thorough detection Focal has (every detector on the accurate proxy, then faces again at a
 /// lower threshold and in tiles of a larger copy: `redactionFaces(in:)`), whatever the crop itself
 /// used: a face a crop could do without is still a face to hide. Each box is grown by
-/// `Redaction.margin` on every side. In an animated output, every frame is
+/// `Redaction.margin(forSide:)` on every side. In an animated output, every frame is
 /// searched (one pass over the file), not only the sampled ones, and hides what the frames on
 /// either side of it were found to hold too.
 struct FindRedactions: CropStep {
@@ -36,12 +36,13 @@ struct FindRedactions: CropStep {
         job.redacted = Self.hidden(found, by: redaction)
     }
 
-    /// The boxes `redaction` hides among `found`, grown by `Redaction.margin` (at least
+    /// The boxes `redaction` hides among `found`, grown by `Redaction.margin(forSide:)` (at least
     /// `Redaction.minimumMargin` pixels) on every side.
     static func hidden(_ found: [Subject], by redaction: Redaction) -> [Box] {
         found.filter { redaction.hides($0.kind) }.map { subject in
             let box = subject.box
-            let (dx, dy) = (max(box.width * Redaction.margin, Redaction.minimumMargin), max(box.height * Redaction.margin, Redaction.minimumMargin))
+            let margin = Redaction.margin(forSide: max(box.width, box.height))
+            let (dx, dy) = (max(box.width * margin, Redaction.minimumMargin), max(box.height * margin, Redaction.minimumMargin))
             return Box(x: box.x - dx, y: box.y - dy, width: box.width + 2 * dx, height: box.height + 2 * dy)
         }
     }

@@ -1,0 +1,127 @@
+"""thumbor 7.8 and `focal serve` on the same photos and URLs, filter by filter (`make compare-filters`).
+
+Usage: python3 -m focalscripts.filter_compare [--thumbor PATH] [--focal PATH]
+
+Starts thumbor (its file loader, no detector) and `focal serve` on loopback ports over one
+folder (the fixture photos and a PNG with alpha made from one of them), fetches each URL of the
+list below from both, and compares the answers: the same size, and a mean absolute difference
+(0-255 a channel) within 3 of the same URL without the filter. The pixel filters are applied to a
+PNG at its own size (no resize), where the plain answers are the same pixels, so what differs is
+the filter's; the sizing filters resize, which the two do differently (about 2-3 apart already). URLs marked as differing on purpose are measured and
+their reason printed, not judged. Prints a Markdown table; exits 1 when a filter that should match
+does not.
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+from . import paths
+from .images import image_size, mean_difference, vips
+from .servers import FocalServer, ThumborServer, thumbor_executable
+from .web import get
+
+TOLERANCE = 3.0
+
+# (URL after /unsafe/, the plain URL it is measured against, None or why Focal differs on purpose)
+CASES = [
+    ("filters:brightness(40):format(png)/astronaut.png", None),
+    ("filters:brightness(-30):format(png)/astronaut.png", None),
+    ("filters:contrast(40):format(png)/astronaut.png", None),
+    ("filters:contrast(-30):format(png)/astronaut.png", None),
+    ("filters:saturation(1.5):format(png)/astronaut.png", None),
+    ("filters:saturation(0):format(png)/astronaut.png", None),
+    ("filters:rgb(20,0,-20):format(png)/astronaut.png", None),
+    ("filters:grayscale():format(png)/astronaut.png", None),
+    ("filters:equalize():format(png)/astronaut.png", None),
+    ("filters:colorize(40,40,40,ff8800):format(png)/astronaut.png", None),
+    ("filters:blur(4):format(png)/astronaut.png", None),
+    ("filters:blur(8,3):format(png)/astronaut.png", None),
+    ("filters:convolution(1;2;1;2;4;2;1;2;1,3,true):format(png)/astronaut.png", None),
+    ("filters:convolution(0;-1;0;-1;5;-1;0;-1;0,3,false):format(png)/astronaut.png", None),
+    ("filters:rotate(90):format(png)/astronaut.png", None),
+    ("filters:rotate(180):format(png)/astronaut.png", None),
+    ("filters:round_corner(20,255,255,255):format(png)/astronaut.png", None),
+    ("300x200/filters:background_color(ff0000):format(png)/alpha.png", None),
+    ("fit-in/300x300/filters:fill(ff0000):format(png)/grace_hopper.jpg", None),
+    ("fit-in/300x300/filters:fill(auto):format(png)/grace_hopper.jpg", None),
+    ("300x200/filters:proportion(0.5):format(png)/grace_hopper.jpg", None),
+    ("900x900/filters:no_upscale():format(png)/astronaut.png", None),
+    ("fit-in/1000x1000/filters:upscale():format(png)/astronaut.png", None),
+    ("300x100/filters:stretch():format(png)/grace_hopper.jpg", None),
+    ("filters:noise(20):format(png)/astronaut.png", "random: Focal's noise is the same for one seed on every replica, not thumbor's sequence"),
+    ("filters:sharpen(2,1,true):format(png)/astronaut.png",
+     "thumbor sharpens with GIMP's wavelet sharpen, Focal with an unsharp mask of the same amount and radius"),
+    ("fit-in/300x300/filters:fill(blur):format(png)/grace_hopper.jpg", None),
+]
+
+
+def plain_of(case):
+    """The URL without its filters but format(png): what the two servers' resizes alone differ by."""
+    head, _, rest = case.partition("filters:")
+    image = rest.rsplit("/", 1)[1]
+    return f"{head}filters:format(png)/{image}"
+
+
+def compare(thumbor, focal):
+    rows, failures = [], 0
+    baselines = {}
+    for case, reason in CASES:
+        answers = {}
+        for name, server in (("thumbor", thumbor), ("focal", focal)):
+            status, headers, body = get(f"{server.base}/unsafe/{case}")
+            if status != 200:
+                raise SystemExit(f"filter_compare: {name} answered {status} to /unsafe/{case}: {body[:200]!r}")
+            answers[name] = body
+        sizes = {name: image_size(body) for name, body in answers.items()}
+        plain = plain_of(case)
+        if plain not in baselines:
+            a = get(f"{thumbor.base}/unsafe/{plain}")[2]
+            b = get(f"{focal.base}/unsafe/{plain}")[2]
+            baselines[plain] = mean_difference(a, b) if image_size(a) == image_size(b) else None
+        baseline = baselines[plain]
+        same_size = sizes["thumbor"] == sizes["focal"]
+        difference = mean_difference(answers["thumbor"], answers["focal"]) if same_size else None
+        if reason:
+            verdict = f"differs on purpose: {reason}"
+        elif not same_size:
+            verdict, failures = "**sizes differ**", failures + 1
+        elif baseline is not None and difference <= baseline + TOLERANCE:
+            verdict = "same"
+        else:
+            verdict, failures = f"**differs** (over {TOLERANCE:g} past the plain crops)", failures + 1
+        shown = lambda s: f"{s[0]}x{s[1]}"
+        rows.append(f"| `{case.split('filters:')[1].split(':format')[0]}` | `{case.split('filters')[0].rstrip('/') or '(own size)'}` | {shown(sizes['thumbor'])} | "
+                    f"{shown(sizes['focal'])} | {'-' if baseline is None else f'{baseline:.1f}'} | "
+                    f"{'-' if difference is None else f'{difference:.1f}'} | {verdict} |")
+    return rows, failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--thumbor", default=None, help="thumbor executable (default: .cache/thumbor-venv, built when missing)")
+    parser.add_argument("--focal", default=None, help="focal executable (default: FOCAL_BIN, .build/debug/focal, else release)")
+    args = parser.parse_args()
+    thumbor_bin = args.thumbor or thumbor_executable()
+    focal_bin = args.focal or paths.focal_binary(paths.DEBUG_FOCAL, paths.RELEASE_FOCAL)
+    root = tempfile.mkdtemp(prefix="focal-filter-compare-")
+    try:
+        for name in ("grace_hopper.jpg", "astronaut.png"):
+            shutil.copy(os.path.join(paths.FIXTURES, name), root)
+        # A PNG with alpha: the photo, half transparent.
+        vips("bandjoin_const", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "alpha.png"), "128")
+        with ThumborServer(thumbor_bin, root, processes=1, detectors=()) as thumbor, FocalServer(focal_bin, root, allow_unsafe=True) as focal:
+            rows, failures = compare(thumbor, focal)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(f"| filter | URL | thumbor 7.8 | Focal | plain crops differ by | filtered differ by | verdict |")
+    print("|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    if failures:
+        print(f"filter_compare: {failures} filter(s) do not answer as thumbor's do", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
