@@ -30,6 +30,9 @@ public struct GeneratedRegion: Sendable {
                 file: "README.md", name: "crop-options", open: "<!-- crop-options -->\n", close: "<!-- /crop-options -->",
                 text: CropOption.markdownTable + "\n"),
             GeneratedRegion(
+                file: "README.md", name: "url-filters", open: "<!-- url-filters -->\n", close: "<!-- /url-filters -->",
+                text: URLFilter.markdownTable + "\n"),
+            GeneratedRegion(
                 file: "README.md", name: "error-statuses", open: "<!-- error-statuses -->\n", close: "<!-- /error-statuses -->",
                 text: ErrorStatus.markdownTable + "\n"),
             GeneratedRegion(

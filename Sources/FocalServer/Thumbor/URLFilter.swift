@@ -1,4 +1,5 @@
 import FocalCore
+import Foundation
 
 /// The filters only a URL takes, beside the crop option table's (which every door takes): how an
 /// answer is sent rather than what it shows, and the spellings thumbor and imagor give options
@@ -46,6 +47,17 @@ public struct URLFilter: Sendable {
         "page": "page(n) is not applied by Focal: an animation's frames are all kept, max_frames(N) keeps the first N, max_frames(1) the first alone",
         "trim": "trim is not applied by Focal: give the part to keep as a crop (AxB:CxD) or focal()",
     ]
+
+    /// The README's table of the URL-only filters, then those Focal refuses with their reasons
+    /// (`make generated` writes it between the README's `url-filters` markers).
+    public static var markdownTable: String {
+        var lines = ["| URL filter (an example) | values | what it does |", "|---|---|---|"]
+        for filter in all { lines.append("| `\(filter.name)(\(filter.example))` | \(filter.values) | \(filter.summary) |") }
+        for (name, reason) in refused.sorted(by: { $0.key < $1.key }) {
+            lines.append("| `\(name)` | — | refused (400): \(reason.replacingOccurrences(of: "|", with: "\\|")) |")
+        }
+        return lines.joined(separator: "\n")
+    }
 
     /// The argument of `max_age(N)`, checked.
     static func maxAge(_ text: String) throws(ServerError) -> Int {
