@@ -48,6 +48,7 @@ struct CropCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: CropOption.help("max-bytes")) var maxBytes: String?
     @Option(parsing: .unconditional, help: CropOption.help("autojpg")) var autojpg: String?
     @Option(parsing: .unconditional, help: CropOption.help("first-frames")) var firstFrames: String?
+    @Option(parsing: .unconditional, help: CropOption.help("trim")) var trim: String?
     @Option(parsing: .unconditional, help: CropOption.help("brightness")) var brightness: String?
     @Option(parsing: .unconditional, help: CropOption.help("contrast")) var contrast: String?
     @Option(parsing: .unconditional, help: CropOption.help("saturation")) var saturation: String?

@@ -177,9 +177,31 @@ import Testing
         }
     }
 
-    @Test func trimIsRefusedWithItsReason() async throws {
-        try await withServer { client in
-            try await client.execute(uri: "/unsafe/trim/100x100/astronaut.png", method: .get) { response in
+    @Test func trimCutsTheBordersOffFirst() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // astronaut.png (512×512) in the middle of a white 700×600 border, 100 px from the left, 50 from the top.
+        let photo = try SourceImage.open(path: Checkout.fixture("astronaut.png"))
+        let inner = try photo.pixels(width: 512, height: 512)
+        var bytes = [UInt8](repeating: 255, count: 700 * 600 * 3)
+        for y in 0..<512 {
+            let from = 3 * y * 512, to = 3 * ((50 + y) * 700 + 100)
+            bytes.replaceSubrange(to..<(to + 3 * 512), with: inner.bytes[from..<(from + 3 * 512)])
+        }
+        let bordered = try RenderedImage(pixels: try #require(PixelBuffer(width: 700, height: 600, bytes: bytes))).encode(.png)
+        try bordered.write(to: URL(fileURLWithPath: scratch.file("bordered.png")))
+        try await withServer({ $0.root = scratch.path }) { client in
+            let (plain, _) = try await Self.get(client, "/unsafe/filters:format(png)/bordered.png")
+            #expect(try Self.decode(plain).size == PixelSize(width: 700, height: 600))
+            let (trimmed, _) = try await Self.get(client, "/unsafe/trim/filters:format(png)/bordered.png")
+            #expect(try Self.pixels(trimmed).bytes == inner.bytes, "the border is gone, the photo whole")
+            // A manual crop is a part of the trimmed image, as in thumbor.
+            let (part, _) = try await Self.get(client, "/unsafe/trim:top-left:10/0x0:100x80/filters:format(png)/bordered.png")
+            let cropped = try Self.pixels(part)
+            #expect(cropped.size == PixelSize(width: 100, height: 80) && Array(cropped.bytes[0..<3]) == Array(inner.bytes[0..<3]))
+            // meta/ plans inside the trimmed image too.
+            _ = try await Self.get(client, "/unsafe/meta/trim/200x200/bordered.png")
+            try await client.execute(uri: "/unsafe/trim:sideways/100x100/bordered.png", method: .get) { response in
                 #expect(response.status == .badRequest)
                 #expect((response.json?["message"] as? String)?.contains("trim") == true)
             }

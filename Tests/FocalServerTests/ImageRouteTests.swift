@@ -251,7 +251,7 @@ import Testing
         ("/unsafe/300x300/http%3A%2F%2F10.0.0.1%2Fa.jpg", .notFound, "fetch.address_refused"),
         ("/unsafe/300x300/http%3A%2F%2F%5B%3A%3Affff%3A127.0.0.1%5D%2Fa.jpg", .notFound, "fetch.address_refused"),
         ("/unsafe/300x300/id:" + String(repeating: "0", count: 64), .notFound, "input.not_found"),
-        ("/unsafe/trim/300x300/astronaut.png", .badRequest, "request.invalid"),
+        ("/unsafe/trim:sideways/300x300/astronaut.png", .badRequest, "request.invalid"),
     ])
     func refusals(_ uri: String, _ status: HTTPResponse.Status, _ code: String) async throws {
         try await withServer { client in

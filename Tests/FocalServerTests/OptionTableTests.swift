@@ -27,6 +27,8 @@ import Testing
     /// The URL path that gives one option.
     static func urlPath(_ option: CropOption, _ text: String) throws -> String {
         if let filter = option.filter { return "/unsafe/100x100/smart/filters:\(filter)(\(text))/a.jpg" }
+        // trim is a segment of its own, before the size.
+        if option.name == "trim" { return "/unsafe/trim:\(text)/100x100/smart/a.jpg" }
         // detect is the URL's smart/ segment.
         return try canonical(option.name, text) == "on" ? "/unsafe/100x100/smart/a.jpg" : "/unsafe/100x100/a.jpg"
     }

@@ -61,13 +61,13 @@ import Testing
                             return response.data
                         }
                         #expect(try await Self.faces(in: hidden).isEmpty, "\(uri): a face is still found")
-                        // Away from every face (grown by twice the margin), nothing changed.
+                        // Away from every face (grown by twice its margin), nothing changed.
                         let a = try SourceImage.open(data: plain, name: "plain").render(crop: PixelRect(x: 0, y: 0, width: 320, height: 320), to: PixelSize(width: 320, height: 320)).pixels()
                         let b = try SourceImage.open(data: hidden, name: "hidden").render(crop: PixelRect(x: 0, y: 0, width: 320, height: 320), to: PixelSize(width: 320, height: 320)).pixels()
                         var same = 0, away = 0
                         for y in 0..<320 {
                             for x in 0..<320 where !before.contains(where: { face in
-                                let m = 0.5
+                                let m = 2 * Redaction.margin(forSide: max(face.box.width, face.box.height))
                                 return Double(x) >= face.box.x - face.box.width * m && Double(x) <= face.box.x + face.box.width * (1 + m)
                                     && Double(y) >= face.box.y - face.box.height * m && Double(y) <= face.box.y + face.box.height * (1 + m)
                             }) {

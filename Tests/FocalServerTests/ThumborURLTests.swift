@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "/", "/unsafe", "/unsafe/", "//300x200/a.jpg", "/unsafe/300x200/", "/unsafe/trim/a.jpg",
+        "/", "/unsafe", "/unsafe/", "//300x200/a.jpg", "/unsafe/300x200/", "/unsafe/trim:sideways/a.jpg",
         "/unsafe/filters:quality(80/a.jpg", "/unsafe/filters:quality80)/a.jpg", "/unsafe/99999999999x1/a.jpg",
         "/unsafe/filters:(80)/a.jpg",
     ])

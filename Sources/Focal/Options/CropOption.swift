@@ -278,6 +278,14 @@ public struct CropOption: Sendable {
                 options.maxFrames = value
             },
             print: { $0.maxFrames.map(String.init) }),
+        CropOption(
+            name: "trim", filter: nil, urlForm: "`trim/`, `trim:bottom-right:10/` (before the crop)",
+            values: "`top-left` or `bottom-right` (the corner whose colour is the border), then optionally `:` and a tolerance 0-442",
+            defaultText: "none",
+            summary: "cuts off the image's borders of that corner's colour first, as thumbor's `trim`; a URL's `AxB:CxD` is then a part of what is left",
+            examples: ["top-left", "bottom-right:10", "on"],
+            parse: { text, options throws(PlanningError) in options.trim = try Trim(text: text) },
+            print: { $0.trim?.text }),
     ]
 
     /// A row that is only switched on: empty (a URL's `name()`), `on` or `true`.

@@ -41,6 +41,8 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     public var autoJPEG = false
     /// `max_frames(N)`: an animation's first N frames only (1: its first frame, still); default nil: all.
     public var maxFrames: Int?
+    /// thumbor's `trim`: the image's borders of one colour cut off first; default nil.
+    public var trim: Trim?
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -60,7 +62,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, trim
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -81,6 +83,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encodeIfPresent(maxBytes, forKey: .maxBytes)
         if autoJPEG { try container.encode(autoJPEG, forKey: .autoJPEG) }
         try container.encodeIfPresent(maxFrames, forKey: .maxFrames)
+        try container.encodeIfPresent(trim, forKey: .trim)
         try encoding.encode(to: encoder)
     }
 

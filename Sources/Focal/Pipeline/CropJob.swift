@@ -48,6 +48,11 @@ struct CropJob: Sendable {
     var frameCrop: CropOptions?
     /// The result key last looked up, so that a lookup runs once per key.
     var lookedUp: String?
+    /// What `trim` left of the image (with a manual crop inside it), once `TrimBorders` looked;
+    /// nil when nothing is trimmed.
+    var trimmed: PixelRect?
+    /// Whether `TrimBorders` has looked.
+    var trimChecked = false
     /// The decode the detectors and the render share.
     var copy: WorkingCopy?
     /// What the detectors found, by scope.
@@ -96,8 +101,12 @@ struct CropJob: Sendable {
     }
 
     /// The crop options the frame is planned with: `frameCrop` once a saved crop is applied,
-    /// else the options' own.
-    var planCrop: CropOptions { frameCrop ?? options.crop }
+    /// else the options' own; inside what `trim` left.
+    var planCrop: CropOptions {
+        var crop = frameCrop ?? options.crop
+        if let trimmed { crop.bounds = trimmed }
+        return crop
+    }
 
     /// What the detectors found that a crop uses.
     var cropSubjects: [Subject] { subjects?[.crop] ?? [] }

@@ -36,10 +36,11 @@ extension FocalPipeline {
         }
     }
 
-    /// Steps that wait on what others learn: the target (fixed, or once the image is open), the
+    /// Steps that wait on what others learn: the trimmed borders (once the image is open), the
+    /// target (fixed, or once the image is open and trimmed), the
     /// saved crop (once the identity and the target are known), the result lookup (once its key
     /// can be made).
-    static let whenKnown: [any CropStep] = [ResolveTarget(), FindSavedCrop(), LookUpResult()]
+    static let whenKnown: [any CropStep] = [TrimBorders(), ResolveTarget(), FindSavedCrop(), LookUpResult()]
 
     /// A crop: fetch and identify, open, plan its one frame (the saved crop applied, subjects
     /// detected), render, store. `plan(_:frames:)` plans each frame with the same steps.

@@ -18,8 +18,8 @@ extension FocalPipeline {
         let proxySide = Accuracy.accurate.faceLongSide
         let long = max(image.size.width, image.size.height)
         // A copy up to twice the proxy, cut into four tiles that overlap by a sixth, each searched
-        // at the proxy's size: at least 1.7 times the whole pass's scale, also for an image
-        // smaller than the proxy (whose tiles are enlarged).
+        // at the proxy's size (at most twice its own): 1.7 times the whole pass's scale, also for
+        // an image smaller than the proxy (whose tiles are enlarged, at most twice).
         let base = try await copy.pixels(longSide: min(long, 2 * proxySide), enlarge: false)
         let (sx, sy) = (Double(image.size.width) / Double(base.width), Double(image.size.height) / Double(base.height))
         let tileWidth = min(base.width, base.width * 7 / 12 + 1), tileHeight = min(base.height, base.height * 7 / 12 + 1)
@@ -27,7 +27,9 @@ extension FocalPipeline {
             try Task.checkCancellation()
             let tile = PixelRect(x: left, y: top, width: tileWidth, height: tileHeight)
             let faces = try await pool.run { () throws -> [Subject] in
-                let pixels = try RenderedImage(pixels: base).cropped(tile, to: tile.size.fitting(longSide: proxySide, enlarge: true)).pixels()
+                // Enlarged to the proxy's size, at most twice: more invents faces in blurry texture.
+                let side = min(proxySide, 2 * max(tile.width, tile.height))
+                let pixels = try RenderedImage(pixels: base).cropped(tile, to: tile.size.fitting(longSide: side, enlarge: true)).pixels()
                 let (tx, ty) = (Double(tile.width) / Double(pixels.width), Double(tile.height) / Double(pixels.height))
                 return try detector.detectNow(in: pixels).map { face in
                     let box = face.box

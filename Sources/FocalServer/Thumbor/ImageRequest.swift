@@ -38,6 +38,9 @@ public struct ImageRequest: Sendable {
         options.flip = url.flip
         // thumbor's debug/ draws its focal points; Focal draws every subject it saw.
         options.drawDetections = url.debug
+        if let trim = url.trim {
+            do { options.trim = try Trim(text: trim) } catch { throw ServerError.invalid(error.publicMessage) }
+        }
         var aspect: (Int, Int)?
         var focus: Box?
         var relativeFocus: Bool?

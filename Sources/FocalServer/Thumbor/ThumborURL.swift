@@ -4,7 +4,7 @@ import Foundation
 /// A request in thumbor's URL grammar, the one thumbor, imagor and their client libraries
 /// (libthumbor, Pollexor, ruby-thumbor, Thumbor-PHP) generate:
 ///
-/// `/{SIGNATURE|unsafe}/[debug/][meta/][AxB:CxD/][(adaptive-)(full-)fit-in/][-]Wx[-]H/[left|center|right/][top|middle|bottom/][smart/][filters:NAME(ARGS):.../]IMAGE`
+/// `/{SIGNATURE|unsafe}/[debug/][meta/][trim[:CORNER][:TOLERANCE]/][AxB:CxD/][(adaptive-)(full-)fit-in/][-]Wx[-]H/[left|center|right/][top|middle|bottom/][smart/][filters:NAME(ARGS):.../]IMAGE`
 ///
 /// `W` and `H` may be `0` or left out (keep the source's aspect) or `orig` (the source's own
 /// size); a leading `-` mirrors the output on that axis. `IMAGE` is everything after the last
@@ -53,6 +53,8 @@ public struct ThumborURL: Hashable, Sendable {
     public var debug = false
     /// `meta/`: answer with JSON instead of the image.
     public var meta = false
+    /// `trim[:top-left|:bottom-right][:TOLERANCE]/`, as sent: the borders cut off first.
+    public var trim: String?
     /// `AxB:CxD`: a manual crop in source pixels (left, top, right, bottom).
     public var manualCrop: (left: Int, top: Int, right: Int, bottom: Int)?
     /// `fit-in` and its variants.
@@ -108,7 +110,9 @@ public struct ThumborURL: Hashable, Sendable {
             segments.removeFirst()
         }
         if let segment = segments.first, segment == "trim" || segment.hasPrefix("trim:") {
-            throw ServerError.invalid(URLFilter.refused["trim"] ?? "trim is not applied by Focal")
+            do { _ = try Trim(text: String(segment)) } catch { throw ServerError.invalid(error.publicMessage) }
+            trim = String(segment)
+            segments.removeFirst()
         }
         if let segment = segments.first, let crop = try Self.manualCrop(segment) {
             manualCrop = crop

@@ -45,7 +45,6 @@ public struct URLFilter: Sendable {
         "hue": "hue() is not applied by Focal; colorize() and rgb() change colours",
         "orient": "orient() is not applied by Focal: images are shown upright from their EXIF orientation; rotate() turns the output",
         "page": "page(n) is not applied by Focal: an animation's frames are all kept, max_frames(N) keeps the first N, max_frames(1) the first alone",
-        "trim": "trim is not applied by Focal: give the part to keep as a crop (AxB:CxD) or focal()",
     ]
 
     /// The README's table of the URL-only filters, then those Focal refuses with their reasons

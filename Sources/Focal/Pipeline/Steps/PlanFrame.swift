@@ -11,7 +11,7 @@ struct PlanFrame: CropStep {
         try image.deadline.check(source: image.name)
         if job.options.sizing.stretch {
             // stretch(): the whole image (or its bounds), resized to the size asked.
-            let whole = job.options.crop.bounds?.clipped(to: image.size) ?? PixelRect(x: 0, y: 0, width: image.size.width, height: image.size.height)
+            let whole = job.planCrop.bounds?.clipped(to: image.size) ?? PixelRect(x: 0, y: 0, width: image.size.width, height: image.size.height)
             let output: PixelSize
             if case let .size(w, h) = target { output = PixelSize(width: w, height: h) } else { output = whole.size }
             try pipeline.configuration.limits.check(output: output)

@@ -1,5 +1,6 @@
 /// The target: a fixed one at once; one derived from the image's size (or its bounds) once the
-/// image is open, as is one the sizing filters (`no_upscale()`, `proportion(F)`) change.
+/// image is open (and trimmed, with `trim`), as is one the sizing filters (`no_upscale()`,
+/// `proportion(F)`) change.
 struct ResolveTarget: CropStep {
     let name = "resolve target"
 
@@ -8,8 +9,8 @@ struct ResolveTarget: CropStep {
         let sizing = job.options.sizing
         if let fixed = rule.fixed, !sizing.needsImageSize {
             job.target = fixed
-        } else if let image = job.image {
-            let size = FocalPipeline.ruleSize(image, job.options.crop)
+        } else if let image = job.image, job.options.trim == nil || job.trimChecked {
+            let size = FocalPipeline.ruleSize(image, job.planCrop)
             let target = sizing.adjusted(try rule.target(for: size), imageSize: size)
             try target.validate()
             job.target = target
