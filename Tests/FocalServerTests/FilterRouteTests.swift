@@ -199,6 +199,15 @@ import Testing
             let (part, _) = try await Self.get(client, "/unsafe/trim:top-left:10/0x0:100x80/filters:format(png)/bordered.png")
             let cropped = try Self.pixels(part)
             #expect(cropped.size == PixelSize(width: 100, height: 80) && Array(cropped.bytes[0..<3]) == Array(inner.bytes[0..<3]))
+            // imagor's relative crop: fractions of the (trimmed) image.
+            let (quarter, _) = try await Self.get(client, "/unsafe/trim/0.5x0.5:1.0x1.0/filters:format(png)/bordered.png")
+            let corner = try Self.pixels(quarter)
+            #expect(corner.size == PixelSize(width: 256, height: 256))
+            #expect(Array(corner.bytes[0..<3]) == Array(inner.bytes[3 * (256 * 512 + 256)..<3 * (256 * 512 + 256) + 3]))
+            let (relative, _) = try await Self.get(client, "/unsafe/0.25x0.25:0.75x0.75/filters:format(png)/bordered.png")
+            let (pixels, _) = try await Self.get(client, "/unsafe/175x150:525x450/filters:format(png)/bordered.png")
+            #expect(try Self.pixels(relative).bytes == (try Self.pixels(pixels)).bytes, "fractions of 700×600 are those pixels")
+            try await client.execute(uri: "/unsafe/0.5x0.5:0.2x0.9/bordered.png", method: .get) { #expect($0.status == .badRequest) }
             // meta/ plans inside the trimmed image too.
             _ = try await Self.get(client, "/unsafe/meta/trim/200x200/bordered.png")
             try await client.execute(uri: "/unsafe/trim:sideways/100x100/bordered.png", method: .get) { response in

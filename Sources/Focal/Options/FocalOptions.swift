@@ -43,6 +43,10 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     public var maxFrames: Int?
     /// thumbor's `trim`: the image's borders of one colour cut off first; default nil.
     public var trim: Trim?
+    /// imagor's relative crop (`0.1x0.1:0.9x0.9/`): the part of the image (of what `trim` left)
+    /// the crop happens in, in fractions of it (0 to 1); default nil. `crop.bounds` is its form in
+    /// pixels.
+    public var relativeCrop: Box?
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -62,7 +66,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, trim
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, trim, relativeCrop
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -84,6 +88,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         if autoJPEG { try container.encode(autoJPEG, forKey: .autoJPEG) }
         try container.encodeIfPresent(maxFrames, forKey: .maxFrames)
         try container.encodeIfPresent(trim, forKey: .trim)
+        try container.encodeIfPresent(relativeCrop, forKey: .relativeCrop)
         try encoding.encode(to: encoder)
     }
 

@@ -48,11 +48,11 @@ struct CropJob: Sendable {
     var frameCrop: CropOptions?
     /// The result key last looked up, so that a lookup runs once per key.
     var lookedUp: String?
-    /// What `trim` left of the image (with a manual crop inside it), once `TrimBorders` looked;
-    /// nil when nothing is trimmed.
-    var trimmed: PixelRect?
-    /// Whether `TrimBorders` has looked.
-    var trimChecked = false
+    /// The part of the image the crop happens in when it depends on the image (`trim`, a
+    /// relative crop), once `ResolveBounds` has found it; nil otherwise.
+    var bounds: PixelRect?
+    /// Whether `ResolveBounds` has run.
+    var boundsResolved = false
     /// The decode the detectors and the render share.
     var copy: WorkingCopy?
     /// What the detectors found, by scope.
@@ -101,10 +101,10 @@ struct CropJob: Sendable {
     }
 
     /// The crop options the frame is planned with: `frameCrop` once a saved crop is applied,
-    /// else the options' own; inside what `trim` left.
+    /// else the options' own; inside `bounds` when `trim` or a relative crop gave them.
     var planCrop: CropOptions {
         var crop = frameCrop ?? options.crop
-        if let trimmed { crop.bounds = trimmed }
+        if let bounds { crop.bounds = bounds }
         return crop
     }
 

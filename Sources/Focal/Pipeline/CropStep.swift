@@ -36,11 +36,11 @@ extension FocalPipeline {
         }
     }
 
-    /// Steps that wait on what others learn: the trimmed borders (once the image is open), the
-    /// target (fixed, or once the image is open and trimmed), the
+    /// Steps that wait on what others learn: the bounds a trim or a relative crop gives (once the
+    /// image is open), the target (fixed, or once the image is open and its bounds known), the
     /// saved crop (once the identity and the target are known), the result lookup (once its key
     /// can be made).
-    static let whenKnown: [any CropStep] = [TrimBorders(), ResolveTarget(), FindSavedCrop(), LookUpResult()]
+    static let whenKnown: [any CropStep] = [ResolveBounds(), ResolveTarget(), FindSavedCrop(), LookUpResult()]
 
     /// A crop: fetch and identify, open, plan its one frame (the saved crop applied, subjects
     /// detected), render, store. `plan(_:frames:)` plans each frame with the same steps.

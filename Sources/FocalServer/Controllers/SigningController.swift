@@ -67,7 +67,8 @@ struct SigningController: Controller {
         let refuse = { (why: String) -> ServerError in
             ServerError.invalid("\(path.excerpt()) is not a URL the page signs: \(why); sign it with /v1/sign and the token")
         }
-        guard !url.meta, url.manualCrop == nil, url.flip.isEmpty, url.horizontalAlignment == nil, url.verticalAlignment == nil
+        guard !url.meta, !url.debug, url.trim == nil, url.manualCrop == nil, url.relativeCrop == nil, url.flip.isEmpty, url.horizontalAlignment == nil,
+            url.verticalAlignment == nil
         else { throw refuse("only a size, smart/ and format(auto) are signed here") }
         guard url.filters.allSatisfy({ $0.name == "format" && $0.arguments == "auto" }) else {
             throw refuse("the only filter signed here is format(auto)")

@@ -38,6 +38,8 @@ public struct ImageRequest: Sendable {
         options.flip = url.flip
         // thumbor's debug/ draws its focal points; Focal draws every subject it saw.
         options.drawDetections = url.debug
+        // imagor's relative crop: fractions of the image, resolved once it is open.
+        options.relativeCrop = url.relativeCrop
         if let trim = url.trim {
             do { options.trim = try Trim(text: trim) } catch { throw ServerError.invalid(error.publicMessage) }
         }

@@ -4,7 +4,7 @@ import Foundation
 /// A request in thumbor's URL grammar, the one thumbor, imagor and their client libraries
 /// (libthumbor, Pollexor, ruby-thumbor, Thumbor-PHP) generate:
 ///
-/// `/{SIGNATURE|unsafe}/[debug/][meta/][trim[:CORNER][:TOLERANCE]/][AxB:CxD/][(adaptive-)(full-)fit-in/][-]Wx[-]H/[left|center|right/][top|middle|bottom/][smart/][filters:NAME(ARGS):.../]IMAGE`
+/// `/{SIGNATURE|unsafe}/[debug/][meta/][trim[:CORNER][:TOLERANCE]/][AxB:CxD/ (pixels or fractions)][(adaptive-)(full-)fit-in/][-]Wx[-]H/[left|center|right/][top|middle|bottom/][smart/][filters:NAME(ARGS):.../]IMAGE`
 ///
 /// `W` and `H` may be `0` or left out (keep the source's aspect) or `orig` (the source's own
 /// size); a leading `-` mirrors the output on that axis. `IMAGE` is everything after the last
@@ -57,6 +57,8 @@ public struct ThumborURL: Hashable, Sendable {
     public var trim: String?
     /// `AxB:CxD`: a manual crop in source pixels (left, top, right, bottom).
     public var manualCrop: (left: Int, top: Int, right: Int, bottom: Int)?
+    /// imagor's relative crop, `AxB:CxD` in fractions of the image (`0.1x0.1:0.9x0.9`).
+    public var relativeCrop: Box?
     /// `fit-in` and its variants.
     public var fitIn: FitIn?
     /// The requested width.
@@ -116,6 +118,9 @@ public struct ThumborURL: Hashable, Sendable {
         }
         if let segment = segments.first, let crop = try Self.manualCrop(segment) {
             manualCrop = crop
+            segments.removeFirst()
+        } else if let segment = segments.first, let crop = try Self.relativeCrop(segment) {
+            relativeCrop = crop
             segments.removeFirst()
         }
         if let segment = segments.first, let fit = FitIn(rawValue: String(segment)) {
@@ -222,6 +227,26 @@ public struct ThumborURL: Hashable, Sendable {
             }
         }
         return (numbers[0], numbers[1], numbers[2], numbers[3])
+    }
+
+    /// imagor's `AxB:CxD` in fractions (every value from 0 to 1, one with a decimal point), as a
+    /// box of the image's fractions; nil when the segment is not one.
+    static func relativeCrop(_ segment: Substring) throws(ServerError) -> Box? {
+        let corners = segment.split(separator: ":", omittingEmptySubsequences: false)
+        guard corners.count == 2, segment.contains(".") else { return nil }
+        var values: [Double] = []
+        for corner in corners {
+            let parts = corner.split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            for part in parts {
+                guard part.count <= 12, part.allSatisfy({ $0.isASCIIDigit || $0 == "." }), let value = Double(part) else { return nil }
+                values.append(value)
+            }
+        }
+        guard values.allSatisfy({ $0 >= 0 && $0 <= 1 }), values[2] > values[0], values[3] > values[1] else {
+            throw ServerError.invalid("crop \(String(segment).excerpt()) in fractions needs values from 0 to 1, its right-bottom corner past its left-top one")
+        }
+        return Box(x: values[0], y: values[1], width: values[2] - values[0], height: values[3] - values[1])
     }
 
     /// `[-]Wx[-]H`; false when the segment is not one.

@@ -1,6 +1,6 @@
 /// The target: a fixed one at once; one derived from the image's size (or its bounds) once the
-/// image is open (and trimmed, with `trim`), as is one the sizing filters (`no_upscale()`,
-/// `proportion(F)`) change.
+/// image is open (and its bounds resolved, with `trim` or a relative crop), as is one the sizing
+/// filters (`no_upscale()`, `proportion(F)`) change.
 struct ResolveTarget: CropStep {
     let name = "resolve target"
 
@@ -9,7 +9,7 @@ struct ResolveTarget: CropStep {
         let sizing = job.options.sizing
         if let fixed = rule.fixed, !sizing.needsImageSize {
             job.target = fixed
-        } else if let image = job.image, job.options.trim == nil || job.trimChecked {
+        } else if let image = job.image, (job.options.trim == nil && job.options.relativeCrop == nil) || job.boundsResolved {
             let size = FocalPipeline.ruleSize(image, job.planCrop)
             let target = sizing.adjusted(try rule.target(for: size), imageSize: size)
             try target.validate()
