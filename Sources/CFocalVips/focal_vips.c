@@ -773,18 +773,19 @@ focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left
     return guarded(crop_resize_body, &a, NULL, err, errlen, "cannot crop the image");
 }
 
-focal_vips_status focal_vips_from_rgb(const unsigned char *rgb, size_t length, int width, int height,
-                                      focal_vips_image **out, char *err, size_t errlen) {
-    if (out == NULL || rgb == NULL) {
+/// Wraps a copy of 8-bit pixels of `bands` bands (3: RGB, 4: RGBA) as an sRGB image.
+static focal_vips_status from_pixels(const unsigned char *pixels, size_t length, int width, int height, int bands,
+                                     focal_vips_image **out, char *err, size_t errlen) {
+    if (out == NULL || pixels == NULL) {
         put_text(err, errlen, "pixel or output pointer is NULL");
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     *out = NULL;
-    if (!side_ok(width) || !side_ok(height) || (uint64_t)width * (uint64_t)height * 3u != (uint64_t)length) {
-        put_text(err, errlen, "pixel buffer length does not match width * height * 3");
+    if (!side_ok(width) || !side_ok(height) || (uint64_t)width * (uint64_t)height * (uint64_t)bands != (uint64_t)length) {
+        put_text(err, errlen, "pixel buffer length does not match width * height * bands");
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    VipsImage *image = vips_image_new_from_memory_copy(rgb, length, width, height, 3, VIPS_FORMAT_UCHAR);
+    VipsImage *image = vips_image_new_from_memory_copy(pixels, length, width, height, bands, VIPS_FORMAT_UCHAR);
     if (image == NULL) {
         const char *text = vips_error_buffer();
         put_text(err, errlen, text && text[0] ? text : "cannot wrap pixels");
@@ -794,6 +795,11 @@ focal_vips_status focal_vips_from_rgb(const unsigned char *rgb, size_t length, i
     image->Type = VIPS_INTERPRETATION_sRGB;
     *out = wrap(image);
     return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_from_rgb(const unsigned char *rgb, size_t length, int width, int height,
+                                      focal_vips_image **out, char *err, size_t errlen) {
+    return from_pixels(rgb, length, width, height, 3, out, err, errlen);
 }
 
 struct resize_args {
@@ -939,25 +945,7 @@ focal_vips_status focal_vips_rotate(const focal_vips_image *image, int quarter_t
 
 focal_vips_status focal_vips_from_rgba(const unsigned char *rgba, size_t length, int width, int height,
                                        focal_vips_image **out, char *err, size_t errlen) {
-    if (out == NULL || rgba == NULL) {
-        put_text(err, errlen, "pixel or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
-    *out = NULL;
-    if (!side_ok(width) || !side_ok(height) || (uint64_t)width * (uint64_t)height * 4u != (uint64_t)length) {
-        put_text(err, errlen, "pixel buffer length does not match width * height * 4");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
-    VipsImage *image = vips_image_new_from_memory_copy(rgba, length, width, height, 4, VIPS_FORMAT_UCHAR);
-    if (image == NULL) {
-        const char *text = vips_error_buffer();
-        put_text(err, errlen, text && text[0] ? text : "cannot wrap pixels");
-        vips_error_clear();
-        return FOCAL_VIPS_ERR_INTERNAL;
-    }
-    image->Type = VIPS_INTERPRETATION_sRGB;
-    *out = wrap(image);
-    return FOCAL_VIPS_OK;
+    return from_pixels(rgba, length, width, height, 4, out, err, errlen);
 }
 
 struct convolve_args {

@@ -250,11 +250,7 @@ public struct CropOption: Sendable {
             summary: "a still JPEG, WebP or AVIF larger than this is encoded again at the largest lower quality that fits (quality 1 when none does)",
             examples: ["20000", "5000"],
             parse: { text, options throws(PlanningError) in
-                let digits = text.trimmingSpaces
-                guard digits.count <= 10, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(digits), value >= 1, value <= 1_000_000_000 else {
-                    throw PlanningError.invalidOption("max-bytes '\(text)' must be a whole number of bytes from 1 to 1000000000")
-                }
-                options.maxBytes = value
+                options.maxBytes = try wholeNumber(text, in: 1...1_000_000_000, of: "bytes", name: "max-bytes")
             },
             print: { $0.maxBytes.map(String.init) }),
         CropOption(
@@ -271,11 +267,7 @@ public struct CropOption: Sendable {
             summary: "an animation keeps its first N frames (imagor's `max_frames(N)`; 1 gives its first frame, still); not `focal serve --max-frames`, the frames of one plan",
             examples: ["10", "1"],
             parse: { text, options throws(PlanningError) in
-                let digits = text.trimmingSpaces
-                guard digits.count <= 6, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(digits), value >= 1, value <= 100_000 else {
-                    throw PlanningError.invalidOption("first-frames (max_frames in a URL) '\(text)' must be a whole number of frames from 1 to 100000")
-                }
-                options.maxFrames = value
+                options.maxFrames = try wholeNumber(text, in: 1...100_000, of: "frames", name: "first-frames (max_frames in a URL)")
             },
             print: { $0.maxFrames.map(String.init) }),
         CropOption(
@@ -287,6 +279,15 @@ public struct CropOption: Sendable {
             parse: { text, options throws(PlanningError) in options.trim = try Trim(text: text) },
             print: { $0.trim?.text }),
     ]
+
+    /// A whole number in `range` (digits only), or an error naming the option and the range.
+    static func wholeNumber(_ text: String, in range: ClosedRange<Int>, of unit: String, name: String) throws(PlanningError) -> Int {
+        let digits = text.trimmingSpaces
+        guard digits.count <= 10, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(digits), range.contains(value) else {
+            throw PlanningError.invalidOption("\(name) '\(text)' must be a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
 
     /// A row that is only switched on: empty (a URL's `name()`), `on` or `true`.
     static func switchOn(_ text: String, name: String) throws(PlanningError) -> Bool {

@@ -20,6 +20,16 @@ public struct EffectArguments {
         guard counts.contains(parts.count) else { throw refusal(trimmed.isEmpty ? "no arguments" : "'\(trimmed)'") }
     }
 
+    /// Checks that an effect that takes no arguments was given none (in a URL `name()`; elsewhere
+    /// also `on` or `true`).
+    /// - Throws: `PlanningError.invalidOption` naming the filter.
+    public static func none(_ text: String, filter: String, takes: String) throws(PlanningError) {
+        let value = text.trimmingSpaces.lowercased()
+        guard value.isEmpty || value == "on" || value == "true" else {
+            throw PlanningError.invalidOption("\(filter)(…) was given '\(value)'; it takes \(takes)")
+        }
+    }
+
     /// How many arguments were given.
     public var count: Int { parts.count }
 

@@ -8,12 +8,7 @@ public struct Equalize: Effect {
     public static let summary = "stretches each channel's histogram over the full range"
     public static let examples = ["", "on"]
 
-    public init(arguments: String) throws(PlanningError) {
-        let text = arguments.trimmingSpaces.lowercased()
-        guard text.isEmpty || text == "on" || text == "true" else {
-            throw PlanningError.invalidOption("equalize(…) was given '\(text)'; it takes \(Self.values)")
-        }
-    }
+    public init(arguments: String) throws(PlanningError) { try EffectArguments.none(arguments, filter: Self.name, takes: Self.values) }
 
     public var arguments: String { "" }
 

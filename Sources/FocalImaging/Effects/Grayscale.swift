@@ -8,12 +8,7 @@ public struct Grayscale: Effect {
     public static let summary = "black and white"
     public static let examples = ["", "on"]
 
-    public init(arguments: String) throws(PlanningError) {
-        let text = arguments.trimmingSpaces.lowercased()
-        guard text.isEmpty || text == "on" || text == "true" else {
-            throw PlanningError.invalidOption("grayscale(…) was given '\(text)'; it takes \(Self.values)")
-        }
-    }
+    public init(arguments: String) throws(PlanningError) { try EffectArguments.none(arguments, filter: Self.name, takes: Self.values) }
 
     public var arguments: String { "" }
 
