@@ -59,13 +59,16 @@ def untiled(found):
 
 
 def overlaps(label, face):
-    """Whether a detected face lies on the labelled face."""
+    """Whether a detected face lies on the labelled face: one's centre inside the other, and the
+    two of comparable size (areas within 4 times of each other), so that a box around a whole
+    head-and-shoulders silhouette is not taken for the face inside it."""
     fx, fy, fw, fh = face["x"], face["y"], face["width"], face["height"]
     lx, ly, lw, lh = label["x"], label["y"], label["w"], label["h"]
     cx, cy = fx + fw / 2, fy + fh / 2
     centre_inside = lx <= cx <= lx + lw and ly <= cy <= ly + lh
     label_inside = fx <= lx + lw / 2 <= fx + fw and fy <= ly + lh / 2 <= fy + fh
-    return centre_inside or label_inside
+    ratio = (fw * fh) / max(1.0, lw * lh)
+    return (centre_inside or label_inside) and 0.25 <= ratio <= 4
 
 
 def found_labels(labels, whole, tiles):
