@@ -1065,6 +1065,48 @@ focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned 
     return guarded(pixels_body, &a, NULL, err, errlen, "cannot read the pixels");
 }
 
+static focal_vips_status rgba_body(void *raw, const char **own) {
+    struct pixels_args *a = raw;
+    VipsImage *in = a->image->image, *srgb = NULL, *four = NULL, *bytes = NULL;
+    if (vips_colourspace(in, &srgb, VIPS_INTERPRETATION_sRGB, NULL)) return FOCAL_VIPS_ERR_INTERNAL;
+    int failed = vips_image_hasalpha(srgb) ? vips_copy(srgb, &four, NULL) : vips_addalpha(srgb, &four, NULL);
+    g_object_unref(srgb);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    failed = vips_cast(four, &bytes, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(four);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    if (vips_image_get_bands(bytes) != 4) {
+        g_object_unref(bytes);
+        *own = "unexpected band count";
+        return FOCAL_VIPS_ERR_INTERNAL;
+    }
+    size_t size = 0;
+    void *memory = vips_image_write_to_memory(bytes, &size);
+    int width = vips_image_get_width(bytes), height = vips_image_get_height(bytes);
+    g_object_unref(bytes);
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    if ((uint64_t)size != (uint64_t)width * (uint64_t)height * 4u) {
+        g_free(memory);
+        *own = "decoded pixel count does not match the image size";
+        return FOCAL_VIPS_ERR_INTERNAL;
+    }
+    *a->rgb = memory;
+    *a->length = size;
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_rgba_pixels(const focal_vips_image *image, unsigned char **rgba, size_t *length,
+                                         char *err, size_t errlen) {
+    if (image == NULL || rgba == NULL || length == NULL) {
+        put_text(err, errlen, "image or output pointer is NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *rgba = NULL;
+    *length = 0;
+    struct pixels_args a = {image, rgba, length};
+    return guarded(rgba_body, &a, NULL, err, errlen, "cannot read the pixels");
+}
+
 struct encode_args {
     const focal_vips_image *image;
     const focal_vips_saver *saver;

@@ -66,3 +66,16 @@ extension RenderedImage {
         return RenderedImage(handle: out)
     }
 }
+
+extension RenderedImage {
+    /// The pixels as 8-bit RGBA (opaque where the image has no alpha), rows of `size.width` × 4.
+    /// - Throws: `ImagingError` when libvips fails.
+    public func rgbaPixels() throws(ImagingError) -> [UInt8] {
+        var memory: UnsafeMutablePointer<UInt8>? = nil
+        var length = 0
+        let (status, text) = withErrorText { focal_vips_rgba_pixels(handle, &memory, &length, $0, $1) }
+        guard status == FOCAL_VIPS_OK, let memory else { throw ImagingError(.internalFailure, "cannot read RGBA pixels", cause: text) }
+        defer { focal_vips_free(memory) }
+        return Array(UnsafeBufferPointer(start: memory, count: length))
+    }
+}

@@ -48,6 +48,7 @@ struct CropCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: CropOption.help("max-bytes")) var maxBytes: String?
     @Option(parsing: .unconditional, help: CropOption.help("autojpg")) var autojpg: String?
     @Option(parsing: .unconditional, help: CropOption.help("first-frames")) var firstFrames: String?
+    @Option(parsing: .unconditional, help: CropOption.help("watermark")) var watermark: String?
     @Option(parsing: .unconditional, help: CropOption.help("trim")) var trim: String?
     @Option(parsing: .unconditional, help: CropOption.help("brightness")) var brightness: String?
     @Option(parsing: .unconditional, help: CropOption.help("contrast")) var contrast: String?
@@ -141,6 +142,8 @@ struct CropCommand: AsyncParsableCommand {
             do { try option.apply(text, to: &options) } catch { throw ValidationError("--\(option.name): \(error.publicMessage)") }
         }
         if noDetect { options.crop.detect = false }
+        // A watermark's image is a file, a URL or an object, as an input is.
+        if let mark = options.watermark { options.watermarkInput = ImageInput.argument(mark.source) }
         return options
     }
 

@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test("filters Focal does not apply, and arguments out of bounds, are refused with a 400 that says why", arguments: [
-        ("redeye()", "eye detector"), ("watermark(a.png,10,10,50)", "watermark"), ("frame(a.png)", "frame"), ("extract_focal()", "focal()"),
+        ("redeye()", "eye detector"), ("watermark(a.png,10,10)", "watermark"), ("frame(a.png)", "frame"), ("extract_focal()", "focal()"),
         ("blur(151)", "1 to 150"), ("round_corner(10001,0,0,0)", "0 to 10000"), ("rotate(45)", "quarter turns"),
         ("convolution(1;2;1;2,2,true)", "odd"), ("noise(101)", "0 to 100"), ("sepia()", "Focal knows"), ("fill(glitter)", "fill"),
         ("max_bytes(0)", "max-bytes"), ("colorize(10,10,10)", "colorize"),
@@ -173,6 +173,53 @@ import Testing
                 #expect(response.status == .badRequest)
                 let message = response.json?["message"] as? String ?? ""
                 #expect(message.contains(reason), "\(filter): \(message)")
+            }
+        }
+    }
+
+    @Test func aWatermarkIsLaidOverEveryFrameAndItsContentIsInTheKey() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        @Sendable func square(_ rgb: [UInt8]) throws -> Data {
+            let bytes = (0..<(40 * 40)).flatMap { _ in rgb }
+            return try RenderedImage(pixels: try #require(PixelBuffer(width: 40, height: 40, bytes: bytes))).encode(.png)
+        }
+        try square([255, 0, 0]).write(to: URL(fileURLWithPath: scratch.file("mark.png")))
+        try FileManager.default.copyItem(atPath: Checkout.fixture("astronaut.png"), toPath: scratch.file("astronaut.png"))
+        let pan = try PanningAnimation(
+            .graceHopper, canvas: PixelSize(width: 400, height: 240), spriteWidth: 200, frames: 6, from: (0, 10), to: (200, 10), format: .gif)
+        try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.gif")))
+        try await withServer({ $0.root = scratch.path }) { client in
+            let plain = try Self.pixels(try await Self.get(client, "/unsafe/200x100/filters:format(png)/astronaut.png").0)
+            let (marked, headers) = try await Self.get(client, "/unsafe/200x100/filters:watermark(mark.png,-10,-10,0):format(png)/astronaut.png")
+            let pixels = try Self.pixels(marked)
+            // The red square's 40×40 sits 10 px from the bottom-right corner: (150...189, 50...89).
+            let inside = 3 * (70 * 200 + 170)
+            #expect(Array(pixels.bytes[inside..<inside + 3]) == [255, 0, 0])
+            #expect(Array(pixels.bytes[0..<3 * 100]) == Array(plain.bytes[0..<3 * 100]), "the top row is untouched")
+            let (half, _) = try await Self.get(client, "/unsafe/200x100/filters:watermark(mark.png,-10,-10,50):format(png)/astronaut.png")
+            let blended = try Self.pixels(half).bytes[inside]
+            #expect(blended > plain.bytes[inside] / 2 + 100 && blended < 255, "half transparent: \(blended)")
+            let (invisible, _) = try await Self.get(client, "/unsafe/200x100/filters:watermark(mark.png,-10,-10,100):format(png)/astronaut.png")
+            #expect(try Self.pixels(invisible).bytes == plain.bytes)
+            // Another watermark under the same name is another result.
+            try square([0, 0, 255]).write(to: URL(fileURLWithPath: scratch.file("mark.png")))
+            let (blue, blueHeaders) = try await Self.get(client, "/unsafe/200x100/filters:watermark(mark.png,-10,-10,0):format(png)/astronaut.png")
+            #expect(Array(try Self.pixels(blue).bytes[inside..<inside + 3]) == [0, 0, 255])
+            #expect(headers[.eTag] != blueHeaders[.eTag])
+            // Every frame of an animation.
+            let (animated, _) = try await Self.get(client, "/unsafe/120x120/filters:watermark(mark.png,center,center,0)/pan.gif")
+            #expect(try Self.decode(animated).pages == 6)
+            // Its image is found where the image is, and read as carefully.
+            try await client.execute(uri: "/unsafe/200x100/filters:watermark(missing.png,0,0,0)/astronaut.png", method: .get) {
+                #expect($0.status == .notFound)
+            }
+            try await client.execute(uri: "/unsafe/200x100/filters:watermark(../etc/passwd,0,0,0)/astronaut.png", method: .get) {
+                #expect($0.status.code >= 400 && $0.status.code < 500)
+            }
+            try "not an image".write(toFile: scratch.file("notes.png"), atomically: true, encoding: .utf8)
+            try await client.execute(uri: "/unsafe/200x100/filters:watermark(notes.png,0,0,0)/astronaut.png", method: .get) {
+                #expect($0.status == .unsupportedMediaType)
             }
         }
     }

@@ -39,6 +39,10 @@ import Testing
         #expect(try written.animation()?.frames == 8, "every frame kept")
         let first = try written.pixels(width: 100, height: 100)
         #expect(first.bytes[0] > 200 && first.bytes[1] < 60, "the rounded corner is red: \(first.bytes[0..<3])")
+        // A watermark on every frame, read from a file as an input is.
+        let marked = try await Run(["crop", scratch.file("pan.gif"), "--size", "100x100", "--watermark", Checkout.fixture("chelsea.png") + ",0,0,0,50,50", "-o", scratch.file("marked.gif")])
+        #expect(marked.status == 0, "\(marked.stderr)")
+        #expect(try SourceImage.open(path: scratch.file("marked.gif")).animation()?.frames == 8)
         // first-frames keeps the first frames.
         let three = try await Run(["crop", scratch.file("pan.gif"), "--size", "100x100", "--first-frames", "3", "-o", scratch.file("three.gif")])
         #expect(three.status == 0, "\(three.stderr)")

@@ -44,6 +44,8 @@ CASES = [
     ("filters:rotate(180):format(png)/astronaut.png", None),
     ("filters:round_corner(20,255,255,255):format(png)/astronaut.png", None),
     ("300x200/filters:background_color(ff0000):format(png)/alpha.png", None),
+    ("filters:watermark(chelsea.png,-10,-10,30,30,none):format(png)/astronaut.png", None),
+    ("filters:watermark(chelsea.png,center,center,50):format(png)/astronaut.png", None),
     ("fit-in/300x300/filters:fill(ff0000):format(png)/grace_hopper.jpg", None),
     ("fit-in/300x300/filters:fill(auto):format(png)/grace_hopper.jpg", None),
     ("300x200/filters:proportion(0.5):format(png)/grace_hopper.jpg", None),
@@ -107,7 +109,7 @@ def main():
     focal_bin = args.focal or paths.focal_binary(paths.DEBUG_FOCAL, paths.RELEASE_FOCAL)
     root = tempfile.mkdtemp(prefix="focal-filter-compare-")
     try:
-        for name in ("grace_hopper.jpg", "astronaut.png"):
+        for name in ("grace_hopper.jpg", "astronaut.png", "chelsea.png"):
             shutil.copy(os.path.join(paths.FIXTURES, name), root)
         # A PNG with alpha: the photo, half transparent.
         vips("bandjoin_const", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "alpha.png"), "128")

@@ -153,6 +153,10 @@ focal_vips_status focal_vips_from_rgba(const unsigned char *rgba, size_t length,
 /// `separable` (one row), the row is applied across, then down.
 focal_vips_status focal_vips_convolve(const focal_vips_image *image, const double *matrix, int columns, int rows,
                                       int separable, focal_vips_image **out, char *err, size_t errlen);
+/// The image as 8-bit sRGB with alpha (opaque where it has none), rows of width * 4 bytes, in
+/// memory the caller releases with `focal_vips_free`.
+focal_vips_status focal_vips_rgba_pixels(const focal_vips_image *image, unsigned char **rgba, size_t *length,
+                                         char *err, size_t errlen);
 /// Releases an image; NULL is ignored.
 void focal_vips_image_free(focal_vips_image *image);
 /// The image's size.

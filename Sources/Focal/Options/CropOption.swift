@@ -271,6 +271,12 @@ public struct CropOption: Sendable {
             },
             print: { $0.maxFrames.map(String.init) }),
         CropOption(
+            name: "watermark", filter: "watermark", values: Watermark.values, defaultText: "none",
+            summary: "lays another image over the output, as thumbor's `watermark(…)`: `watermark(logo.png,-10,-10,30)` a logo 10 px from the bottom-right corner, 30 % transparent",
+            examples: ["logo.png,-10,-10,30", "logo.png,center,repeat,50,20,none", "'a,b.png',10p,10p,0,25,25"],
+            parse: { text, options throws(PlanningError) in options.watermark = try Watermark(text: text) },
+            print: { $0.watermark?.text }),
+        CropOption(
             name: "trim", filter: nil, urlForm: "`trim/`, `trim:bottom-right:10/` (before the crop)",
             values: "`top-left` or `bottom-right` (the corner whose colour is the border), then optionally `:` and a tolerance 0-442",
             defaultText: "none",

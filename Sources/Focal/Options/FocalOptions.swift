@@ -47,6 +47,12 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// the crop happens in, in fractions of it (0 to 1); default nil. `crop.bounds` is its form in
     /// pixels.
     public var relativeCrop: Box?
+    /// thumbor's `watermark(…)`: another image laid over the output; default nil.
+    public var watermark: Watermark?
+    /// Where the watermark's image is, as the door resolved `watermark.source` (a file under the
+    /// root, an allowed URL, an object); the pipeline reads it like any input. Not part of result
+    /// keys: the watermark's content is.
+    public var watermarkInput: ImageInput?
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -66,7 +72,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, trim, relativeCrop
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, trim, relativeCrop, watermark
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -89,6 +95,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encodeIfPresent(maxFrames, forKey: .maxFrames)
         try container.encodeIfPresent(trim, forKey: .trim)
         try container.encodeIfPresent(relativeCrop, forKey: .relativeCrop)
+        try container.encodeIfPresent(watermark, forKey: .watermark)
         try encoding.encode(to: encoder)
     }
 

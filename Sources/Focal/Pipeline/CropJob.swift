@@ -53,6 +53,8 @@ struct CropJob: Sendable {
     var bounds: PixelRect?
     /// Whether `ResolveBounds` has run.
     var boundsResolved = false
+    /// The watermark's image, once `LoadWatermark` has read it.
+    var watermarkImage: SourceImage?
     /// The decode the detectors and the render share.
     var copy: WorkingCopy?
     /// What the detectors found, by scope.
@@ -116,6 +118,8 @@ struct CropJob: Sendable {
     func resultKey(_ pipeline: FocalPipeline) -> ResultKey? {
         guard let identity, let rule else { return nil }
         if case .notAsked = savedCrop, mayHaveSavedCrop(pipeline) { return nil }
+        // A watermark is part of the key by its content, once read.
+        if options.watermark != nil, watermarkImage == nil { return nil }
         // A saved crop's bounds depend on the upscale limit as well (`SavedCropRule.crop`).
         let target = foundSavedCrop == nil ? rule.key : "\(rule.key) upscale \(pipeline.configuration.limits.maxUpscale)"
         return ResultKey(identity: identity, target: target, options: options, detectors: detectors)

@@ -47,6 +47,10 @@ struct ImageController: Controller {
         if answers.isFull { throw answersFull() }
         let source = try library.resolver.resolve(url.image)
         let (input, known) = try await library.input(for: source)
+        // A watermark's image is resolved as the image is: under the root, or an allowed source.
+        if let mark = imageRequest.options.watermark {
+            imageRequest.options.watermarkInput = try await library.input(for: library.resolver.resolve(mark.source)).0
+        }
         let vary = negotiateFormat(&imageRequest, accept: request.headers[.accept])
         let (rule, options) = (imageRequest.rule, imageRequest.options)
         if url.meta {

@@ -41,7 +41,6 @@ public struct URLFilter: Sendable {
         "cover": "cover() is thumbor's GIF cover frame; Focal crops every frame of an animation (first frame only: format(jpeg))",
         "curve": "curve() is not applied by Focal; brightness(), contrast() and rgb() adjust tones",
         "frame": "frame() (a nine-patch border from another image) is not applied by Focal; round_corner() and fill() frame an image",
-        "watermark": "watermark() is not applied by Focal yet: images from other sources are fetched only as the image itself",
         "hue": "hue() is not applied by Focal; colorize() and rgb() change colours",
         "orient": "orient() is not applied by Focal: images are shown upright from their EXIF orientation; rotate() turns the output",
         "page": "page(n) is not applied by Focal: an animation's frames are all kept, max_frames(N) keeps the first N, max_frames(1) the first alone",

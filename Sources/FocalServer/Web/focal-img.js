@@ -80,6 +80,7 @@ const CROP_OPTIONS = /*focal:crop-options*/[
   {"attribute": "max-bytes", "filter": "max_bytes", "default": null},
   {"attribute": "autojpg", "filter": "autojpg", "default": null},
   {"attribute": "first-frames", "filter": "max_frames", "default": null},
+  {"attribute": "watermark", "filter": "watermark", "default": null},
   {"attribute": "trim", "filter": null, "default": null},
   {"attribute": "brightness", "filter": "brightness", "default": null},
   {"attribute": "contrast", "filter": "contrast", "default": null},

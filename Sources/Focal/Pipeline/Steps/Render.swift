@@ -22,7 +22,14 @@ struct Render: CropStep {
         guard job.wantsResult, job.result == nil, let plan = job.plan, let image = job.image else { return }
         try Task.checkCancellation()
         let options = job.options
-        let change = Self.changes(job, plan: plan)
+        // The watermark decoded once, at most the output's size (thumbor never enlarges it).
+        var mark: RenderedImage?
+        if let source = job.watermarkImage {
+            let side = max(plan.outputSize.width, plan.outputSize.height)
+            let size = source.size.fitting(longSide: min(side, max(source.size.width, source.size.height)))
+            mark = try await pipeline.pool.run { try source.decode(width: size.width, height: size.height) }
+        }
+        let change = Self.changes(job, plan: plan, watermark: mark)
         // fill(…) makes each frame its box's size: within the output limits too.
         let canvas = options.fill?.canvas(for: plan.outputSize) ?? plan.outputSize
         let limits = pipeline.configuration.limits
@@ -89,15 +96,16 @@ struct Render: CropStep {
     /// hidden (`FindRedactions`, per frame in an animation), then, for `draw_detections()`, each
     /// subject the crop's detection found drawn in its kind's colour, thicker when the crop was
     /// built around it (in an animation, the subjects of the last sampled frame at or before it),
-    /// then each effect in order, then `fill(…)` places the frame in its box.
-    static func changes(_ job: CropJob, plan: CropPlan) -> FrameChange? {
+    /// then each effect in order, then the watermark is laid over it, then `fill(…)` places the
+    /// frame in its box.
+    static func changes(_ job: CropJob, plan: CropPlan, watermark mark: RenderedImage? = nil) -> FrameChange? {
         let options = job.options
-        guard options.redaction != nil || options.drawDetections || !options.effects.isEmpty || options.fill != nil else { return nil }
+        guard options.redaction != nil || options.drawDetections || !options.effects.isEmpty || options.fill != nil || mark != nil else { return nil }
         let redaction = options.redaction, output = plan.outputSize
         let hidden = job.redactedFrames ?? [job.redacted ?? []]
         let samples = job.frameSubjects ?? [(0, job.cropSubjects)]
         let used = Set(plan.subjects), drawing = options.drawDetections, effects = options.effects
-        let fill = options.fill
+        let fill = options.fill, watermark = options.watermark
         let thickness = max(2, max(output.width, output.height) / 150)
         return { index, crop, image in
             var image = image
@@ -115,6 +123,7 @@ struct Render: CropStep {
                 image = try image.outlining(outlines)
             }
             image = try effects.apply(to: image)
+            if let mark, let watermark { image = try watermark.apply(mark, to: image) }
             return try fill?.apply(to: image) ?? image
         }
     }
