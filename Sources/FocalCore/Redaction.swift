@@ -30,7 +30,7 @@ public struct Redaction: Hashable, Sendable, Codable {
     public static let redactable: [SubjectKind] = [.face, .person, .cat, .dog]
     /// The strengths a redaction takes.
     public static let strengths = 1...100
-    /// Default strengths: a blur radius of 25 % of the region, 8 blocks across it.
+    /// Default strengths: a blur radius of 25 % of the region, 5 blocks across it.
     public static let defaultBlur = 25, defaultBlocks = 5
 
     /// Creates a redaction; every parameter but the style defaults to the value on its property.

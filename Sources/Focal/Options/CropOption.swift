@@ -176,7 +176,7 @@ public struct CropOption: Sendable {
             values: "`blur`, `pixelate` or a colour (`000000`), then optionally a strength 1-100, kinds joined by `+` (`face`, `person`, `cat`, `dog`) and `oval`",
             defaultText: "none",
             summary: "hides faces (or the kinds named) in the output, found by the thorough detection: blurred (strength: radius in % "
-                + "of the face, default 25), pixelated (blocks across, default 5, each at least 4 px) or filled; `oval` (a URL's `redact_oval(…)`) hides ovals",
+                + "of the face, default 25), pixelated (blocks across, default 5, each at least 8 px or a third of a small face) or filled; `oval` (a URL's `redact_oval(…)`) hides ovals",
             examples: ["pixelate", "blur,40", "ff00aa", "pixelate,10,face+person", "blur,oval"],
             parse: { text, options throws(PlanningError) in options.redaction = try Redaction(text: text) },
             print: { $0.redaction?.text }),
