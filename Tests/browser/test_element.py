@@ -107,6 +107,13 @@ class ElementTests(unittest.TestCase):
                       detail["url"])
         self.assertEqual(detail["type"], "image/webp", "a format attribute is kept as given")
 
+    def test_thumbors_filters_as_attributes(self):
+        """A switch attribute alone (`grayscale`) turns its filter on; the others take values."""
+        self.make("filtered", {"grayscale": "", "round-corner": "12,255,255,255"}, "width:200px;height:100px")
+        detail = self.wait_loaded("filtered")
+        self.assertIn("grayscale():", detail["url"])
+        self.assertIn("round_corner(12,255,255,255)", detail["url"])
+
     def test_the_crop_is_a_real_url_for_lcp_the_cache_and_copy_address(self):
         """The element alone shows its crop with the browser's own <img src> request: the page's
         largest paint names that URL, and the plan comes from the answer's Server-Timing."""
@@ -551,6 +558,10 @@ class ElementTests(unittest.TestCase):
         srcset = self.driver.execute_script(
             "return focalSrcset({src: 'a.jpg', aspect: 1.5, widths: [300], options: {zoom: 0.5, detect: 'off'}})")
         self.assertEqual(srcset, "/unsafe/300x200/filters:zoom(0.5):format(auto)/a.jpg 300w")
+        # A switch is on with no value (thumbor's grayscale()); trim is a segment before the size.
+        srcset = self.driver.execute_script(
+            "return focalSrcset({src: 'a.jpg', aspect: 1.5, widths: [300], options: {grayscale: '', blur: 2, trim: 'top-left', detect: 'off'}})")
+        self.assertEqual(srcset, "/unsafe/trim:top-left/300x200/filters:format(auto):grayscale():blur(2)/a.jpg 300w")
         self.assertIn("refused", self.driver.execute_script(
             "try { focalSrcset({src: '../a.jpg', aspect: 1}) } catch (e) { return e.message }"))
         markup = self.driver.execute_script(

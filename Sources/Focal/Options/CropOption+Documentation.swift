@@ -20,12 +20,18 @@ extension CropOption {
     }
 
     /// What `<focal-img>` needs of the table, as a JSON array, one option per line: each
-    /// option's attribute, URL filter (null for `detect`, which is the URL's `smart/`) and the
-    /// element's default (null when the element leaves the option out).
+    /// option's attribute, URL filter (null for `detect`, which is the URL's `smart/`, and for an
+    /// option that is a URL segment of its own), the element's default (null when the element
+    /// leaves the option out), `bare` for an option switched on with no value (`grayscale()`: the
+    /// attribute alone turns it on) and `segment` for one written as a segment before the size
+    /// (`trim:VALUE/`).
     public static var elementJSON: String {
         "[\n" + all.map { option in
-            "  {\"attribute\": \"\(option.name)\", \"filter\": " + (option.filter.map { "\"\($0)\"" } ?? "null")
-                + ", \"default\": " + (option.elementDefault.map { "\"\($0)\"" } ?? "null") + "}"
+            var line = "  {\"attribute\": \"\(option.name)\", \"filter\": " + (option.filter.map { "\"\($0)\"" } ?? "null")
+                + ", \"default\": " + (option.elementDefault.map { "\"\($0)\"" } ?? "null")
+            if option.examples.first == "" { line += ", \"bare\": true" }
+            if option.filter == nil, option.urlForm?.hasPrefix("`\(option.name)") == true { line += ", \"segment\": \"\(option.name)\"" }
+            return line + "}"
         }.joined(separator: ",\n") + "\n]"
     }
 }

@@ -20,10 +20,9 @@ public struct Convolution: Effect {
         let texts = (given.text(0) ?? "").split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         guard texts.count <= 225 else { throw given.refusal("\(texts.count) weights (at most 225, 15 × 15)") }
         var weights: [Double] = []
-        for (index, text) in texts.enumerated() {
+        for text in texts {
             let one = try EffectArguments(text, filter: Self.name, takes: Self.values, counts: 1...1)
             weights.append(try one.decimal(0, in: -1000...1000))
-            _ = index
         }
         columns = try given.integer(1, in: 1...15)
         normalise = try given.boolean(2, or: true)

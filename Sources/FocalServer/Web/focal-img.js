@@ -71,23 +71,23 @@ const CROP_OPTIONS = /*focal:crop-options*/[
   {"attribute": "redact", "filter": "redact", "default": null},
   {"attribute": "kinds", "filter": "kinds", "default": null},
   {"attribute": "draw-detections", "filter": "draw_detections", "default": null},
-  {"attribute": "no-upscale", "filter": "no_upscale", "default": null},
-  {"attribute": "upscale", "filter": "upscale", "default": null},
+  {"attribute": "no-upscale", "filter": "no_upscale", "default": null, "bare": true},
+  {"attribute": "upscale", "filter": "upscale", "default": null, "bare": true},
   {"attribute": "proportion", "filter": "proportion", "default": null},
-  {"attribute": "stretch", "filter": "stretch", "default": null},
+  {"attribute": "stretch", "filter": "stretch", "default": null, "bare": true},
   {"attribute": "fill", "filter": "fill", "default": null},
-  {"attribute": "lossless", "filter": "lossless", "default": null},
+  {"attribute": "lossless", "filter": "lossless", "default": null, "bare": true},
   {"attribute": "max-bytes", "filter": "max_bytes", "default": null},
-  {"attribute": "autojpg", "filter": "autojpg", "default": null},
+  {"attribute": "autojpg", "filter": "autojpg", "default": null, "bare": true},
   {"attribute": "first-frames", "filter": "max_frames", "default": null},
   {"attribute": "watermark", "filter": "watermark", "default": null},
-  {"attribute": "trim", "filter": null, "default": null},
+  {"attribute": "trim", "filter": null, "default": null, "segment": "trim"},
   {"attribute": "brightness", "filter": "brightness", "default": null},
   {"attribute": "contrast", "filter": "contrast", "default": null},
   {"attribute": "saturation", "filter": "saturation", "default": null},
   {"attribute": "rgb", "filter": "rgb", "default": null},
-  {"attribute": "grayscale", "filter": "grayscale", "default": null},
-  {"attribute": "equalize", "filter": "equalize", "default": null},
+  {"attribute": "grayscale", "filter": "grayscale", "default": null, "bare": true},
+  {"attribute": "equalize", "filter": "equalize", "default": null, "bare": true},
   {"attribute": "colorize", "filter": "colorize", "default": null},
   {"attribute": "noise", "filter": "noise", "default": null},
   {"attribute": "blur", "filter": "blur", "default": null},
@@ -341,12 +341,16 @@ function encodeSource(src) {
 
 /** The path after `unsafe/` (or the signature) for an element's options and size. */
 function cropPath(src, size, options) {
-  const filters = [];
-  for (const { attribute, filter, default: fallback } of CROP_OPTIONS) {
-    if (filter && options[attribute]) filters.push(`${filter}(${options[attribute]})`);
+  const filters = [], segments = [];
+  for (const { attribute, filter, default: fallback, bare, segment } of CROP_OPTIONS) {
+    const value = options[attribute];
+    // A switch (`grayscale`) is on with no value; an attribute given as `on` is too.
+    if (filter && bare && value != null && ['', 'on', 'true'].includes(value.toLowerCase())) filters.push(`${filter}()`);
+    else if (filter && value) filters.push(`${filter}(${value})`);
     else if (filter && fallback != null && AUTO_FORMAT) filters.push(`${filter}(${fallback})`);
+    else if (segment && value) segments.push(`${segment}:${value}/`);
   }
-  return `${size.width}x${size.height}/` + (options.detect ? 'smart/' : '') +
+  return segments.join('') + `${size.width}x${size.height}/` + (options.detect ? 'smart/' : '') +
     (filters.length ? `filters:${filters.join(':')}/` : '') + encodeSource(src);
 }
 
@@ -1015,7 +1019,11 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
 
   #options() {
     const options = {};
-    for (const { attribute } of CROP_OPTIONS) options[attribute] = this.getAttribute(attribute)?.trim() || null;
+    // An empty attribute is absent, except a switch's (`<focal-img grayscale>`), which it turns on.
+    for (const { attribute, bare } of CROP_OPTIONS) {
+      const value = this.getAttribute(attribute)?.trim();
+      options[attribute] = value || (bare && value === '' ? '' : null);
+    }
     // detect is the URL's smart/: on unless off (or false, 0, no), as the option table reads it.
     options.detect = !['off', 'false', '0', 'no'].includes((options.detect || 'on').toLowerCase());
     return options;
