@@ -37,6 +37,8 @@ public struct Sizing: Hashable, Sendable, Encodable {
             let frame = CropFrame(imageSize: size, target: target).fill
             (w, h) = (frame.width, frame.height)
         }
-        return .size(width: max(1, Int((Double(w) * proportion).rounded(.down))), height: max(1, Int((Double(h) * proportion).rounded(.down))))
+        return .size(
+            width: Int(rounding: (Double(w) * proportion).rounded(.down), within: 1...max(1, w)),
+            height: Int(rounding: (Double(h) * proportion).rounded(.down), within: 1...max(1, h)))
     }
 }

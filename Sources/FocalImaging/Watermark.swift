@@ -116,7 +116,9 @@ public struct Watermark: Hashable, Sendable, Encodable {
         let maxWidth = widthRatio.map { Double(output.width) * Double($0) / 100 } ?? Double(mark.width) * Double(output.height) * Double(heightRatio ?? 100) / 100 / Double(mark.height)
         let maxHeight = heightRatio.map { Double(output.height) * Double($0) / 100 } ?? Double(mark.height) * maxWidth / Double(mark.width)
         let scale = min(1, maxWidth / Double(mark.width), maxHeight / Double(mark.height))
-        return PixelSize(width: max(1, Int((Double(mark.width) * scale).rounded())), height: max(1, Int((Double(mark.height) * scale).rounded())))
+        return PixelSize(
+            width: Int(rounding: Double(mark.width) * scale, within: 1...max(1, mark.width)),
+            height: Int(rounding: Double(mark.height) * scale, within: 1...max(1, mark.height)))
     }
 
     /// Where the watermark's top-left corners go on one axis of `length` for a mark of `side`
@@ -127,7 +129,7 @@ public struct Watermark: Hashable, Sendable, Encodable {
         case .center: return [(length - side) / 2]
         case let .pixels(n): return [n < 0 ? length - side + n : n]
         case let .percent(p):
-            let n = Int((Double(length) * Double(abs(p)) / 100).rounded())
+            let n = Int(rounding: Double(length) * Double(abs(p)) / 100, within: 0...max(0, length))
             return [p < 0 ? length - side - n : n]
         case .repeat:
             var count = max(1, length / max(1, side))

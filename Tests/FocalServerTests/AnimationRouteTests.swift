@@ -12,12 +12,18 @@ import Testing
 /// Animations through the service: the thumbor URL, the automatic format, `meta/`, `/v1/plan` and
 /// `redact()` on every frame.
 @Suite struct AnimationRouteTests {
-    /// A folder holding a panning GIF of Grace Hopper, served as the root.
-    static func withAnimationRoot(_ body: @Sendable @escaping (any TestClientProtocol, PanningAnimation) async throws -> Void) async throws {
+    /// A folder holding a panning GIF of Grace Hopper (16 frames of 560×300, or `short`: 6 of
+    /// 320×200), served as the root.
+    static func withAnimationRoot(
+        short: Bool = false, _ body: @Sendable @escaping (any TestClientProtocol, PanningAnimation) async throws -> Void
+    ) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let pan = try PanningAnimation(
-            .graceHopper, canvas: PixelSize(width: 560, height: 300), spriteWidth: 240, frames: 16, from: (0, 10), to: (320, 10), format: .gif)
+        let pan = short
+            ? try PanningAnimation(
+                .graceHopper, canvas: PixelSize(width: 320, height: 200), spriteWidth: 160, frames: 6, from: (0, 10), to: (160, 10), format: .gif)
+            : try PanningAnimation(
+                .graceHopper, canvas: PixelSize(width: 560, height: 300), spriteWidth: 240, frames: 16, from: (0, 10), to: (320, 10), format: .gif)
         try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.gif")))
         try await withServer({
             $0.root = scratch.path

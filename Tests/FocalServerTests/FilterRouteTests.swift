@@ -13,15 +13,6 @@ import Testing
 /// with `fit-in`, the encoding filters, the delivery filters and the refusals. One test at a
 /// time: each renders animations, and the suites beside it have deadlines of their own.
 @Suite(.serialized) struct FilterRouteTests {
-    /// A folder holding a short panning GIF (6 frames of 320×200), served as the root.
-    static func withShortAnimation(_ body: @Sendable @escaping (any TestClientProtocol, PanningAnimation) async throws -> Void) async throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let pan = try PanningAnimation(
-            .graceHopper, canvas: PixelSize(width: 320, height: 200), spriteWidth: 160, frames: 6, from: (0, 10), to: (160, 10), format: .gif)
-        try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.gif")))
-        try await withServer({ $0.root = scratch.path }) { client in try await body(client, pan) }
-    }
 
     static func decode(_ data: Data) throws -> SourceImage { try SourceImage.open(data: data, name: "answer") }
 
@@ -42,7 +33,7 @@ import Testing
     func everyEffectOnAStillAndAnAnimation(name: String) async throws {
         let effect = try #require(Effects.named(name))
         let argument = effect.examples[0]
-        try await Self.withShortAnimation { client, pan in
+        try await AnimationRouteTests.withAnimationRoot(short: true) { client, pan in
             let (plain, _) = try await Self.get(client, "/unsafe/120x120/filters:format(png)/pan.gif")
             let (changed, headers) = try await Self.get(client, "/unsafe/120x120/filters:\(name)(\(argument)):format(png)/pan.gif")
             #expect(headers[.contentType] == "image/png")
@@ -163,7 +154,7 @@ import Testing
     }
 
     @Test func maxFramesKeepsTheFirstFrames() async throws {
-        try await Self.withShortAnimation { client, _ in
+        try await AnimationRouteTests.withAnimationRoot(short: true) { client, _ in
             let (three, _) = try await Self.get(client, "/unsafe/100x100/filters:max_frames(3)/pan.gif")
             #expect(try Self.decode(three).pages == 3)
             let (one, headers) = try await Self.get(client, "/unsafe/100x100/filters:max_frames(1)/pan.gif")

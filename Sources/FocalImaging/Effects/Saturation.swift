@@ -24,9 +24,10 @@ public struct Saturation: Effect {
                 let (fr, fg, fb) = (Float(r), Float(g), Float(b))
                 let p = (fr * fr * 0.299 + fg * fg * 0.587 + fb * fb * 0.114).squareRoot()
                 // As thumbor's C: a float assigned to an int, truncated toward zero.
-                r = Int(p + (fr - p) * change)
-                g = Int(p + (fg - p) * change)
-                b = Int(p + (fb - p) * change)
+                let range = -4096...4096
+                r = Int(rounding: Double(p + (fr - p) * change).rounded(.towardZero), within: range)
+                g = Int(rounding: Double(p + (fg - p) * change).rounded(.towardZero), within: range)
+                b = Int(rounding: Double(p + (fb - p) * change).rounded(.towardZero), within: range)
             }
         }
     }

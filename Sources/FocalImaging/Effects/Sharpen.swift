@@ -27,7 +27,7 @@ public struct Sharpen: Effect {
 
     public func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage {
         guard amount > 0, radius > 0 else { return image }
-        let reach = max(1, min(150, Int((3 * radius).rounded(.up))))
+        let reach = Int(rounding: (3 * radius).rounded(.up), within: 1...150)
         let sharp = try image.pixels()
         let blurred = try RenderedImage(pixels: sharp).convolved(Blur.kernel(radius: reach, sigma: radius), columns: 2 * reach + 1, separable: true)
             .pixels()

@@ -25,9 +25,11 @@ struct ResolveBounds: CropStep {
             let pixels = try await pipeline.pool.run { try image.pixels(width: copy.width, height: copy.height) }
             if let found = trim.box(in: pixels) {
                 let (sx, sy) = (Double(size.width) / Double(copy.width), Double(size.height) / Double(copy.height))
-                let left = Int((Double(found.x) * sx).rounded(.down)), top = Int((Double(found.y) * sy).rounded(.down))
-                let right = min(size.width, Int((Double(found.x + found.width) * sx).rounded(.up)))
-                let bottom = min(size.height, Int((Double(found.y + found.height) * sy).rounded(.up)))
+                let (xs, ys) = (0...size.width, 0...size.height)
+                let left = Int(rounding: (Double(found.x) * sx).rounded(.down), within: xs)
+                let top = Int(rounding: (Double(found.y) * sy).rounded(.down), within: ys)
+                let right = Int(rounding: (Double(found.x + found.width) * sx).rounded(.up), within: xs)
+                let bottom = Int(rounding: (Double(found.y + found.height) * sy).rounded(.up), within: ys)
                 inside = PixelRect(x: left, y: top, width: max(1, right - left), height: max(1, bottom - top))
             }
         }
@@ -35,8 +37,10 @@ struct ResolveBounds: CropStep {
         var part: PixelRect?
         if let relative = options.relativeCrop {
             let (w, h) = (Double(inside.width), Double(inside.height))
-            let left = Int((relative.x * w).rounded()), top = Int((relative.y * h).rounded())
-            let right = Int(((relative.x + relative.width) * w).rounded()), bottom = Int(((relative.y + relative.height) * h).rounded())
+            let (xs, ys) = (0...inside.width, 0...inside.height)
+            let left = Int(rounding: relative.x * w, within: xs), top = Int(rounding: relative.y * h, within: ys)
+            let right = Int(rounding: (relative.x + relative.width) * w, within: xs)
+            let bottom = Int(rounding: (relative.y + relative.height) * h, within: ys)
             part = PixelRect(x: left, y: top, width: max(1, right - left), height: max(1, bottom - top))
         } else if let manual = options.crop.bounds {
             part = manual
