@@ -17,9 +17,12 @@ struct focal_vips_source {
     /// The bytes the source reads, kept so that an animation's frames can be read through a
     /// source of their own while other decodes rewind this one.
     VipsBlob *blob;
-    /// fail_on level for this loader: any warning for JPEG (libjpeg reports a cut or garbled
-    /// scan only as a warning, then fills in grey), errors for the rest.
-    const char *options;
+    /// Load options: the fail_on level for this loader (any warning for JPEG: libjpeg reports a
+    /// cut or garbled scan only as a warning, then fills in grey; errors for the rest), and the
+    /// page picked, if any.
+    char options[64];
+    /// Degrees anticlockwise (0, 90, 180, 270) the oriented image is turned before anything else.
+    int turn;
 };
 
 struct focal_vips_image {
@@ -305,7 +308,8 @@ static int loader_allowed(const char *loader) {
 
 struct open_args {
     VipsSource *source;
-    const char *options;
+    int page, turn;
+    char options[64];
     focal_vips_info *info;
 };
 
@@ -322,9 +326,23 @@ static focal_vips_status open_body(void *raw, const char **own) {
         strncpy(a->info->loader, loader, sizeof a->info->loader - 1);
         return FOCAL_VIPS_ERR_UNSUPPORTED;
     }
-    a->options = strstr(loader, "Jpeg") != NULL || strstr(loader, "jpeg") != NULL ? "fail_on=warning" : "fail_on=error";
+    const char *fail_on =
+        strstr(loader, "Jpeg") != NULL || strstr(loader, "jpeg") != NULL ? "fail_on=warning" : "fail_on=error";
+    snprintf(a->options, sizeof a->options, "%s", fail_on);
     VipsImage *header = vips_image_new_from_source(a->source, a->options, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (header == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    int file_pages = 1;
+    if (vips_image_get_typeof(header, VIPS_META_N_PAGES) != 0 &&
+        vips_image_get_int(header, VIPS_META_N_PAGES, &file_pages) != 0)
+        file_pages = 1;
+    if (a->page > 0 && a->page < file_pages) {
+        // One page alone: its own header (a TIFF's pages may differ in size).
+        g_object_unref(header);
+        snprintf(a->options, sizeof a->options, "%s,page=%d", fail_on, a->page);
+        if (vips_source_rewind(a->source) != 0) return FOCAL_VIPS_ERR_INTERNAL;
+        header = vips_image_new_from_source(a->source, a->options, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+        if (header == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    }
     focal_vips_info *info = a->info;
     int orientation = 1;
     if (vips_image_get_typeof(header, VIPS_META_ORIENTATION) != 0 &&
@@ -336,15 +354,14 @@ static focal_vips_status open_body(void *raw, const char **own) {
     // libvips reports the height of all pages for some multi-page loaders; use one page.
     int page_height = vips_image_get_page_height(header);
     if (page_height > 0 && page_height < height) height = page_height;
-    int pages = 1, interlaced = 0;
-    if (vips_image_get_typeof(header, VIPS_META_N_PAGES) != 0 &&
-        vips_image_get_int(header, VIPS_META_N_PAGES, &pages) != 0)
-        pages = 1;
+    int pages = file_pages, interlaced = 0;
     if (vips_image_get_typeof(header, "interlaced") != 0 && vips_image_get_int(header, "interlaced", &interlaced) != 0)
         interlaced = 0;
     info->orientation = orientation;
-    info->width = orientation >= 5 ? height : width;
-    info->height = orientation >= 5 ? width : height;
+    // A quarter turn, by the EXIF orientation or by the caller's turn, swaps the sides; two cancel.
+    int swapped = (orientation >= 5) != (a->turn == 90 || a->turn == 270);
+    info->width = swapped ? height : width;
+    info->height = swapped ? width : height;
     info->bands = vips_image_get_bands(header);
     info->bits = (int)vips_format_sizeof(vips_image_get_format(header)) * 8;
     info->has_alpha = vips_image_hasalpha(header) ? 1 : 0;
@@ -365,10 +382,14 @@ static focal_vips_status open_body(void *raw, const char **own) {
     return FOCAL_VIPS_OK;
 }
 
-focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_source **out,
+focal_vips_status focal_vips_open(const void *bytes, size_t length, int page, int turn, focal_vips_source **out,
                                   focal_vips_info *info, char *err, size_t errlen) {
     if (out == NULL || info == NULL) {
         put_text(err, errlen, "output pointers are NULL");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    if (page < 0 || (turn != 0 && turn != 90 && turn != 180 && turn != 270)) {
+        put_text(err, errlen, "page or turn out of range");
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     *out = NULL;
@@ -386,7 +407,7 @@ focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_s
         vips_error_clear();
         return FOCAL_VIPS_ERR_INTERNAL;
     }
-    struct open_args a = {source, NULL, info};
+    struct open_args a = {source, page, turn, "", info};
     focal_vips_status status = guarded(open_body, &a, NULL, err, errlen, "unreadable image header");
     if (status != FOCAL_VIPS_OK) {
         g_object_unref(source);
@@ -396,7 +417,8 @@ focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_s
     focal_vips_source *handle = g_new0(focal_vips_source, 1);
     handle->source = source;
     handle->blob = blob;
-    handle->options = a.options;
+    memcpy(handle->options, a.options, sizeof handle->options);
+    handle->turn = turn;
     *out = handle;
     return FOCAL_VIPS_OK;
 }
@@ -532,6 +554,12 @@ static VipsImage *materialised(VipsImage *image, deadline *d) {
     return memory;
 }
 
+/// A decode stopped by its deadline before any pixel was handed on.
+static focal_vips_status timed_out(const char **own) {
+    *own = "decoding passed its deadline and was stopped";
+    return FOCAL_VIPS_ERR_TIMEOUT;
+}
+
 /// Computes `image` into memory (consuming it) as `*out`: FOCAL_VIPS_ERR_TIMEOUT with
 /// `timeout_text` in `*own` when the deadline stopped it, else FOCAL_VIPS_ERR_CORRUPT when it
 /// failed (a decoder's error surfaces here).
@@ -549,15 +577,33 @@ static focal_vips_status into_memory(VipsImage *image, deadline *d, const char *
     return FOCAL_VIPS_OK;
 }
 
-/// Loads and scales the oriented image to exactly width x height; NULL on failure.
-static VipsImage *load_scaled(focal_vips_source *source, int width, int height) {
+/// libvips's angle for a turn of `degrees` anticlockwise.
+static VipsAngle turn_angle(int degrees) {
+    return degrees == 90 ? VIPS_ANGLE_D270 : degrees == 180 ? VIPS_ANGLE_D180 : degrees == 270 ? VIPS_ANGLE_D90 : VIPS_ANGLE_D0;
+}
+
+/// Turns `in` `degrees` anticlockwise (consuming it); NULL on failure. Turning reads the image
+/// out of order, so it is computed into memory first (within the deadline `d`).
+static VipsImage *turned(VipsImage *in, int degrees, deadline *d) {
+    if (degrees == 0) return in;
+    VipsImage *memory = materialised(in, d);
+    if (memory == NULL) return NULL;
+    VipsImage *out = NULL;
+    int failed = vips_rot(memory, &out, turn_angle(degrees), NULL);
+    g_object_unref(memory);
+    return failed ? NULL : out;
+}
+
+/// Loads and scales the oriented (and turned) image to exactly width x height; NULL on failure.
+static VipsImage *load_scaled(focal_vips_source *source, int width, int height, deadline *d) {
     VipsImage *out = NULL;
     if (vips_source_rewind(source->source) != 0) return NULL;
-    if (vips_thumbnail_source(source->source, &out, width, "height", height, "size", VIPS_SIZE_FORCE,
-                              "option_string", source->options, NULL) != 0) {
+    int quarter = source->turn == 90 || source->turn == 270;
+    if (vips_thumbnail_source(source->source, &out, quarter ? height : width, "height", quarter ? width : height,
+                              "size", VIPS_SIZE_FORCE, "option_string", source->options, NULL) != 0) {
         return NULL;
     }
-    return out;
+    return turned(out, source->turn, d);
 }
 
 struct thumbnail_args {
@@ -569,8 +615,8 @@ struct thumbnail_args {
 static focal_vips_status thumbnail_body(void *raw, const char **own) {
     struct thumbnail_args *a = raw;
     deadline d = deadline_in(a->timeout_ms);
-    VipsImage *scaled = load_scaled(a->source, a->width, a->height);
-    if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *scaled = load_scaled(a->source, a->width, a->height, &d);
+    if (scaled == NULL) return d.expired ? timed_out(own) : FOCAL_VIPS_ERR_CORRUPT;
     VipsImage *srgb = to_srgb8(scaled);
     if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
     return into_memory(srgb, &d, "decoding passed its deadline and was stopped", a->out, own);
@@ -625,9 +671,9 @@ struct render_args {
 /// decoder's error surfaces then.
 static focal_vips_status crop_pipeline(focal_vips_source *source, int scaled_width, int scaled_height, int left,
                                        int top, int area_width, int area_height, int out_width, int out_height,
-                                       VipsImage **out, const char **own) {
-    VipsImage *scaled = load_scaled(source, scaled_width, scaled_height);
-    if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+                                       deadline *d, VipsImage **out, const char **own) {
+    VipsImage *scaled = load_scaled(source, scaled_width, scaled_height, d);
+    if (scaled == NULL) return d->expired ? timed_out(own) : FOCAL_VIPS_ERR_CORRUPT;
     if (!area_inside(left, top, area_width, area_height, vips_image_get_width(scaled), vips_image_get_height(scaled))) {
         g_object_unref(scaled);
         *own = "the crop lies outside the decoded image";
@@ -645,7 +691,7 @@ static focal_vips_status render_body(void *raw, const char **own) {
     deadline d = deadline_in(a->timeout_ms);
     VipsImage *srgb = NULL;
     focal_vips_status status = crop_pipeline(a->source, a->scaled_width, a->scaled_height, a->left, a->top,
-                                             a->area_width, a->area_height, a->out_width, a->out_height, &srgb, own);
+                                             a->area_width, a->area_height, a->out_width, a->out_height, &d, &srgb, own);
     if (status != FOCAL_VIPS_OK) return status;
     return into_memory(srgb, &d, "rendering passed its deadline and was stopped", a->out, own);
 }
@@ -687,7 +733,8 @@ static focal_vips_status render_encode_body(void *raw, const char **own) {
     deadline d = deadline_in(a->timeout_ms);
     VipsImage *srgb = NULL;
     focal_vips_status status = crop_pipeline(a->source, a->scaled_width, a->scaled_height, a->left, a->top,
-                                             a->out_width, a->out_height, a->out_width, a->out_height, &srgb, own);
+                                             a->out_width, a->out_height, a->out_width, a->out_height, &d, &srgb,
+                                             own);
     if (status != FOCAL_VIPS_OK) return status;
     // Decoding runs as the encoder pulls rows, so a decoder's error surfaces here: with the sizes
     // checked before, a failure to save is the input's (or its deadline's).
@@ -941,6 +988,50 @@ focal_vips_status focal_vips_rotate(const focal_vips_image *image, int quarter_t
     *out = NULL;
     struct rotate_args a = {image, quarter_turns, out};
     return guarded(rotate_body, &a, NULL, err, errlen, "cannot rotate the image");
+}
+
+struct hue_args {
+    const focal_vips_image *image;
+    double degrees;
+    focal_vips_image **out;
+};
+
+static focal_vips_status hue_body(void *raw, const char **own) {
+    (void)own;
+    struct hue_args *a = raw;
+    VipsImage *lch = NULL;
+    if (vips_colourspace(a->image->image, &lch, VIPS_INTERPRETATION_LCH, NULL)) return FOCAL_VIPS_ERR_INTERNAL;
+    // L, C and alpha as they are; h (degrees) moved.
+    double times[4] = {1, 1, 1, 1}, plus[4] = {0, 0, a->degrees, 0};
+    int bands = vips_image_get_bands(lch);
+    if (bands > 4) bands = 4;
+    VipsImage *moved = NULL;
+    int failed = vips_linear(lch, &moved, times, plus, bands, NULL);
+    g_object_unref(lch);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *srgb = NULL;
+    failed = vips_colourspace(moved, &srgb, VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(moved);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *bytes = NULL;
+    failed = vips_cast(srgb, &bytes, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(srgb);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *memory = materialised(bytes, NULL);
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    *a->out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
+focal_vips_status focal_vips_hue(const focal_vips_image *image, double degrees, focal_vips_image **out, char *err,
+                                 size_t errlen) {
+    if (out == NULL || image == NULL || !(degrees >= -360 && degrees <= 360)) {
+        put_text(err, errlen, "image or output pointer is NULL, or the angle is not -360 to 360");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    struct hue_args a = {image, degrees, out};
+    return guarded(hue_body, &a, NULL, err, errlen, "cannot turn the hue");
 }
 
 focal_vips_status focal_vips_from_rgba(const unsigned char *rgba, size_t length, int width, int height,
@@ -1255,8 +1346,10 @@ static focal_vips_status animation_body(void *raw, const char **own) {
         page_height = height;
     }
     a->info->frames = pages;
-    a->info->width = width;
-    a->info->frame_height = page_height;
+    // Frames of a turned image are turned alike.
+    int quarter = a->source->turn == 90 || a->source->turn == 270;
+    a->info->width = quarter ? page_height : width;
+    a->info->frame_height = quarter ? width : page_height;
     a->info->loop = loop < 0 ? 0 : loop;
     if (!side_ok(width) || !side_ok(page_height)) {
         *own = "the header claims a frame beyond 10000000 pixels a side";
@@ -1280,6 +1373,7 @@ struct focal_vips_frames {
     VipsSource *source;
     VipsImage *all;  ///< Every frame, one above the next, read once from top to bottom.
     int width, frame_height, frames, next;
+    int turn;  ///< Degrees anticlockwise each frame is turned (the source's turn).
 };
 
 struct frames_open_args {
@@ -1312,6 +1406,7 @@ static focal_vips_status frames_open_body(void *raw, const char **own) {
     frames->width = vips_image_get_width(all);
     frames->frame_height = page_height;
     frames->frames = a->frames;
+    frames->turn = a->source->turn;
     *a->out = frames;
     return FOCAL_VIPS_OK;
 }
@@ -1325,6 +1420,25 @@ focal_vips_status focal_vips_frames_open(focal_vips_source *source, int frames, 
     *out = NULL;
     struct frames_open_args a = {source, frames, out};
     return guarded(frames_open_body, &a, NULL, err, errlen, "cannot read the animation");
+}
+
+/// Maps an area of an image turned `degrees` anticlockwise to the same pixels of the image as
+/// stored, `width` x `height`.
+static void unturned_area(int degrees, int width, int height, int *left, int *top, int *area_width, int *area_height) {
+    int l = *left, t = *top, w = *area_width, h = *area_height;
+    switch (degrees) {
+    case 90:  // (x, y) was turned to (y, width - 1 - x)
+        *left = width - t - h, *top = l, *area_width = h, *area_height = w;
+        break;
+    case 180:
+        *left = width - l - w, *top = height - t - h;
+        break;
+    case 270:  // (x, y) was turned to (height - 1 - y, x)
+        *left = t, *top = height - l - w, *area_width = h, *area_height = w;
+        break;
+    default:
+        break;
+    }
 }
 
 struct frames_render_args {
@@ -1341,10 +1455,18 @@ static focal_vips_status frames_render_body(void *raw, const char **own) {
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     deadline d = deadline_in(a->timeout_ms);
-    int top = a->frame * f->frame_height + a->top;
-    VipsImage *cropped = crop_and_resize(f->all, a->left, top, a->area_width, a->area_height, a->out_width,
-                                         a->out_height);
-    if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    // The area is the turned frame's: the same pixels of the frame as stored, then turned.
+    int left = a->left, top = a->top, area_width = a->area_width, area_height = a->area_height;
+    int out_width = a->out_width, out_height = a->out_height;
+    unturned_area(f->turn, f->width, f->frame_height, &left, &top, &area_width, &area_height);
+    if (f->turn == 90 || f->turn == 270) {
+        out_width = a->out_height;
+        out_height = a->out_width;
+    }
+    VipsImage *cropped = crop_and_resize(f->all, left, a->frame * f->frame_height + top, area_width, area_height,
+                                         out_width, out_height);
+    if (cropped != NULL && f->turn != 0) cropped = turned(cropped, f->turn, &d);
+    if (cropped == NULL) return d.expired ? timed_out(own) : FOCAL_VIPS_ERR_CORRUPT;
     VipsImage *srgb = to_srgb8(cropped);
     if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
     // The frames before it are read past now, whatever comes of this one.
@@ -1363,8 +1485,11 @@ focal_vips_status focal_vips_frames_render(focal_vips_frames *frames, int frame,
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
     *out = NULL;
+    int quarter = frames->turn == 90 || frames->turn == 270;
+    int turned_width = quarter ? frames->frame_height : frames->width;
+    int turned_height = quarter ? frames->width : frames->frame_height;
     if (frame < 0 || frame >= frames->frames || !side_ok(out_width) || !side_ok(out_height) || timeout_ms < 0 ||
-        !area_inside(left, top, area_width, area_height, frames->width, frames->frame_height)) {
+        !area_inside(left, top, area_width, area_height, turned_width, turned_height)) {
         put_text(err, errlen, "frame geometry out of range");
         return FOCAL_VIPS_ERR_ARGUMENT;
     }

@@ -32,6 +32,16 @@ extension RenderedImage {
         return RenderedImage(handle: out)
     }
 
+    /// The image with every pixel's hue turned by `degrees` (-360 to 360) in CIE LCh, lightness,
+    /// chroma and alpha kept.
+    /// - Throws: `ImagingError` when libvips fails.
+    public func hueTurned(by degrees: Double) throws(ImagingError) -> RenderedImage {
+        var out: OpaquePointer?
+        let (status, text) = withErrorText { focal_vips_hue(handle, degrees, &out, $0, $1) }
+        guard status == FOCAL_VIPS_OK, let out else { throw ImagingError(.internalFailure, "cannot turn the hue", cause: text) }
+        return RenderedImage(handle: out)
+    }
+
     /// Wraps a copy of 8-bit RGBA pixels (rows of `size.width` × 4 bytes).
     /// - Throws: `ImagingError` when the byte count does not match or libvips cannot take them.
     public convenience init(rgba: [UInt8], size: PixelSize) throws(ImagingError) {

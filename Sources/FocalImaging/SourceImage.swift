@@ -28,8 +28,12 @@ public final class SourceImage: @unchecked Sendable {
     /// Bands as stored (alpha included), bits per sample, and whether it is progressive or
     /// interlaced: what the decode cost was estimated from.
     public let bands: Int, bits: Int, interlaced: Bool
-    /// Frames or pages in the file; only the first is used.
+    /// Frames or pages in the file; only the first is used. 1 when one page was picked (`page`).
     public let pages: Int
+    /// The page picked when opened (0-based), or nil: the first, or every frame of an animation.
+    public let page: Int?
+    /// Degrees anticlockwise the oriented image was turned when opened (0, 90, 180, 270).
+    public let turn: Int
     /// The memory a decode of it is estimated to need (`DecodeCost`), its encoded bytes included;
     /// known once the header has been checked.
     public private(set) var decodeBytes = 0
@@ -40,7 +44,11 @@ public final class SourceImage: @unchecked Sendable {
     /// When work on this image must be done; set when it is opened.
     public let deadline: Deadline
 
-    private init(handle: OpaquePointer, info: focal_vips_info, name: String, limits: ImageLimits, deadline: Deadline) {
+    private init(
+        handle: OpaquePointer, info: focal_vips_info, name: String, limits: ImageLimits, deadline: Deadline, page: Int?, turn: Int
+    ) {
+        self.page = page
+        self.turn = turn
         self.handle = handle
         self.name = name
         self.limits = limits
@@ -51,7 +59,7 @@ public final class SourceImage: @unchecked Sendable {
         bands = Int(info.bands)
         bits = Int(info.bits)
         interlaced = info.interlaced != 0
-        pages = max(1, Int(info.pages))
+        pages = page != nil ? 1 : max(1, Int(info.pages))
     }
 
     deinit { focal_vips_source_free(handle) }
@@ -74,8 +82,12 @@ public final class SourceImage: @unchecked Sendable {
     ///   - path: The file.
     ///   - limits: The limits; default `.default`.
     ///   - deadline: When work on it must be done; default `limits.timeout` from now.
+    ///   - page: One page or frame to use alone (0-based), as `open(data:)`; default nil.
+    ///   - turn: Degrees anticlockwise to turn the image first, as `open(data:)`; default 0.
     /// - Throws: `ImagingError` or `LimitExceeded`, naming the path.
-    public static func open(path: String, limits: ImageLimits = .default, deadline: Deadline? = nil) throws -> SourceImage {
+    public static func open(
+        path: String, limits: ImageLimits = .default, deadline: Deadline? = nil, page: Int? = nil, turn: Int = 0
+    ) throws -> SourceImage {
         let data: Data
         do {
             data = try InputFile.read(path, maxBytes: limits.maxInputBytes)
@@ -83,7 +95,7 @@ public final class SourceImage: @unchecked Sendable {
             if let limit = error.limit { throw limit }
             throw ImagingError(error.code, error.message, source: path, cause: error.cause)
         }
-        return try open(data: data, name: path, limits: limits, deadline: deadline)
+        return try open(data: data, name: path, limits: limits, deadline: deadline, page: page, turn: turn)
     }
 
     /// Reads the header of image bytes and checks it against the limits; libvips works on its
@@ -93,12 +105,30 @@ public final class SourceImage: @unchecked Sendable {
     ///   - name: A label for error messages (a URL, a file name); default "bytes".
     ///   - limits: The limits; default `.default`.
     ///   - deadline: When work on it must be done; default `limits.timeout` from now.
+    ///   - page: One page or frame (0-based) used alone, as a still (imagor's `page(n)`): the image's
+    ///     size is that page's. Default nil: the first page, or every frame of an animation.
+    ///   - turn: Degrees anticlockwise (0, 90, 180, 270) the oriented image is turned before
+    ///     anything else (imagor's `orient`): its size, crops and frames are the turned image's.
+    ///     Default 0.
     /// - Throws: `ImagingError` (`input.empty`, `input.not_an_image`, `input.unsupported`,
-    ///   `input.corrupt`) or `LimitExceeded`, naming the input.
+    ///   `input.corrupt`; `request.invalid` for a page the image does not have or a turn that is
+    ///   not a quarter) or `LimitExceeded` (`input.too_many_frames` for a frame past `maxFrames`,
+    ///   which would take as many decodes), naming the input.
     public static func open(
-        data: Data, name: String = "bytes", limits: ImageLimits = .default, deadline: Deadline? = nil
+        data: Data, name: String = "bytes", limits: ImageLimits = .default, deadline: Deadline? = nil, page: Int? = nil, turn: Int = 0
     ) throws -> SourceImage {
         try Vips.start()
+        guard [0, 90, 180, 270].contains(turn) else {
+            throw ImagingError(.requestInvalid, "a turn of \(turn)° is not one of 0, 90, 180, 270", source: name)
+        }
+        if let page {
+            guard page >= 0 else { throw ImagingError(.requestInvalid, "page \(page) is out of range; pages count from 1", source: name) }
+            // A GIF's frame is drawn over the ones before it: page N costs N frame decodes.
+            if page >= limits.maxFrames {
+                throw LimitExceeded(
+                    .inputTooManyFrames, limit: "maxFrames", allowed: "page \(limits.maxFrames)", actual: "page \(page + 1)", source: name)
+            }
+        }
         let deadline = deadline ?? Deadline(in: limits.timeout)
         if data.isEmpty { throw ImagingError(.inputEmpty, "the input is empty (0 bytes); expected an image", source: name) }
         do {
@@ -134,12 +164,19 @@ public final class SourceImage: @unchecked Sendable {
         var info = focal_vips_info()
         var opened: OpaquePointer?
         let (status, text) = withErrorText { err, len in
-            data.withUnsafeBytes { raw in focal_vips_open(raw.baseAddress, raw.count, &opened, &info, err, len) }
+            data.withUnsafeBytes { raw in
+                focal_vips_open(raw.baseAddress, raw.count, Int32(clamping: page ?? 0), Int32(clamping: turn), &opened, &info, err, len)
+            }
         }
         guard status == FOCAL_VIPS_OK, let handle = opened else {
             throw Self.error(status, text, name: name, loader: loaderName(info), signature: signature)
         }
-        let image = SourceImage(handle: handle, info: info, name: name, limits: limits, deadline: deadline)
+        if let page, page >= Int(info.pages) {
+            focal_vips_source_free(handle)
+            let has = info.pages == 1 ? "1 page" : "\(info.pages) pages"
+            throw ImagingError(.requestInvalid, "page \(page + 1) was asked for, but the image has \(has); page(n) counts from 1", source: name)
+        }
+        let image = SourceImage(handle: handle, info: info, name: name, limits: limits, deadline: deadline, page: page, turn: turn)
         image.gifLayout = gif
         let chroma = withUnsafeBytes(of: info.chroma) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         try image.checkHeader(chroma: chroma.isEmpty ? nil : chroma, inputBytes: data.count, atLeast: tileRow)

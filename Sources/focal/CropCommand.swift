@@ -48,6 +48,8 @@ struct CropCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: CropOption.help("max-bytes")) var maxBytes: String?
     @Option(parsing: .unconditional, help: CropOption.help("autojpg")) var autojpg: String?
     @Option(parsing: .unconditional, help: CropOption.help("first-frames")) var firstFrames: String?
+    @Option(parsing: .unconditional, help: CropOption.help("page")) var page: String?
+    @Option(parsing: .unconditional, help: CropOption.help("orient")) var orient: String?
     @Option(parsing: .unconditional, help: CropOption.help("watermark")) var watermark: String?
     @Option(parsing: .unconditional, help: CropOption.help("trim")) var trim: String?
     @Option(parsing: .unconditional, help: CropOption.help("brightness")) var brightness: String?
@@ -57,6 +59,8 @@ struct CropCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: CropOption.help("grayscale")) var grayscale: String?
     @Option(parsing: .unconditional, help: CropOption.help("equalize")) var equalize: String?
     @Option(parsing: .unconditional, help: CropOption.help("colorize")) var colorize: String?
+    @Option(parsing: .unconditional, help: CropOption.help("hue")) var hue: String?
+    @Option(parsing: .unconditional, help: CropOption.help("curve")) var curve: String?
     @Option(parsing: .unconditional, help: CropOption.help("noise")) var noise: String?
     @Option(parsing: .unconditional, help: CropOption.help("blur")) var blur: String?
     @Option(parsing: .unconditional, help: CropOption.help("sharpen")) var sharpen: String?

@@ -40,6 +40,8 @@ CASES = [
     ("filters:blur(8,3):format(png)/astronaut.png", None),
     ("filters:convolution(1;2;1;2;4;2;1;2;1,3,true):format(png)/astronaut.png", None),
     ("filters:convolution(0;-1;0;-1;5;-1;0;-1;0,3,false):format(png)/astronaut.png", None),
+    ("filters:curve([(0,0),(64,40),(192,215),(255,255)],[(0,0),(255,255)],[(0,0),(128,150),(255,255)],[(0,10),(255,240)]):format(png)/astronaut.png", None),
+    ("filters:curve([(0,0),(255,255)],[(0,50),(128,170),(255,254)],[(0,0),(128,182),(255,252)],[(40,48),(128,144),(200,225)]):format(png)/astronaut.png", None),
     ("filters:rotate(90):format(png)/astronaut.png", None),
     ("filters:rotate(180):format(png)/astronaut.png", None),
     ("filters:round_corner(20,255,255,255):format(png)/astronaut.png", None),

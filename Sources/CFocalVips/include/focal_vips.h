@@ -85,7 +85,12 @@ int focal_vips_tracked_allocs(void);
 
 /// Copies `length` bytes and reads their header. Only the loaders for JPEG, PNG, WebP, GIF, TIFF
 /// and HEIF/AVIF are accepted. On success `*out` is the source.
-focal_vips_status focal_vips_open(const void *bytes, size_t length, focal_vips_source **out,
+///
+/// `page` (0-based) picks one page or frame of a multi-page file: every decode then reads it alone
+/// and `info` describes it (`info->pages` still counts the file's pages; a page at or past them is
+/// not picked, for the caller to refuse). `turn` (0, 90, 180 or 270 degrees anticlockwise) turns
+/// the oriented image before anything else: sizes, crops and frames are the turned image's.
+focal_vips_status focal_vips_open(const void *bytes, size_t length, int page, int turn, focal_vips_source **out,
                                   focal_vips_info *info, char *err, size_t errlen);
 /// Names the libvips loader that recognises `length` bytes, without reading their header: for
 /// bytes that start like no format Focal reads, to tell a format Focal refuses (a matrix file, PPM,
@@ -145,6 +150,10 @@ focal_vips_status focal_vips_flatten_on(const focal_vips_image *image, int red, 
 /// Turns the image clockwise by `quarter_turns` (0-3) quarter turns, into memory.
 focal_vips_status focal_vips_rotate(const focal_vips_image *image, int quarter_turns, focal_vips_image **out,
                                     char *err, size_t errlen);
+/// Turns every pixel's hue by `degrees` (-360 to 360) in CIE LCh (D65), lightness, chroma and
+/// alpha kept (imagor's `hue()`, libvips's modulate), into memory as 8-bit sRGB.
+focal_vips_status focal_vips_hue(const focal_vips_image *image, double degrees, focal_vips_image **out, char *err,
+                                 size_t errlen);
 /// Wraps a copy of 8-bit RGBA pixels (`length` = width * height * 4) as an sRGB image with alpha.
 focal_vips_status focal_vips_from_rgba(const unsigned char *rgba, size_t length, int width, int height,
                                        focal_vips_image **out, char *err, size_t errlen);

@@ -35,6 +35,16 @@ enum ImageIdentity: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The identity of the image as a request sees it: page `page` (0-based) alone, turned `turn`
+    /// degrees; itself when neither is asked for. Subjects found in a page or a turned image are
+    /// cached under it; no saved crop applies to it (saved crops are the image's as stored).
+    func viewed(page: Int?, turn: Int) -> ImageIdentity {
+        guard page != nil || turn != 0 else { return self }
+        let view = "page \(page.map(String.init) ?? "-") turned \(turn) of \(description)"
+        if case .location = self { return .location(view) }
+        return .name(ContentDigest.of(Data(view.utf8)))
+    }
+
     /// The identity of frame `index` of this image's animation, under which its subjects are
     /// cached; nil for a location (never cached).
     func frame(_ index: Int) -> ImageIdentity? {

@@ -271,6 +271,24 @@ public struct CropOption: Sendable {
             },
             print: { $0.maxFrames.map(String.init) }),
         CropOption(
+            name: "page", filter: "page", values: "a whole number from 1 (at most the animation frame limit, 400 by default)", defaultText: "the first page; every frame of an animation",
+            summary: "page N of a multi-page TIFF or HEIF, or frame N of an animation, alone and still (imagor's `page(N)`): a page the image does not have is a 400",
+            examples: ["2", "1"],
+            parse: { text, options throws(PlanningError) in
+                options.page = try wholeNumber(text, in: 1...100_000, of: "pages", name: "page")
+            },
+            print: { $0.page.map(String.init) }),
+        CropOption(
+            name: "orient", filter: "orient", values: "`0`, `90`, `180` or `270` degrees", defaultText: "`0`: as the image is (upright by its EXIF orientation)",
+            summary: "turns the image anticlockwise before anything else, as imagor's `orient(angle)`: trim, crop, detection and the output's size see the turned image",
+            examples: ["90", "270"],
+            parse: { text, options throws(PlanningError) in
+                let degrees = try wholeNumber(text, in: 0...270, of: "degrees", name: "orient")
+                guard degrees % 90 == 0 else { throw PlanningError.invalidOption("orient '\(text)' must be 0, 90, 180 or 270 degrees") }
+                options.orient = degrees == 0 ? nil : degrees
+            },
+            print: { $0.orient.map(String.init) }),
+        CropOption(
             name: "watermark", filter: "watermark", values: Watermark.values, defaultText: "none",
             summary: "lays another image over the output, as thumbor's `watermark(…)`: `watermark(logo.png,-10,-10,30)` a logo 10 px from the bottom-right corner, 30 % transparent",
             examples: ["logo.png,-10,-10,30", "logo.png,center,repeat,50,20,none", "'a,b.png',10p,10p,0,25,25"],

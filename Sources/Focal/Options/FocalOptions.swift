@@ -41,6 +41,12 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     public var autoJPEG = false
     /// `max_frames(N)`: an animation's first N frames only (1: its first frame, still); default nil: all.
     public var maxFrames: Int?
+    /// imagor's `page(n)`: page or frame `n` (from 1) of a multi-page image or an animation, alone,
+    /// as a still; default nil: the first page, or every frame.
+    public var page: Int?
+    /// imagor's `orient(angle)`: the image turned 90, 180 or 270 degrees anticlockwise before
+    /// anything else (trim, crop, detection); default nil: as it is (upright by its EXIF orientation).
+    public var orient: Int?
     /// thumbor's `trim`: the image's borders of one colour cut off first; default nil.
     public var trim: Trim?
     /// imagor's relative crop (`0.1x0.1:0.9x0.9/`): the part of the image (of what `trim` left)
@@ -72,7 +78,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, trim, relativeCrop, watermark
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, page, orient, trim, relativeCrop, watermark
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -93,6 +99,8 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encodeIfPresent(maxBytes, forKey: .maxBytes)
         if autoJPEG { try container.encode(autoJPEG, forKey: .autoJPEG) }
         try container.encodeIfPresent(maxFrames, forKey: .maxFrames)
+        try container.encodeIfPresent(page, forKey: .page)
+        try container.encodeIfPresent(orient, forKey: .orient)
         try container.encodeIfPresent(trim, forKey: .trim)
         try container.encodeIfPresent(relativeCrop, forKey: .relativeCrop)
         try container.encodeIfPresent(watermark, forKey: .watermark)

@@ -94,8 +94,13 @@ struct CropJob: Sendable {
 
     /// Whether a saved crop could decide this job: a store, a detecting crop, a content identity.
     func mayHaveSavedCrop(_ pipeline: FocalPipeline) -> Bool {
-        pipeline.overrides != nil && options.crop.needsDetection && identity?.contentID != nil
+        // A page or a turned image is not the image its crops were saved on.
+        pipeline.overrides != nil && options.crop.needsDetection && identity?.contentID != nil && options.page == nil
+            && (options.orient ?? 0) == 0
     }
+
+    /// The identity its subjects are cached under: the page and turn asked for, of `identity`.
+    var subjectIdentity: ImageIdentity? { identity?.viewed(page: options.page, turn: options.orient ?? 0) }
 
     /// The saved crop that decides this job, if one does.
     var foundSavedCrop: CropOverride? {

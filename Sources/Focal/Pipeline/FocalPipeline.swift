@@ -386,7 +386,7 @@ public final class FocalPipeline: Sendable {
 
     /// Opens an input's header and reserves the memory its decode is estimated to need on the
     /// current job's pass (less the encoded bytes, reserved when they were read or fetched).
-    func open(_ given: ImageInput.Location) async throws -> SourceImage {
+    func open(_ given: ImageInput.Location, page: Int? = nil, turn: Int = 0) async throws -> SourceImage {
         var read = given
         // An object known by its ETag and not read yet: read now, since a crop needs its pixels.
         // Replaced since its HEAD (another ETag): its bytes are not the identity the job has.
@@ -405,8 +405,8 @@ public final class FocalPipeline: Sendable {
         let limits = configuration.limits
         let image = try await pool.run { () throws -> SourceImage in
             switch location {
-            case let .file(path): try SourceImage.open(path: path, limits: limits)
-            case let .data(data, name): try SourceImage.open(data: data, name: name, limits: limits)
+            case let .file(path): try SourceImage.open(path: path, limits: limits, page: page, turn: turn)
+            case let .data(data, name): try SourceImage.open(data: data, name: name, limits: limits, page: page, turn: turn)
             case let .url(url):
                 throw ImagingError(.internalFailure, "a URL must be fetched before it is opened", source: url.absoluteString)
             case let .object(address):

@@ -8,6 +8,7 @@ public struct Blur: Effect {
     public static let values = "a radius from 1 to 150 pixels, then optionally a deviation from 0 to 150 (default: the radius)"
     public static let summary = "a Gaussian blur of that radius"
     public static let examples = ["4", "8,3", "2,0"]
+    public static let previewed = false
     /// The kernel's radius in pixels, 1...150 (thumbor's greatest).
     public let radius: Int
     /// The deviation; 0 means the radius.

@@ -8,6 +8,7 @@ public struct Convolution: Effect {
     public static let values = "the weights joined by `;` row by row (each -1000 to 1000), the columns (odd, at most 15), then `true` or `false` (divide by their sum; default `true`)"
     public static let summary = "any convolution: `1;2;1;2;4;2;1;2;1,3,true` blurs, `0;-1;0;-1;5;-1;0;-1;0,3,false` sharpens"
     public static let examples = ["1;2;1;2;4;2;1;2;1,3,true", "0;-1;0;-1;5;-1;0;-1;0,3,false", "-1;0;1,3"]
+    public static let previewed = false
     /// The weights, row by row.
     public let weights: [Double]
     /// Weights a row.

@@ -16,6 +16,11 @@ public protocol Effect: Sendable {
     static var summary: String { get }
     /// Argument texts it accepts, the canonical spelling of each first in the list's order.
     static var examples: [String] { get }
+    /// Whether a 16-pixel preview of the output shows it too (`POST /v1/plan`'s `previews`):
+    /// true for what acts on each pixel alone or turns the image; false for what is measured in
+    /// output pixels (a blur radius, a corner), which a preview would show many times too strong.
+    /// Default true.
+    static var previewed: Bool { get }
     /// Reads the argument text (what is inside the parentheses).
     /// - Throws: `PlanningError.invalidOption` naming the filter and what it takes.
     init(arguments: String) throws(PlanningError)
@@ -26,11 +31,15 @@ public protocol Effect: Sendable {
     func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage
 }
 
+extension Effect {
+    public static var previewed: Bool { true }
+}
+
 /// Every effect, in the order the documentation lists them.
 public enum Effects {
     /// The effects a request can name.
     public static let all: [any Effect.Type] = [
-        Brightness.self, Contrast.self, Saturation.self, RGBShift.self, Grayscale.self, Equalize.self, Colorize.self,
+        Brightness.self, Contrast.self, Saturation.self, RGBShift.self, Grayscale.self, Equalize.self, Colorize.self, Hue.self, Curve.self,
         Noise.self, Blur.self, Sharpen.self, Convolution.self, RoundCorner.self, Rotate.self, BackgroundColor.self,
     ]
 

@@ -8,6 +8,7 @@ public struct Noise: Effect {
     public static let values = "a whole number from 0 to 100 (the spread), then optionally a seed (0 to 2147483647; default 0)"
     public static let summary = "film grain: each pixel lightened or darkened by up to half the spread"
     public static let examples = ["20", "40,7"]
+    public static let previewed = false
     /// The spread, 0...100.
     public let amount: Int
     /// The random sequence's seed.

@@ -9,6 +9,7 @@ public struct RoundCorner: Effect {
     public static let values = "a radius `A` or `A|B` (pixels, 0 to 10000), red, green and blue (0 to 255), then optionally `true` for transparent corners"
     public static let summary = "rounds the corners, filled with the colour or left transparent"
     public static let examples = ["20,255,255,255", "30|15,0,0,0,true", "10,0,0,0,false"]
+    public static let previewed = false
     /// The ellipse's radii across and down.
     public let across, down: Int
     /// The fill.

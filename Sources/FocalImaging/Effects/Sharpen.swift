@@ -9,6 +9,7 @@ public struct Sharpen: Effect {
     public static let values = "an amount from 0 to 10, a radius from 0 to 50 pixels, then `true` to sharpen luminance only (default `false`)"
     public static let summary = "an unsharp mask: edges crisper by the amount, over the radius"
     public static let examples = ["2,1,true", "1.5,0.5,false", "3,2"]
+    public static let previewed = false
     /// How strongly, 0...10.
     public let amount: Double
     /// The blur's deviation, 0...50.

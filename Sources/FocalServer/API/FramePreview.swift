@@ -22,8 +22,11 @@ enum FramePreview {
     /// - Parameters:
     ///   - budget: The time all of them may take (`ServerConfiguration.previewBudget`).
     ///   - redaction: What each preview hides, as the frames' images do.
+    ///   - request: The request's options: a preview is of the page it picks, turned as it says,
+    ///     mirrored, with its effects that show at 16 pixels (`Effect.previewed`).
     static func dataURIs(
-        of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline, budget: Duration, redaction: Redaction?
+        of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline, budget: Duration, redaction: Redaction?,
+        like request: FocalOptions = FocalOptions()
     ) async -> [String?] {
         if case .url = input.location { return crops.map { _ in nil } }
         var wanted: [PixelRect] = []
@@ -40,7 +43,7 @@ enum FramePreview {
                 var made: [String: String] = [:]
                 for crop in wanted {
                     try Task.checkCancellation()
-                    made[Self.key(crop)] = await dataURI(of: crop, in: input, pipeline: pipeline, redaction: redaction)
+                    made[Self.key(crop)] = await dataURI(of: crop, in: input, pipeline: pipeline, redaction: redaction, like: request)
                 }
                 return made
             }) ?? [:]
@@ -51,7 +54,10 @@ enum FramePreview {
     static func key(_ crop: PixelRect) -> String { "\(crop.x),\(crop.y),\(crop.width),\(crop.height)" }
 
     /// The crop `crop` of `input` at `longSide` pixels as a data URI, or nil when it cannot be made.
-    static func dataURI(of crop: PixelRect, in input: ImageInput, pipeline: FocalPipeline, redaction: Redaction? = nil) async -> String? {
+    /// - Parameter request: The request's options, as `dataURIs`.
+    static func dataURI(
+        of crop: PixelRect, in input: ImageInput, pipeline: FocalPipeline, redaction: Redaction? = nil, like request: FocalOptions = FocalOptions()
+    ) async -> String? {
         guard crop.width > 0, crop.height > 0 else { return nil }
         let scale = Double(longSide) / Double(max(crop.width, crop.height))
         let width = max(1, Int((Double(crop.width) * scale).rounded())), height = max(1, Int((Double(crop.height) * scale).rounded()))
@@ -62,6 +68,11 @@ enum FramePreview {
         options.format = .webp
         options.redaction = redaction
         options.quality = quality
+        // The image the crop is in (a page, turned), and what the output looks like.
+        options.page = request.page
+        options.orient = request.orient
+        options.flip = request.flip
+        options.effects = request.effects.filter { type(of: $0.effect).previewed }
         guard let result = try? await pipeline.crop(input, to: .size(width: width, height: height), options: options) else { return nil }
         return "data:image/webp;base64," + result.data.base64EncodedString()
     }

@@ -192,7 +192,7 @@ struct ImageController: Controller {
             contentID: id, configuration: pipeline.configurationTag, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown)
         let preview = await FramePreview.dataURIs(
             of: [frame.plan.crop], in: input, contentID: id, pipeline: pipeline, budget: configuration.previewBudget,
-            redaction: Redaction.enforcing(configuration.redact, over: options.redaction)
+            redaction: Redaction.enforcing(configuration.redact, over: options.redaction), like: options
         ).first ?? nil
         let document = MetaDocument(
             url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip, version: version?.description, preview: preview)

@@ -155,7 +155,7 @@ struct PlanController: Controller {
         // Previews have a budget of their own: when it runs out the plan is answered without them.
         let previews = body.previews == true ? await FramePreview.dataURIs(
                 of: plans.frames.map(\.plan.crop), in: input, contentID: found, pipeline: pipeline, budget: configuration.previewBudget,
-                redaction: Redaction.enforcing(configuration.redact, over: options.redaction)) : []
+                redaction: Redaction.enforcing(configuration.redact, over: options.redaction), like: options) : []
         let object = DocumentEncoding.data(PlanAnswer(plans, id: found, options: options, configuration: pipeline.configurationTag, previews: previews))
         let degraded = plans.savedCropsUnknown
         if known == nil, let found { library.learn(found, for: source) }

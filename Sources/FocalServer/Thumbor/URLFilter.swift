@@ -39,11 +39,7 @@ public struct URLFilter: Sendable {
         "redeye": "redeye() needs an eye detector, which Focal does not have; hide faces with redact() instead",
         "extract_focal": "extract_focal() reads focal points from an earlier thumbor URL inside the image part; give them with focal() or a saved crop instead",
         "cover": "cover() is thumbor's GIF cover frame; Focal crops every frame of an animation (first frame only: format(jpeg))",
-        "curve": "curve() is not applied by Focal; brightness(), contrast() and rgb() adjust tones",
         "frame": "frame() (a nine-patch border from another image) is not applied by Focal; round_corner() and fill() frame an image",
-        "hue": "hue() is not applied by Focal; colorize() and rgb() change colours",
-        "orient": "orient() is not applied by Focal: images are shown upright from their EXIF orientation; rotate() turns the output",
-        "page": "page(n) is not applied by Focal: an animation's frames are all kept, max_frames(N) keeps the first N, max_frames(1) the first alone",
     ]
 
     /// The README's table of the URL-only filters, then those Focal refuses with their reasons

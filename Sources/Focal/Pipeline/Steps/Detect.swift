@@ -20,7 +20,7 @@ struct Detect: CropStep {
             // faces are found (saliency): every stage runs, and the crop reads them all.
             let everything = job.options.crop.kinds != nil
             var found = try await pipeline.subjects(
-                of: copy, identity: job.identity, accuracy: job.options.accuracy, scopes: everything ? job.scopes.union([.everything]) : job.scopes)
+                of: copy, identity: job.subjectIdentity, accuracy: job.options.accuracy, scopes: everything ? job.scopes.union([.everything]) : job.scopes)
             if everything { found[.crop] = found[.everything] }
             job.subjects = found
         } catch let error as DetectionError where job.wantsResult && job.options.fallback == .centerCrop {

@@ -26,7 +26,7 @@ struct DetectMotion: CropStep {
                 try Task.checkCancellation()
                 let copy = try await pipeline.frameCopy(frame, of: reader, image: image)
                 let subjects = try await pipeline.subjects(
-                    of: copy, identity: job.identity?.frame(frame), accuracy: job.options.accuracy,
+                    of: copy, identity: job.subjectIdentity?.frame(frame), accuracy: job.options.accuracy,
                     scope: job.options.crop.kinds == nil ? .crop : .everything)
                 found.append((frame, subjects))
             }

@@ -19,7 +19,7 @@ struct FindRedactions: CropStep {
             for frame in 0..<animation.frames {
                 try Task.checkCancellation()
                 let copy = try await pipeline.frameCopy(frame, of: reader, image: image)
-                var found = try await pipeline.subjects(of: copy, identity: job.identity?.frame(frame), accuracy: .accurate, scope: .everything)
+                var found = try await pipeline.subjects(of: copy, identity: job.subjectIdentity?.frame(frame), accuracy: .accurate, scope: .everything)
                 if redaction.hides(.face) { found += try await pipeline.redactionFaces(in: copy) }
                 frames.append(Self.hidden(found, by: redaction))
             }
@@ -31,7 +31,7 @@ struct FindRedactions: CropStep {
             return
         }
         let copy = pipeline.workingCopy(of: image, accuracy: .accurate, outputLongSide: nil)
-        var found = try await pipeline.subjects(of: copy, identity: job.identity, accuracy: .accurate, scopes: [.everything])[.everything] ?? []
+        var found = try await pipeline.subjects(of: copy, identity: job.subjectIdentity, accuracy: .accurate, scopes: [.everything])[.everything] ?? []
         if redaction.hides(.face) { found += try await pipeline.redactionFaces(in: copy) }
         job.redacted = Self.hidden(found, by: redaction)
     }
