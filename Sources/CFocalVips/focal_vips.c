@@ -579,7 +579,9 @@ static focal_vips_status into_memory(VipsImage *image, deadline *d, const char *
 
 /// libvips's angle for a turn of `degrees` anticlockwise.
 static VipsAngle turn_angle(int degrees) {
-    return degrees == 90 ? VIPS_ANGLE_D270 : degrees == 180 ? VIPS_ANGLE_D180 : degrees == 270 ? VIPS_ANGLE_D90 : VIPS_ANGLE_D0;
+    return degrees == 90 ? VIPS_ANGLE_D270 : degrees == 180 ? VIPS_ANGLE_D180
+                                         : degrees == 270   ? VIPS_ANGLE_D90
+                                                            : VIPS_ANGLE_D0;
 }
 
 /// Turns `in` `degrees` anticlockwise (consuming it); NULL on failure. Turning reads the image
