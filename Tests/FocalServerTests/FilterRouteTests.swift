@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 /// thumbor's filters through the URL: every effect on a still and on every frame of an animation,
@@ -262,6 +263,160 @@ import Testing
             try await client.execute(uri: "/unsafe/trim:sideways/100x100/bordered.png", method: .get) { response in
                 #expect(response.status == .badRequest)
                 #expect((response.json?["message"] as? String)?.contains("trim") == true)
+            }
+        }
+    }
+
+    /// The image's size and the first subject of `kind` `POST /v1/plan` lists for `options` (an
+    /// object of crop options), as [x, y, width, height] (empty when there is none).
+    static func subject(_ kind: String, _ client: any TestClientProtocol, _ path: String, options: String) async throws -> (PixelSize, [Double]) {
+        let body = #"{"source":{"path":"\#(path)"},"frames":[{"aspect":"1:1"}],"options":\#(options)}"#
+        return try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: body)) { response in
+            #expect(response.status == .ok, "\(String(buffer: response.body).prefix(300))")
+            let image = response.json?["image"] as? [String: Any]
+            let size = PixelSize(width: image?["width"] as? Int ?? 0, height: image?["height"] as? Int ?? 0)
+            let found = ((response.json?["subjects"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == kind }
+            let first = found.first.map { f in ["x", "y", "width", "height"].map { f[$0] as? Double ?? -1 } } ?? []
+            return (size, first)
+        }
+    }
+
+    @Test func pageAndOrientPickAndTurnTheImageBeforeEverythingElse() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let pan = try PanningAnimation(
+            .graceHopper, canvas: PixelSize(width: 320, height: 200), spriteWidth: 160, frames: 6, from: (0, 10), to: (160, 10), format: .gif)
+        try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.gif")))
+        for name in ["grace_hopper.jpg", "astronaut.png"] {
+            try FileManager.default.copyItem(atPath: Checkout.fixture(name), toPath: scratch.file(name))
+        }
+        try await withServer({ $0.root = scratch.path }) { client in
+            // page(3): the third frame alone, still (as max_frames(1), a JPEG unless asked), as the
+            // animation's own frames decode it.
+            let (third, headers) = try await Self.get(client, "/unsafe/filters:page(3)/pan.gif")
+            #expect(headers[.contentType] == "image/jpeg")
+            #expect(try Self.decode(third).pages == 1, "a still")
+            let source = try SourceImage.open(data: pan.data, name: "pan.gif")
+            let frames = try source.frames(of: try #require(try source.animation()))
+            let whole = PixelRect(x: 0, y: 0, width: source.size.width, height: source.size.height)
+            var expected = try frames.frame(0, crop: whole, to: source.size).pixels()
+            for index in 1...2 { expected = try frames.frame(index, crop: whole, to: source.size).pixels() }
+            let (png, _) = try await Self.get(client, "/unsafe/filters:page(3):format(png)/pan.gif")
+            #expect(try Self.pixels(png).bytes == expected.bytes, "frame 3's pixels")
+            let (first, _) = try await Self.get(client, "/unsafe/filters:page(1):format(png)/pan.gif")
+            #expect(try Self.pixels(first).bytes != expected.bytes)
+            try await client.execute(uri: "/unsafe/filters:page(7)/pan.gif", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect((response.json?["message"] as? String)?.contains("has 6 pages") == true, "\(String(buffer: response.body))")
+            }
+            try await client.execute(uri: "/unsafe/filters:page(2)/astronaut.png", method: .get) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/unsafe/filters:page(0)/pan.gif", method: .get) { #expect($0.status == .badRequest) }
+
+            // orient(90): the image turned anticlockwise before the crop: grace_hopper.jpg is 512×600.
+            let plain = try Self.pixels(try await Self.get(client, "/unsafe/filters:format(png)/grace_hopper.jpg").0)
+            let turned = try Self.pixels(try await Self.get(client, "/unsafe/filters:orient(90):format(png)/grace_hopper.jpg").0)
+            #expect(turned.size == PixelSize(width: 600, height: 512))
+            for (x, y) in [(0, 0), (599, 0), (0, 511), (300, 200), (17, 433)] {
+                // turned (x, y) is plain (511 - y, x)
+                let t = 3 * (y * 600 + x), p = 3 * (x * 512 + (511 - y))
+                #expect(Array(turned.bytes[t..<t + 3]) == Array(plain.bytes[p..<p + 3]), "(\(x), \(y))")
+            }
+            let clockwise = try Self.pixels(try await Self.get(client, "/unsafe/filters:orient(270):format(png)/grace_hopper.jpg").0)
+            #expect(Array(clockwise.bytes[0..<3]) == Array(plain.bytes[3 * (599 * 512)..<3 * (599 * 512) + 3]), "the bottom-left corner comes to the top")
+            // The crop is planned on the turned image: a 300×200 output of a landscape 600×512 view.
+            let (cropped, _) = try await Self.get(client, "/unsafe/300x200/smart/filters:orient(90)/grace_hopper.jpg")
+            #expect(try Self.decode(cropped).size == PixelSize(width: 300, height: 200))
+            // Detection sees the turned image (the plain image's subjects are cached first, and not
+            // reused): the salient region of the image upside down is where it lands when turned.
+            let (size, salient) = try await Self.subject("saliency", client, "grace_hopper.jpg", options: "{}")
+            let (turnedSize, turnedSalient) = try await Self.subject("saliency", client, "grace_hopper.jpg", options: #"{"orient":"180"}"#)
+            #expect(size == PixelSize(width: 512, height: 600) && turnedSize == size)
+            try #require(salient.count == 4 && turnedSalient.count == 4, "a salient region both ways")
+            let predicted = [512 - salient[0] - salient[2], 600 - salient[1] - salient[3], salient[2], salient[3]]
+            for (got, want) in zip(turnedSalient, predicted) { #expect(abs(got - want) < 20, "\(turnedSalient) against \(predicted)") }
+            #expect(abs(turnedSalient[1] - salient[1]) > 40, "not the upright image's region")
+            let (sideways, person) = try await Self.subject("person", client, "grace_hopper.jpg", options: #"{"orient":"90"}"#)
+            #expect(sideways == PixelSize(width: 600, height: 512))
+            #expect(person.count < 4 || (person[0] + person[2] <= 600.5 && person[1] + person[3] <= 512.5), "inside the turned image: \(person)")
+            // Every frame of an animation turns; page and orient go together.
+            let (animated, _) = try await Self.get(client, "/unsafe/filters:orient(270)/pan.gif")
+            let decoded = try Self.decode(animated)
+            #expect(decoded.pages == 6 && decoded.size == PixelSize(width: pan.canvas.height, height: pan.canvas.width))
+            let (one, _) = try await Self.get(client, "/unsafe/filters:page(3):orient(180):format(png)/pan.gif")
+            #expect(try Self.pixels(one).bytes == Self.turnedHalfway(expected).bytes)
+            try await client.execute(uri: "/unsafe/filters:orient(45)/pan.gif", method: .get) { #expect($0.status == .badRequest) }
+        }
+    }
+
+    /// The mean absolute difference of two buffers' bytes (of the same size), 0 to 255.
+    static func difference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+        guard a.bytes.count == b.bytes.count, !a.bytes.isEmpty else { return 255 }
+        return Double(zip(a.bytes, b.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.bytes.count)
+    }
+
+    /// `pixels` turned 180 degrees.
+    static func turnedHalfway(_ pixels: PixelBuffer) throws -> PixelBuffer {
+        var bytes = [UInt8](repeating: 0, count: pixels.bytes.count)
+        let count = pixels.bytes.count / 3
+        for i in 0..<count {
+            let j = count - 1 - i
+            bytes[3 * j..<3 * j + 3] = pixels.bytes[3 * i..<3 * i + 3]
+        }
+        return try #require(PixelBuffer(width: pixels.size.width, height: pixels.size.height, bytes: bytes))
+    }
+
+    @Test func hueKeepsGreysAndCurveIsThumborsSpline() async throws {
+        try await withServer { client in
+            let base = "/unsafe/160x120/filters:format(png)"
+            let plain = try Self.pixels(try await Self.get(client, "\(base)/astronaut.png").0)
+            let gray = try Self.pixels(try await Self.get(client, "\(base):grayscale()/astronaut.png").0)
+            let grayTurned = try Self.pixels(try await Self.get(client, "\(base):grayscale():hue(120)/astronaut.png").0)
+            let most = zip(gray.bytes, grayTurned.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(most <= 2, "greys have no hue to turn: \(most)")
+            let full = try Self.pixels(try await Self.get(client, "\(base):hue(360)/astronaut.png").0)
+            let drift = zip(plain.bytes, full.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(drift <= 3, "a whole turn is no change (but rounding): \(drift)")
+            let third = try Self.pixels(try await Self.get(client, "\(base):hue(120)/astronaut.png").0)
+            #expect(Self.difference(plain, third) > 10)
+            // Two points make a straight line: the first curve inverts every channel exactly.
+            let line = "[(0,0),(255,255)]"
+            let inverted = try Self.pixels(try await Self.get(client, "\(base):curve([(0,255),(255,0)],\(line),\(line),\(line))/astronaut.png").0)
+            #expect(inverted.bytes == plain.bytes.map { 255 - $0 })
+            let same = try Self.pixels(try await Self.get(client, "\(base):curve(\(line),\(line),\(line),\(line))/astronaut.png").0)
+            #expect(same.bytes == plain.bytes)
+            // Below the first point, its y; from the last on, the last y (thumbor's table ends).
+            let flat = try Self.pixels(try await Self.get(client, "\(base):curve(\(line),[(100,7),(101,7)],\(line),\(line))/astronaut.png").0)
+            #expect(stride(from: 0, to: flat.bytes.count, by: 3).allSatisfy { flat.bytes[$0] == 7 })
+            for bad in ["curve([(0,0),(0,5)],\(line),\(line),\(line))", "curve(\(line),\(line),\(line))", "curve([(0,0),(256,1)],\(line),\(line),\(line))", "hue(400)"] {
+                try await client.execute(uri: "\(base):\(bad)/astronaut.png", method: .get) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                }
+            }
+        }
+    }
+
+    @Test("the JSON API's previews show the colour effects, the page and the turn", arguments: Effects.all.filter { $0.previewed }.map { $0.name })
+    func planPreviewsShowTheEffects(name: String) async throws {
+        let effect = try #require(Effects.named(name))
+        try await withServer { client in
+            func preview(_ options: String) async throws -> PixelBuffer {
+                let body = #"{"source":{"path":"astronaut.png"},"frames":[{"aspect":"4:3"}],"options":\#(options),"previews":true}"#
+                let uri = try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: body)) { response in
+                    #expect(response.status == .ok, "\(String(buffer: response.body).prefix(300))")
+                    return ((response.json?["frames"] as? [[String: Any]])?.first?["preview"] as? String) ?? ""
+                }
+                let data = try #require(Data(base64Encoded: String(uri.dropFirst("data:image/webp;base64,".count))))
+                return try Self.pixels(data)
+            }
+            let plain = try await preview("{}")
+            let argument = effect.examples[0].replacingOccurrences(of: "\"", with: "\\\"")
+            let changed = try await preview(#"{"\#(name.replacingOccurrences(of: "_", with: "-"))":"\#(argument)"}"#)
+            if name == "rotate" {
+                #expect(changed.size == PixelSize(width: plain.size.height, height: plain.size.width), "turned as the output is")
+            } else if name == "background_color" {
+                #expect(Self.difference(plain, changed) < 1, "nothing transparent to fill")
+            } else {
+                #expect(Self.difference(plain, changed) > 2, "\(name)(\(argument)) shows in the preview")
             }
         }
     }

@@ -65,4 +65,42 @@ import Testing
         let bad = try await Run(["crop", photo, "--size", "300x300", "--blur", "500", "-o", scratch.file("x.jpg")])
         #expect(bad.status == 64 && bad.stderr.contains("1 to 150"), "\(bad.stderr)")
     }
+
+    @Test func pageOrientHueAndCurveOnTheCommandLine() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let pan = try PanningAnimation(
+            .graceHopper, canvas: PixelSize(width: 240, height: 160), spriteWidth: 120, frames: 4, from: (0, 10), to: (120, 10), format: .gif)
+        try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.gif")))
+        // --page: one frame, still; its sprite has moved from the first frame's place.
+        let second = try await Run(["crop", scratch.file("pan.gif"), "--aspect", "3:2", "--detect", "off", "--page", "2", "-o", scratch.file("second.png")])
+        #expect(second.status == 0, "\(second.stderr)")
+        let first = try await Run(["crop", scratch.file("pan.gif"), "--aspect", "3:2", "--detect", "off", "--page", "1", "-o", scratch.file("first.png")])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try Self.pixels(scratch.file("second.png")).bytes != (try Self.pixels(scratch.file("first.png"))).bytes)
+        let missing = try await Run(["crop", scratch.file("pan.gif"), "--aspect", "3:2", "--page", "9", "-o", scratch.file("x.png")])
+        #expect(missing.status != 0 && missing.stderr.contains("4 pages"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("x.png")))
+        // --orient: the photo (512×600) turned before the crop; an animation's every frame.
+        let photo = Checkout.fixture("grace_hopper.jpg")
+        let turned = try await Run(["crop", photo, "--aspect", "600:512", "--detect", "off", "--orient", "90", "-o", scratch.file("turned.png")])
+        #expect(turned.status == 0, "\(turned.stderr)")
+        #expect(try SourceImage.open(path: scratch.file("turned.png")).size == PixelSize(width: 600, height: 512))
+        let spun = try await Run(["crop", scratch.file("pan.gif"), "--aspect", "2:3", "--detect", "off", "--orient", "270", "-o", scratch.file("spun.gif")])
+        #expect(spun.status == 0, "\(spun.stderr)")
+        let spunImage = try SourceImage.open(path: scratch.file("spun.gif"))
+        let spunFrames = try spunImage.animation()?.frames
+        #expect(spunImage.size == PixelSize(width: 160, height: 240) && spunFrames == 4)
+        // --hue and --curve on a still and an animation.
+        for (flag, value) in [("--hue", "150"), ("--curve", "[(0,255),(255,0)],[(0,0),(255,255)],[(0,0),(255,255)],[(0,0),(255,255)]")] {
+            let still = try await Run(["crop", photo, "--size", "120x90", "--detect", "off", flag, value, "-o", scratch.file("still.png")])
+            #expect(still.status == 0, "\(still.stderr)")
+            let plain = try await Run(["crop", photo, "--size", "120x90", "--detect", "off", "-o", scratch.file("plain.png")])
+            #expect(plain.status == 0)
+            #expect(try Self.pixels(scratch.file("still.png")).bytes != (try Self.pixels(scratch.file("plain.png"))).bytes, "\(flag) \(value)")
+            let moving = try await Run(["crop", scratch.file("pan.gif"), "--size", "90x90", flag, value, "-o", scratch.file("moving.gif")])
+            #expect(moving.status == 0, "\(moving.stderr)")
+            #expect(try SourceImage.open(path: scratch.file("moving.gif")).animation()?.frames == 4)
+        }
+    }
 }
