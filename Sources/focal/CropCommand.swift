@@ -51,6 +51,7 @@ struct CropCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: CropOption.help("page")) var page: String?
     @Option(parsing: .unconditional, help: CropOption.help("orient")) var orient: String?
     @Option(parsing: .unconditional, help: CropOption.help("watermark")) var watermark: String?
+    @Option(parsing: .unconditional, help: CropOption.help("frame")) var frame: String?
     @Option(parsing: .unconditional, help: CropOption.help("trim")) var trim: String?
     @Option(parsing: .unconditional, help: CropOption.help("brightness")) var brightness: String?
     @Option(parsing: .unconditional, help: CropOption.help("contrast")) var contrast: String?
@@ -148,6 +149,7 @@ struct CropCommand: AsyncParsableCommand {
         if noDetect { options.crop.detect = false }
         // A watermark's image is a file, a URL or an object, as an input is.
         if let mark = options.watermark { options.watermarkInput = ImageInput.argument(mark.source) }
+        if let frame = options.frame { options.frameInput = ImageInput.argument(frame.source) }
         return options
     }
 

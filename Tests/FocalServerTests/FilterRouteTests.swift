@@ -420,4 +420,68 @@ import Testing
             }
         }
     }
+
+    /// A 42×42 nine-patch: a 10-pixel gold ring (its inner half half transparent) round a clear
+    /// middle; the middle 20 columns and rows stretch, and the image goes 10 pixels in.
+    static func ninePatch() throws -> Data {
+        let size = 42, ring = 10
+        var rgba: [UInt8] = []
+        for y in 0..<size {
+            for x in 0..<size {
+                if x == 0 || y == 0 || x == size - 1 || y == size - 1 {
+                    let along = (x == 0 || x == size - 1) ? y : x
+                    rgba += (1 + ring..<size - 1 - ring).contains(along) ? [0, 0, 0, 255] : [0, 0, 0, 0]
+                    continue
+                }
+                let depth = min(x - 1, y - 1, size - 2 - x, size - 2 - y)
+                rgba += depth >= ring ? [0, 0, 0, 0] : [200, 160, 40, depth < ring / 2 ? 255 : 128]
+            }
+        }
+        return try RenderedImage(rgba: rgba, size: PixelSize(width: size, height: size)).encode(.png)
+    }
+
+    @Test func frameGrowsTheOutputByTheNinePatchAndLaysItOver() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try Self.ninePatch().write(to: URL(fileURLWithPath: scratch.file("frame.9.png")))
+        let pan = try PanningAnimation(
+            .graceHopper, canvas: PixelSize(width: 240, height: 160), spriteWidth: 120, frames: 4, from: (0, 10), to: (120, 10), format: .gif)
+        try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.gif")))
+        try FileManager.default.copyItem(atPath: Checkout.fixture("grace_hopper.jpg"), toPath: scratch.file("grace_hopper.jpg"))
+        try await withServer({ $0.root = scratch.path }) { client in
+            let plain = try Self.pixels(try await Self.get(client, "/unsafe/300x200/filters:format(png)/grace_hopper.jpg").0)
+            let (data, _) = try await Self.get(client, "/unsafe/300x200/filters:frame(frame.9.png):format(png)/grace_hopper.jpg")
+            let framed = try Self.pixels(data)
+            #expect(framed.size == PixelSize(width: 320, height: 220), "10 pixels more on each side")
+            func at(_ p: PixelBuffer, _ x: Int, _ y: Int) -> [UInt8] { Array(p.bytes[3 * (y * p.size.width + x)..<3 * (y * p.size.width + x) + 3]) }
+            #expect(at(framed, 0, 0) == [200, 160, 40] && at(framed, 319, 219) == [200, 160, 40], "the fixed corners are the patch's")
+            #expect(at(framed, 160, 2) == [200, 160, 40] && at(framed, 2, 110) == [200, 160, 40], "the edges stretch")
+            // Half transparent over the white margin: thumbor's compositing, truncated.
+            #expect(at(framed, 7, 110) == [227, 207, 147], "\(at(framed, 7, 110))")
+            for (x, y) in [(160, 110), (20, 20), (299, 199)] {
+                #expect(at(framed, x, y) == at(plain, x - 10, y - 10), "the image shows through the clear middle at (\(x), \(y))")
+            }
+            // Every frame of an animation, its canvas grown alike.
+            let (animated, _) = try await Self.get(client, "/unsafe/100x100/filters:frame(frame.9.png)/pan.gif")
+            let decoded = try Self.decode(animated)
+            #expect(decoded.pages == 4 && decoded.size == PixelSize(width: 120, height: 120))
+            // A missing patch, or one too small for a border and a picture, is refused.
+            try await client.execute(uri: "/unsafe/300x200/filters:frame(missing.png)/grace_hopper.jpg", method: .get) { #expect($0.status == .notFound) }
+            try RenderedImage(rgba: [0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255], size: PixelSize(width: 2, height: 2)).encode(.png)
+                .write(to: URL(fileURLWithPath: scratch.file("tiny.png")))
+            try await client.execute(uri: "/unsafe/300x200/filters:frame(tiny.png)/grace_hopper.jpg", method: .get) { response in
+                #expect(response.status == .badRequest, "\(String(buffer: response.body))")
+            }
+        }
+        // The framed size is held to the output limits before anything is drawn.
+        try await withServer({
+            $0.root = scratch.path
+            $0.pipeline.limits.maxOutputSide = 310
+        }) { client in
+            try await client.execute(uri: "/unsafe/300x200/filters:frame(frame.9.png)/grace_hopper.jpg", method: .get) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.json?["code"] as? String == "output.too_large")
+            }
+        }
+    }
 }

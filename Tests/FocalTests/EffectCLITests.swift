@@ -91,6 +91,12 @@ import Testing
         let spunImage = try SourceImage.open(path: scratch.file("spun.gif"))
         let spunFrames = try spunImage.animation()?.frames
         #expect(spunImage.size == PixelSize(width: 160, height: 240) && spunFrames == 4)
+        // --frame: a nine-patch read from a file as an input is.
+        let patch = scratch.file("frame.9.png")
+        try FilterPatch.write(to: patch)
+        let framed = try await Run(["crop", photo, "--size", "120x90", "--detect", "off", "--frame", patch, "-o", scratch.file("framed.png")])
+        #expect(framed.status == 0, "\(framed.stderr)")
+        #expect(try SourceImage.open(path: scratch.file("framed.png")).size == PixelSize(width: 128, height: 98), "4 pixels more on each side")
         // --hue and --curve on a still and an animation.
         for (flag, value) in [("--hue", "150"), ("--curve", "[(0,255),(255,0)],[(0,0),(255,255)],[(0,0),(255,255)],[(0,0),(255,255)]")] {
             let still = try await Run(["crop", photo, "--size", "120x90", "--detect", "off", flag, value, "-o", scratch.file("still.png")])
@@ -102,5 +108,24 @@ import Testing
             #expect(moving.status == 0, "\(moving.stderr)")
             #expect(try SourceImage.open(path: scratch.file("moving.gif")).animation()?.frames == 4)
         }
+    }
+}
+
+/// A small 12×12 nine-patch for the command line: a 2-pixel blue ring; the image goes 4 pixels in.
+enum FilterPatch {
+    static func write(to path: String) throws {
+        let size = 12
+        var rgba: [UInt8] = []
+        for y in 0..<size {
+            for x in 0..<size {
+                if x == 0 || y == 0 || x == size - 1 || y == size - 1 {
+                    let along = (x == 0 || x == size - 1) ? y : x
+                    rgba += (5..<7).contains(along) ? [0, 0, 0, 255] : [0, 0, 0, 0]
+                } else {
+                    rgba += min(x - 1, y - 1, size - 2 - x, size - 2 - y) < 2 ? [30, 60, 90, 255] : [0, 0, 0, 0]
+                }
+            }
+        }
+        try RenderedImage(rgba: rgba, size: PixelSize(width: size, height: size)).encode(.png).write(to: URL(fileURLWithPath: path))
     }
 }

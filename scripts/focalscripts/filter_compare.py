@@ -43,6 +43,9 @@ CASES = [
     ("filters:curve([(0,0),(64,40),(192,215),(255,255)],[(0,0),(255,255)],[(0,0),(128,150),(255,255)],[(0,10),(255,240)]):format(png)/astronaut.png", None),
     ("filters:curve([(0,0),(255,255)],[(0,50),(128,170),(255,254)],[(0,0),(128,182),(255,252)],[(40,48),(128,144),(200,225)]):format(png)/astronaut.png", None),
     ("filters:rotate(90):format(png)/astronaut.png", None),
+    ("300x200/filters:frame(frame.9.png):format(png)/grace_hopper.jpg",
+     "thumbor 7.8's _nine_patch reads the image mode through PyUnicode_AsUTF8String's object as if it were a C string, "
+     "so its stride and alpha index are garbage: it pads 0,0,0,19 and draws no frame; Focal frames as a nine-patch is meant to"),
     ("filters:rotate(180):format(png)/astronaut.png", None),
     ("filters:round_corner(20,255,255,255):format(png)/astronaut.png", None),
     ("300x200/filters:background_color(ff0000):format(png)/alpha.png", None),
@@ -59,6 +62,33 @@ CASES = [
      "thumbor sharpens with GIMP's wavelet sharpen, Focal with an unsharp mask of the same amount and radius"),
     ("fit-in/300x300/filters:fill(blur):format(png)/grace_hopper.jpg", None),
 ]
+
+
+def write_nine_patch(path):
+    """A 42x42 nine-patch: a 10-pixel ring (gold, its inner half half transparent) round a clear
+    middle; the top and left guides stretch the middle 20 columns and rows, the bottom and right
+    guides put the image 10 pixels in from each side."""
+    size, ring = 42, 10
+    pixels = []
+    for y in range(size):
+        for x in range(size):
+            border = x in (0, size - 1) or y in (0, size - 1)
+            if border:
+                guide = (y == 0 or y == size - 1) and 1 + ring <= x < size - 1 - ring or \
+                        (x == 0 or x == size - 1) and 1 + ring <= y < size - 1 - ring
+                pixels.append((0, 0, 0, 255) if guide else (0, 0, 0, 0))
+                continue
+            depth = min(x - 1, y - 1, size - 2 - x, size - 2 - y)
+            if depth >= ring:
+                pixels.append((0, 0, 0, 0))
+            else:
+                pixels.append((200, 160, 40, 255 if depth < ring // 2 else 128))
+    data = bytes(v for p in pixels for v in p)
+    raw = os.path.splitext(path)[0] + ".rgba"
+    with open(raw, "wb") as f:
+        f.write(data)
+    vips("rawload", raw, path, str(size), str(size), "4")
+    os.remove(raw)
 
 
 def plain_of(case):
@@ -113,6 +143,7 @@ def main():
     try:
         for name in ("grace_hopper.jpg", "astronaut.png", "chelsea.png"):
             shutil.copy(os.path.join(paths.FIXTURES, name), root)
+        write_nine_patch(os.path.join(root, "frame.9.png"))
         # A PNG with alpha: the photo, half transparent.
         vips("bandjoin_const", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "alpha.png"), "128")
         with ThumborServer(thumbor_bin, root, processes=1, detectors=()) as thumbor, FocalServer(focal_bin, root, allow_unsafe=True) as focal:

@@ -295,6 +295,12 @@ public struct CropOption: Sendable {
             parse: { text, options throws(PlanningError) in options.watermark = try Watermark(text: text) },
             print: { $0.watermark?.text }),
         CropOption(
+            name: "frame", filter: "frame", values: NinePatch.values, defaultText: "none",
+            summary: "frames the output with a nine-patch image, as thumbor's `frame(…)`: the output grows by the patch's margins and the patch, stretched, is laid over it (after the watermark and `fill`)",
+            examples: ["frame.9.png", "frames/gold.png"],
+            parse: { text, options throws(PlanningError) in options.frame = try NinePatch(text: text) },
+            print: { $0.frame?.text }),
+        CropOption(
             name: "trim", filter: nil, urlForm: "`trim/`, `trim:bottom-right:10/` (before the crop)",
             values: "`top-left` or `bottom-right` (the corner whose colour is the border), then optionally `:` and a tolerance 0-442",
             defaultText: "none",

@@ -59,6 +59,10 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// root, an allowed URL, an object); the pipeline reads it like any input. Not part of result
     /// keys: the watermark's content is.
     public var watermarkInput: ImageInput?
+    /// thumbor's `frame(…)`: the output framed by a nine-patch image; default nil.
+    public var frame: NinePatch?
+    /// Where the frame's image is, as the door resolved `frame.source` (as `watermarkInput`).
+    public var frameInput: ImageInput?
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -78,7 +82,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, page, orient, trim, relativeCrop, watermark
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, page, orient, trim, relativeCrop, watermark, frame
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -104,6 +108,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encodeIfPresent(trim, forKey: .trim)
         try container.encodeIfPresent(relativeCrop, forKey: .relativeCrop)
         try container.encodeIfPresent(watermark, forKey: .watermark)
+        try container.encodeIfPresent(frame, forKey: .frame)
         try encoding.encode(to: encoder)
     }
 

@@ -53,8 +53,10 @@ struct CropJob: Sendable {
     var bounds: PixelRect?
     /// Whether `ResolveBounds` has run.
     var boundsResolved = false
-    /// The watermark's image, once `LoadWatermark` has read it.
+    /// The watermark's image, once `LoadOverlays` has read it.
     var watermarkImage: SourceImage?
+    /// The frame's nine-patch image, once `LoadOverlays` has read it.
+    var frameImage: SourceImage?
     /// The decode the detectors and the render share.
     var copy: WorkingCopy?
     /// What the detectors found, by scope.
@@ -123,8 +125,9 @@ struct CropJob: Sendable {
     func resultKey(_ pipeline: FocalPipeline) -> ResultKey? {
         guard let identity, let rule else { return nil }
         if case .notAsked = savedCrop, mayHaveSavedCrop(pipeline) { return nil }
-        // A watermark is part of the key by its content, once read.
+        // A watermark and a frame are part of the key by their content, once read.
         if options.watermark != nil, watermarkImage == nil { return nil }
+        if options.frame != nil, frameImage == nil { return nil }
         // A saved crop's bounds depend on the upscale limit as well (`SavedCropRule.crop`).
         let target = foundSavedCrop == nil ? rule.key : "\(rule.key) upscale \(pipeline.configuration.limits.maxUpscale)"
         return ResultKey(identity: identity, target: target, options: options, detectors: detectors)

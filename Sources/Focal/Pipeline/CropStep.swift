@@ -40,7 +40,7 @@ extension FocalPipeline {
     /// image is open), the target (fixed, or once the image is open and its bounds known), the
     /// saved crop (once the identity and the target are known), the result lookup (once its key
     /// can be made).
-    static let whenKnown: [any CropStep] = [ResolveBounds(), ResolveTarget(), FindSavedCrop(), LoadWatermark(), LookUpResult()]
+    static let whenKnown: [any CropStep] = [ResolveBounds(), ResolveTarget(), FindSavedCrop(), LoadOverlays(), LookUpResult()]
 
     /// A crop: fetch and identify, open, plan its one frame (the saved crop applied, subjects
     /// detected), render, store. `plan(_:frames:)` plans each frame with the same steps.

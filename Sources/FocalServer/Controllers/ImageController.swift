@@ -51,6 +51,9 @@ struct ImageController: Controller {
         if let mark = imageRequest.options.watermark {
             imageRequest.options.watermarkInput = try await library.input(for: library.resolver.resolve(mark.source)).0
         }
+        if let frame = imageRequest.options.frame {
+            imageRequest.options.frameInput = try await library.input(for: library.resolver.resolve(frame.source)).0
+        }
         let vary = negotiateFormat(&imageRequest, accept: request.headers[.accept])
         let (rule, options) = (imageRequest.rule, imageRequest.options)
         if url.meta {

@@ -39,7 +39,6 @@ public struct URLFilter: Sendable {
         "redeye": "redeye() needs an eye detector, which Focal does not have; hide faces with redact() instead",
         "extract_focal": "extract_focal() reads focal points from an earlier thumbor URL inside the image part; give them with focal() or a saved crop instead",
         "cover": "cover() is thumbor's GIF cover frame; Focal crops every frame of an animation (first frame only: format(jpeg))",
-        "frame": "frame() (a nine-patch border from another image) is not applied by Focal; round_corner() and fill() frame an image",
     ]
 
     /// The README's table of the URL-only filters, then those Focal refuses with their reasons

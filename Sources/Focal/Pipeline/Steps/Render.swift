@@ -29,9 +29,16 @@ struct Render: CropStep {
             let size = source.size.fitting(longSide: min(side, max(source.size.width, source.size.height)))
             mark = try await pipeline.pool.run { try source.decode(width: size.width, height: size.height) }
         }
-        let change = Self.changes(job, plan: plan, watermark: mark)
-        // fill(…) makes each frame its box's size: within the output limits too.
-        let canvas = options.fill?.canvas(for: plan.outputSize) ?? plan.outputSize
+        // The frame's nine-patch read once, at its own size (its guides are single pixels).
+        var patch: NinePatch.Patch?
+        if let source = job.frameImage {
+            patch = try await pipeline.pool.run { try NinePatch.Patch(source.decode(width: source.size.width, height: source.size.height)) }
+        }
+        let change = Self.changes(job, plan: plan, watermark: mark, frame: patch)
+        // fill(…) makes each frame its box's size, frame(…) grows it by its margins: within the
+        // output limits too.
+        let filled = options.fill?.canvas(for: plan.outputSize) ?? plan.outputSize
+        let canvas = patch?.framedSize(filled) ?? filled
         let limits = pipeline.configuration.limits
         if canvas != plan.outputSize {
             try limits.check(output: canvas)
@@ -97,10 +104,11 @@ struct Render: CropStep {
     /// subject the crop's detection found drawn in its kind's colour, thicker when the crop was
     /// built around it (in an animation, the subjects of the last sampled frame at or before it),
     /// then each effect in order, then the watermark is laid over it, then `fill(…)` places the
-    /// frame in its box.
-    static func changes(_ job: CropJob, plan: CropPlan, watermark mark: RenderedImage? = nil) -> FrameChange? {
+    /// frame in its box, then `frame(…)`'s nine-patch frames it.
+    static func changes(_ job: CropJob, plan: CropPlan, watermark mark: RenderedImage? = nil, frame patch: NinePatch.Patch? = nil) -> FrameChange? {
         let options = job.options
-        guard options.redaction != nil || options.drawDetections || !options.effects.isEmpty || options.fill != nil || mark != nil else { return nil }
+        guard options.redaction != nil || options.drawDetections || !options.effects.isEmpty || options.fill != nil || mark != nil || patch != nil
+        else { return nil }
         let redaction = options.redaction, output = plan.outputSize
         let hidden = job.redactedFrames ?? [job.redacted ?? []]
         let samples = job.frameSubjects ?? [(0, job.cropSubjects)]
@@ -124,7 +132,9 @@ struct Render: CropStep {
             }
             image = try effects.apply(to: image)
             if let mark, let watermark { image = try watermark.apply(mark, to: image) }
-            return try fill?.apply(to: image) ?? image
+            image = try fill?.apply(to: image) ?? image
+            if let patch { image = try NinePatch.apply(patch, to: image) }
+            return image
         }
     }
 
