@@ -57,11 +57,12 @@ public struct SourceResolver: Sendable {
     }
 
     /// The source the image part names.
-    /// - Parameter image: The image part of the request, as sent (percent-encoded or not).
+    /// - Parameter image: The image part of the request, as sent (percent-encoded or not, or
+    ///   imagor's `b64:` and base64url).
     /// - Throws: `ServerError` with `request.invalid` for a malformed name or `input.not_found`
     ///   for one that is missing or not allowed.
     public func resolve(_ image: String) throws(ServerError) -> ImageSource {
-        let decoded = image.removingPercentEncoding ?? image
+        let decoded = Base64Source.decoded(image) ?? image.removingPercentEncoding ?? image
         let lowered = decoded.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             guard let url = URL(string: decoded) ?? URL(string: image), url.host?.isEmpty == false else {

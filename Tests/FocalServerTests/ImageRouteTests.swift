@@ -284,6 +284,40 @@ import Testing
         }
     }
 
+    /// imagor's `b64:` sources: base64url, padded or not; in an unsigned URL only for source URLs
+    /// (a path has its own plain spelling).
+    @Test func imagorBase64Sources() async throws {
+        @Sendable func b64(_ text: String, padded: Bool = false) -> String {
+            var encoded = Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            if !padded { encoded = encoded.replacingOccurrences(of: "=", with: "") }
+            return "b64:" + encoded
+        }
+        try await withServer { client in
+            let plain = try await client.execute(uri: signed("300x200/filters:format(png)/astronaut.png"), method: .get) { $0.data }
+            for padded in [false, true] {
+                try await client.execute(uri: signed("300x200/filters:format(png)/\(b64("astronaut.png", padded: padded))"), method: .get) { response in
+                    #expect(response.status == .ok, "\(String(buffer: response.body))")
+                    #expect(response.data == plain, "the same image")
+                }
+            }
+            try await client.execute(uri: "/unsafe/300x200/\(b64("astronaut.png"))", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.json?["code"] as? String == "request.not_canonical")
+            }
+            // A source URL may be written so: it is resolved as the URL itself is.
+            let direct = try await client.execute(uri: "/unsafe/300x200/http://127.0.0.1:9/a.jpg", method: .get) { ($0.status, $0.json?["code"] as? String) }
+            let encoded = try await client.execute(uri: "/unsafe/300x200/\(b64("http://127.0.0.1:9/a.jpg"))", method: .get) { ($0.status, $0.json?["code"] as? String) }
+            #expect(encoded == direct && direct.1 != "request.not_canonical", "\(encoded) against \(direct)")
+            // A name that only starts with b64: is taken as written.
+            try await client.execute(uri: "/unsafe/300x200/b64:not~base64.png", method: .get) { #expect($0.status == .notFound) }
+            // A watermark's source too.
+            try await client.execute(uri: signed("300x200/filters:watermark(\(b64("chelsea.png")),0,0,0):format(png)/astronaut.png"), method: .get) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                #expect(response.data != plain)
+            }
+        }
+    }
+
     /// An error echoes at most a line of what the client sent: a 60 KB path comes back as a short
     /// message, not whole.
     @Test func echoedPathsAreBounded() async throws {

@@ -100,8 +100,10 @@ struct ImageController: Controller {
     /// A download name made from the image part: its last path part's letters, digits, `-` and
     /// `_`, with the output format's extension.
     static func downloadName(_ image: String, format: ImageFormat) -> String {
-        let decoded = image.removingPercentEncoding ?? image
-        let last = decoded.split(separator: "/").last.map(String.init) ?? "image"
+        let decoded = Base64Source.decoded(image) ?? image.removingPercentEncoding ?? image
+        // A source URL's query is not part of its name.
+        let path = decoded.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? decoded
+        let last = path.split(separator: "/").last.map(String.init) ?? "image"
         let stem = last.split(separator: ".").first.map(String.init) ?? last
         let kept = String(stem.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }.prefix(80))
         return (kept.isEmpty ? "image" : kept) + "." + format.descriptor.names[0]

@@ -164,8 +164,16 @@ public struct ThumborURL: Hashable, Sendable {
     /// Refuses an image part written another way than the one Focal accepts, so that one image has
     /// one URL (and a cache in front one copy): percent-encodings in upper case and never of a
     /// letter, digit, `-`, `.`, `_` or `~`; a path with no empty, `.` or `..` part; an id in lower
-    /// case. A source URL (`http…`) or object address (`s3://…`) is taken however it is encoded.
+    /// case. A source URL (`http…`) or object address (`s3://…`) is taken however it is encoded,
+    /// and may be written in imagor's `b64:` too; a path or an id may not (it has a plain spelling).
     static func checkCanonical(image: String) throws(ServerError) {
+        if let source = Base64Source.decoded(image) {
+            let lowered = source.lowercased()
+            guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("s3://") else {
+                throw ServerError(.requestNotCanonical, "b64: is for source URLs; name a file under the root, or an id, by its plain path")
+            }
+            return
+        }
         let decoded = image.removingPercentEncoding ?? image
         let lowered = decoded.lowercased()
         // A source URL (or object address) is read as it decodes: clients encode whole URLs in many ways.
