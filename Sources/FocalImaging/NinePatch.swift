@@ -17,13 +17,20 @@ public struct NinePatch: Hashable, Sendable, Encodable {
 
     /// The values `frame` takes, for the documentation.
     public static let values =
-        "a nine-patch PNG (a path under the root, or a source the server allows): its 1-pixel border marks in opaque black the rows and columns that stretch (top, left) and where the image goes (bottom, right)"
+        "a nine-patch PNG, GIF, WebP or TIFF (a path under the root, an `id:`, or a source the server allows): its 1-pixel border marks in opaque black the rows and columns that stretch (top, left) and where the image goes (bottom, right)"
+
+    /// File name endings of formats that keep a nine-patch's guides exact (lossless, with alpha).
+    static let endings = [".png", ".gif", ".webp", ".tif", ".tiff"]
 
     /// Reads the patch's name.
-    /// - Throws: `PlanningError.invalidOption` when it is empty or longer than 1000 characters.
+    /// - Throws: `PlanningError.invalidOption` when it is empty, longer than 1000 characters, or
+    ///   a file name that is not a lossless format's (a JPEG cannot hold exact guides); a URL, an
+    ///   object, an `id:` or a `b64:` name is taken whatever its ending.
     public init(text: String) throws(PlanningError) {
         let name = text.trimmingSpaces
-        guard !name.isEmpty, name.count <= 1000 else {
+        let lowered = name.lowercased()
+        let addressed = ["http://", "https://", "s3://", "id:", "b64:"].contains { lowered.hasPrefix($0) }
+        guard !name.isEmpty, name.count <= 1000, addressed || Self.endings.contains(where: { lowered.hasSuffix($0) }) else {
             throw PlanningError.invalidOption("frame '\(text.prefix(80))' must be \(Self.values)")
         }
         source = name

@@ -273,7 +273,7 @@ public struct CropOption: Sendable {
         CropOption(
             name: "page", filter: "page", values: "a whole number from 1 (at most the animation frame limit, 400 by default)", defaultText: "the first page; every frame of an animation",
             summary: "page N of a multi-page TIFF or HEIF, or frame N of an animation, alone and still (imagor's `page(N)`): a page the image does not have is a 400",
-            examples: ["2", "1"],
+            examples: ["1"],
             parse: { text, options throws(PlanningError) in
                 options.page = try wholeNumber(text, in: 1...100_000, of: "pages", name: "page")
             },
