@@ -78,6 +78,11 @@ import Testing
             #expect(turned.size == PixelSize(width: 100, height: 200))
             // Anticlockwise, as thumbor: the plain output's top-right pixel is the turned one's top-left.
             #expect(Array(turned.bytes[0..<3]) == Array(plain.bytes[3 * 199..<3 * 200]))
+            // Mirrored first, then turned (thumbor flips before its filters).
+            let mirrored = try Self.pixels(try await Self.get(client, "/unsafe/-200x100/filters:format(png)/astronaut.png").0)
+            let both = try Self.pixels(try await Self.get(client, "/unsafe/-200x100/filters:rotate(90):format(png)/astronaut.png").0)
+            #expect(Array(both.bytes[0..<3]) == Array(mirrored.bytes[3 * 199..<3 * 200]))
+            #expect(Array(both.bytes[0..<3]) == Array(plain.bytes[0..<3]))
             let (corners, headers) = try await Self.get(client, "/unsafe/200x100/filters:round_corner(30,0,0,0,true):format(png)/astronaut.png")
             #expect(headers[.contentType] == "image/png")
             #expect(try Self.decode(corners).bands == 4, "transparent corners keep an alpha band")
@@ -201,6 +206,9 @@ import Testing
             let inside = 3 * (70 * 200 + 170)
             #expect(Array(pixels.bytes[inside..<inside + 3]) == [255, 0, 0])
             #expect(Array(pixels.bytes[0..<3 * 100]) == Array(plain.bytes[0..<3 * 100]), "the top row is untouched")
+            // A mirrored output is mirrored first, then marked (as thumbor): the mark stays bottom-right.
+            let (mirrored, _) = try await Self.get(client, "/unsafe/-200x100/filters:watermark(mark.png,-10,-10,0):format(png)/astronaut.png")
+            #expect(Array(try Self.pixels(mirrored).bytes[inside..<inside + 3]) == [255, 0, 0])
             let (half, _) = try await Self.get(client, "/unsafe/200x100/filters:watermark(mark.png,-10,-10,50):format(png)/astronaut.png")
             let blended = try Self.pixels(half).bytes[inside]
             #expect(blended > plain.bytes[inside] / 2 + 100 && blended < 255, "half transparent: \(blended)")

@@ -47,6 +47,8 @@ CASES = [
      "thumbor 7.8's _nine_patch reads the image mode through PyUnicode_AsUTF8String's object as if it were a C string, "
      "so its stride and alpha index are garbage: it pads 0,0,0,19 and draws no frame; Focal frames as a nine-patch is meant to"),
     ("filters:rotate(180):format(png)/astronaut.png", None),
+    ("-512x0/filters:rotate(90):format(png)/astronaut.png", None),
+    ("-512x0/filters:watermark(chelsea.png,-10,-10,30,30,none):format(png)/astronaut.png", None),
     ("filters:round_corner(20,255,255,255):format(png)/astronaut.png", None),
     ("300x200/filters:background_color(ff0000):format(png)/alpha.png", None),
     ("filters:watermark(chelsea.png,-10,-10,30,30,none):format(png)/astronaut.png", None),

@@ -9,9 +9,10 @@ import Foundation
 /// restart, so one ETag always stands for one set of bytes. An animated plan renders every frame
 /// from the file.
 ///
-/// The rendered pixels are changed before mirroring and encoding (`changes`): a redaction hides
-/// its regions, then `draw_detections()` draws what Focal saw. The crop renders from the same
-/// source as without them, so every other pixel is the same.
+/// The rendered pixels are changed before encoding (`changes`): a redaction hides its regions,
+/// then `draw_detections()` draws what Focal saw, then the frame is mirrored and thumbor's
+/// filters, watermark, fill and frame apply. The crop renders from the same source as without
+/// them, so every other pixel is the same.
 struct Render: CropStep {
     let name = "render"
 
@@ -35,6 +36,10 @@ struct Render: CropStep {
             patch = try await pipeline.pool.run { try NinePatch.Patch(source.decode(width: source.size.width, height: source.size.height)) }
         }
         let change = Self.changes(job, plan: plan, watermark: mark, frame: patch)
+        // A change mirrors the frame itself, before its effects (as thumbor flips before its
+        // filters): the encoder does not mirror it again.
+        var encoding = options.encoding
+        if change != nil { encoding.flip = [] }
         // fill(…) makes each frame its box's size, frame(…) grows it by its margins: within the
         // output limits too.
         let filled = options.fill?.canvas(for: plan.outputSize) ?? plan.outputSize
@@ -45,7 +50,7 @@ struct Render: CropStep {
             if job.animation != nil, let frames = plan.frames { try limits.check(frames: frames.count, output: canvas) }
         }
         if let animation = job.animation, let frames = plan.frames, let format = options.animatedFormat(for: image.format) {
-            let settings = try EncodeSettings(format: format, options: options.encoding)
+            let settings = try EncodeSettings(format: format, options: encoding)
             var transform: (@Sendable (Int, RenderedImage) throws -> RenderedImage)? = nil
             if let change { transform = { index, image in try change(index, frames[index].crop, image) } }
             let data = try await pipeline.renderAnimation(
@@ -61,10 +66,10 @@ struct Render: CropStep {
         var transform: PixelTransform? = nil
         if let change { transform = { image in try change(0, plan.crop, image) } }
         let copy = options.crop.needsDetection ? job.copy : nil
-        let (chosenFormat, chosenTransform) = (format, transform)
+        let (chosenFormat, chosenTransform, chosenEncoding) = (format, transform, encoding)
         let encode = { @Sendable (quality: Int) async throws -> Data in
             let (format, transform) = (chosenFormat, chosenTransform)
-            var encoding = options.encoding
+            var encoding = chosenEncoding
             encoding.quality = quality
             let settings = try EncodeSettings(format: format, options: encoding)
             if let copy { return try await pipeline.render(plan, of: copy, settings: settings, transform: transform) }
@@ -103,7 +108,8 @@ struct Render: CropStep {
     /// hidden (`FindRedactions`, per frame in an animation), then, for `draw_detections()`, each
     /// subject the crop's detection found drawn in its kind's colour, thicker when the crop was
     /// built around it (in an animation, the subjects of the last sampled frame at or before it),
-    /// then each effect in order, then the watermark is laid over it, then `fill(…)` places the
+    /// then the frame is mirrored (`-W`, `-H`: thumbor mirrors before its filters), then each
+    /// effect in order, then the watermark is laid over it, then `fill(…)` places the
     /// frame in its box, then `frame(…)`'s nine-patch frames it.
     static func changes(_ job: CropJob, plan: CropPlan, watermark mark: RenderedImage? = nil, frame patch: NinePatch.Patch? = nil) -> FrameChange? {
         let options = job.options
@@ -113,7 +119,7 @@ struct Render: CropStep {
         let hidden = job.redactedFrames ?? [job.redacted ?? []]
         let samples = job.frameSubjects ?? [(0, job.cropSubjects)]
         let used = Set(plan.subjects), drawing = options.drawDetections, effects = options.effects
-        let fill = options.fill, watermark = options.watermark
+        let fill = options.fill, watermark = options.watermark, flip = options.flip
         let thickness = max(2, max(output.width, output.height) / 150)
         return { index, crop, image in
             var image = image
@@ -130,6 +136,7 @@ struct Render: CropStep {
                 }
                 image = try image.outlining(outlines)
             }
+            if !flip.isEmpty { image = try image.flipped(flip) }
             image = try effects.apply(to: image)
             if let mark, let watermark { image = try watermark.apply(mark, to: image) }
             image = try fill?.apply(to: image) ?? image
