@@ -596,8 +596,29 @@ static VipsImage *turned(VipsImage *in, int degrees, deadline *d) {
     return failed ? NULL : out;
 }
 
-/// Loads and scales the oriented (and turned) image to exactly width x height; NULL on failure.
-static VipsImage *load_scaled(focal_vips_source *source, int width, int height, deadline *d) {
+/// Maps an area of an image turned `degrees` anticlockwise to the same pixels of the image as
+/// stored, `width` x `height`.
+static void unturned_area(int degrees, int width, int height, int *left, int *top, int *area_width, int *area_height) {
+    int l = *left, t = *top, w = *area_width, h = *area_height;
+    switch (degrees) {
+    case 90:  // (x, y) was turned to (y, width - 1 - x)
+        *left = width - t - h, *top = l, *area_width = h, *area_height = w;
+        break;
+    case 180:
+        *left = width - l - w, *top = height - t - h;
+        break;
+    case 270:  // (x, y) was turned to (height - 1 - y, x)
+        *left = t, *top = height - l - w, *area_width = h, *area_height = w;
+        break;
+    default:
+        break;
+    }
+}
+
+/// Loads and scales the oriented image, not yet turned, to the size whose turn is exactly
+/// width x height (the sides swapped for a quarter turn); NULL on failure. Lazy: a caller cuts
+/// what it needs and turns only that (`turned`), so no more than the output is held turned.
+static VipsImage *load_scaled(focal_vips_source *source, int width, int height) {
     VipsImage *out = NULL;
     if (vips_source_rewind(source->source) != 0) return NULL;
     int quarter = source->turn == 90 || source->turn == 270;
@@ -605,7 +626,7 @@ static VipsImage *load_scaled(focal_vips_source *source, int width, int height, 
                               "size", VIPS_SIZE_FORCE, "option_string", source->options, NULL) != 0) {
         return NULL;
     }
-    return turned(out, source->turn, d);
+    return out;
 }
 
 struct thumbnail_args {
@@ -617,10 +638,11 @@ struct thumbnail_args {
 static focal_vips_status thumbnail_body(void *raw, const char **own) {
     struct thumbnail_args *a = raw;
     deadline d = deadline_in(a->timeout_ms);
-    VipsImage *scaled = load_scaled(a->source, a->width, a->height, &d);
-    if (scaled == NULL) return d.expired ? timed_out(own) : FOCAL_VIPS_ERR_CORRUPT;
+    VipsImage *scaled = load_scaled(a->source, a->width, a->height);
+    if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
     VipsImage *srgb = to_srgb8(scaled);
-    if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    if (srgb != NULL) srgb = turned(srgb, a->source->turn, &d);
+    if (srgb == NULL) return d.expired ? timed_out(own) : FOCAL_VIPS_ERR_CORRUPT;
     return into_memory(srgb, &d, "decoding passed its deadline and was stopped", a->out, own);
 }
 
@@ -674,18 +696,26 @@ struct render_args {
 static focal_vips_status crop_pipeline(focal_vips_source *source, int scaled_width, int scaled_height, int left,
                                        int top, int area_width, int area_height, int out_width, int out_height,
                                        deadline *d, VipsImage **out, const char **own) {
-    VipsImage *scaled = load_scaled(source, scaled_width, scaled_height, d);
-    if (scaled == NULL) return d->expired ? timed_out(own) : FOCAL_VIPS_ERR_CORRUPT;
-    if (!area_inside(left, top, area_width, area_height, vips_image_get_width(scaled), vips_image_get_height(scaled))) {
+    VipsImage *scaled = load_scaled(source, scaled_width, scaled_height);
+    if (scaled == NULL) return FOCAL_VIPS_ERR_CORRUPT;
+    int quarter = source->turn == 90 || source->turn == 270;
+    int width = vips_image_get_width(scaled), height = vips_image_get_height(scaled);
+    if (!area_inside(left, top, area_width, area_height, quarter ? height : width, quarter ? width : height)) {
         g_object_unref(scaled);
         *own = "the crop lies outside the decoded image";
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    VipsImage *cropped = crop_and_resize(scaled, left, top, area_width, area_height, out_width, out_height);
+    // The area of the turned image is cut from the image as loaded, then only it is turned.
+    unturned_area(source->turn, width, height, &left, &top, &area_width, &area_height);
+    VipsImage *cropped = crop_and_resize(scaled, left, top, area_width, area_height, quarter ? out_height : out_width,
+                                         quarter ? out_width : out_height);
     g_object_unref(scaled);
     if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
-    *out = to_srgb8(cropped);
-    return *out == NULL ? FOCAL_VIPS_ERR_CORRUPT : FOCAL_VIPS_OK;
+    VipsImage *srgb = to_srgb8(cropped);
+    if (srgb != NULL) srgb = turned(srgb, source->turn, d);
+    if (srgb == NULL) return d->expired ? timed_out(own) : FOCAL_VIPS_ERR_CORRUPT;
+    *out = srgb;
+    return FOCAL_VIPS_OK;
 }
 
 static focal_vips_status render_body(void *raw, const char **own) {
@@ -1091,6 +1121,10 @@ void focal_vips_image_size(const focal_vips_image *image, int *width, int *heigh
     if (height != NULL) *height = image != NULL ? vips_image_get_height(image->image) : 0;
 }
 
+int focal_vips_image_has_alpha(const focal_vips_image *image) {
+    return image != NULL && vips_image_hasalpha(image->image) ? 1 : 0;
+}
+
 // MARK: - Pixels and encoding
 
 /// The image without alpha, flattened on white, as a new reference; NULL on failure.
@@ -1424,25 +1458,6 @@ focal_vips_status focal_vips_frames_open(focal_vips_source *source, int frames, 
     return guarded(frames_open_body, &a, NULL, err, errlen, "cannot read the animation");
 }
 
-/// Maps an area of an image turned `degrees` anticlockwise to the same pixels of the image as
-/// stored, `width` x `height`.
-static void unturned_area(int degrees, int width, int height, int *left, int *top, int *area_width, int *area_height) {
-    int l = *left, t = *top, w = *area_width, h = *area_height;
-    switch (degrees) {
-    case 90:  // (x, y) was turned to (y, width - 1 - x)
-        *left = width - t - h, *top = l, *area_width = h, *area_height = w;
-        break;
-    case 180:
-        *left = width - l - w, *top = height - t - h;
-        break;
-    case 270:  // (x, y) was turned to (height - 1 - y, x)
-        *left = t, *top = height - l - w, *area_width = h, *area_height = w;
-        break;
-    default:
-        break;
-    }
-}
-
 struct frames_render_args {
     focal_vips_frames *frames;
     int frame, left, top, area_width, area_height, out_width, out_height, timeout_ms;
@@ -1467,8 +1482,18 @@ static focal_vips_status frames_render_body(void *raw, const char **own) {
     }
     VipsImage *cropped = crop_and_resize(f->all, left, a->frame * f->frame_height + top, area_width, area_height,
                                          out_width, out_height);
-    if (cropped != NULL && f->turn != 0) cropped = turned(cropped, f->turn, &d);
-    if (cropped == NULL) return d.expired ? timed_out(own) : FOCAL_VIPS_ERR_CORRUPT;
+    if (cropped != NULL && f->turn != 0) {
+        // Turning decodes the frame now: the reader moves past it whatever comes of it, and a
+        // failure is not run again (the reader would fail otherwise).
+        f->next = a->frame + 1;
+        cropped = turned(cropped, f->turn, &d);
+        if (cropped == NULL) {
+            if (d.expired) return timed_out(own);
+            *own = "a frame of the animation could not be decoded";
+            return FOCAL_VIPS_ERR_CORRUPT;
+        }
+    }
+    if (cropped == NULL) return FOCAL_VIPS_ERR_CORRUPT;
     VipsImage *srgb = to_srgb8(cropped);
     if (srgb == NULL) return FOCAL_VIPS_ERR_CORRUPT;
     // The frames before it are read past now, whatever comes of this one.

@@ -3,11 +3,34 @@ internal import FocalRuntime
 public import FocalCore
 
 extension RenderedImage {
-    /// The image with its pixels changed by `change` (given and giving 8-bit RGB; alpha is
-    /// flattened on white first).
+    /// The image with its colours changed by `change` (given and giving 8-bit RGB). Transparency
+    /// is kept, as thumbor's filters keep an RGBA image's alpha: the colours change under it. A
+    /// change that gives another size gives an opaque image (alpha flattened on white).
     /// - Throws: `ImagingError` when libvips cannot read or wrap the pixels.
     public func mappingPixels(_ change: (PixelBuffer) throws(ImagingError) -> PixelBuffer) throws(ImagingError) -> RenderedImage {
-        try RenderedImage(pixels: try change(try pixels()))
+        guard hasAlpha else { return try RenderedImage(pixels: try change(try pixels())) }
+        let size = self.size
+        var rgba = try rgbaPixels()
+        let count = rgba.count / 4
+        var rgb = [UInt8](repeating: 0, count: count * 3)
+        for i in 0..<count {
+            rgb[3 * i] = rgba[4 * i]
+            rgb[3 * i + 1] = rgba[4 * i + 1]
+            rgb[3 * i + 2] = rgba[4 * i + 2]
+        }
+        guard let colours = PixelBuffer(width: size.width, height: size.height, bytes: rgb) else {
+            throw ImagingError(.internalFailure, "RGBA pixels of \(size) do not match their size")
+        }
+        let changed = try change(colours)
+        guard changed.size == size else { return try RenderedImage(pixels: changed) }
+        changed.bytes.withUnsafeBufferPointer { new in
+            for i in 0..<count {
+                rgba[4 * i] = new[3 * i]
+                rgba[4 * i + 1] = new[3 * i + 1]
+                rgba[4 * i + 2] = new[3 * i + 2]
+            }
+        }
+        return try RenderedImage(rgba: rgba, size: size)
     }
 
     /// The image with its transparency flattened on one colour (itself when it has none).

@@ -35,6 +35,9 @@ public final class RenderedImage: @unchecked Sendable {
         return PixelSize(width: Int(width), height: Int(height))
     }
 
+    /// Whether it has an alpha band (transparency).
+    public var hasAlpha: Bool { focal_vips_image_has_alpha(handle) != 0 }
+
     /// The image resized to exactly `size`.
     /// - Throws: `ImagingError` when libvips cannot resize it.
     public func resized(to size: PixelSize) throws(ImagingError) -> RenderedImage {

@@ -148,12 +148,18 @@ public final class SourceImage: @unchecked Sendable {
         }
         var tileRow = 0
         if signature == "tiff" {
-            if TIFFPages.count(in: data, limit: limits.maxPages) > limits.maxPages {
+            let count = TIFFPages.count(in: data, limit: limits.maxPages)
+            if count > limits.maxPages {
                 throw LimitExceeded(
                     .inputTooCostly, limit: "maxPages", allowed: "\(limits.maxPages) pages", actual: "more than \(limits.maxPages) pages",
                     source: name)
             }
-            if let layout = TIFFLayout.read(from: data) {
+            // The page decoded is the one whose tiles are checked.
+            let layout = TIFFLayout.read(from: data, page: page ?? 0)
+            if let page, page > 0, page < count, layout == nil {
+                throw ImagingError(.inputCorrupt, "page \(page + 1) of the TIFF cannot be read", source: name)
+            }
+            if let layout {
                 try checkTiles(layout, limits: limits, name: name)
                 // libvips keeps a row of tiles while it reads: more than the image when tiles overhang it.
                 let (row, overflow) = layout.tiles.across.multipliedReportingOverflow(by: layout.tileBytes)
@@ -171,10 +177,28 @@ public final class SourceImage: @unchecked Sendable {
         guard status == FOCAL_VIPS_OK, let handle = opened else {
             throw Self.error(status, text, name: name, loader: loaderName(info), signature: signature)
         }
-        if let page, page >= Int(info.pages) {
-            focal_vips_source_free(handle)
+        if let page {
             let has = info.pages == 1 ? "1 page" : "\(info.pages) pages"
-            throw ImagingError(.requestInvalid, "page \(page + 1) was asked for, but the image has \(has); page(n) counts from 1", source: name)
+            do {
+                guard page < Int(info.pages) else {
+                    throw ImagingError(.requestInvalid, "page \(page + 1) was asked for, but the image has \(has); page(n) counts from 1", source: name)
+                }
+                if Int(info.pages) > limits.maxPages {
+                    throw LimitExceeded(.inputTooCostly, limit: "maxPages", allowed: "\(limits.maxPages) pages", actual: "\(has)", source: name)
+                }
+                // An animation's frame N is drawn over the N before it: it costs what N + 1 frames do.
+                let format = formatName(loaderName(info))
+                if format == "gif" || format == "webp" {
+                    do {
+                        try limits.check(frames: page + 1, canvas: PixelSize(width: Int(info.width), height: Int(info.height)))
+                    } catch {
+                        throw error.naming(name)
+                    }
+                }
+            } catch {
+                focal_vips_source_free(handle)
+                throw error
+            }
         }
         let image = SourceImage(handle: handle, info: info, name: name, limits: limits, deadline: deadline, page: page, turn: turn)
         image.gifLayout = gif

@@ -33,9 +33,10 @@ public struct TIFFLayout: Hashable, Sendable {
         return bytes >= Double(Int.max) ? Int.max : Int(bytes.rounded(.up))
     }
 
-    /// The layout of the first directory of `data` (classic TIFF or BigTIFF), or nil when `data`
-    /// is not a TIFF or its first directory cannot be read (libtiff then says what is wrong).
-    public static func read(from data: Data) -> TIFFLayout? {
+    /// The layout of directory `page` (0, the first, by default) of `data` (classic TIFF or
+    /// BigTIFF), or nil when `data` is not a TIFF or that directory cannot be read (libtiff then
+    /// says what is wrong).
+    public static func read(from data: Data, page: Int = 0) -> TIFFLayout? {
         data.withUnsafeBytes { raw -> TIFFLayout? in
             let b = raw.bindMemory(to: UInt8.self)
             let n = b.count
@@ -50,9 +51,16 @@ public struct TIFFLayout: Hashable, Sendable {
             guard let version = read(2, 2), version == 42 || version == 43 else { return nil }
             let big = version == 43
             let (entrySize, countSize, offsetSize) = big ? (20, 8, 8) : (12, 2, 4)
-            guard let first = read(big ? 8 : 4, offsetSize), first < UInt64(n), let entries = read(Int(first), countSize),
-                entries < UInt64(n)
-            else { return nil }
+            guard var first = read(big ? 8 : 4, offsetSize), first < UInt64(n) else { return nil }
+            // Directory `page`: each directory ends with the next one's offset (a loop ends the walk).
+            var visited = Set<UInt64>()
+            for _ in 0..<max(0, page) {
+                guard visited.insert(first).inserted, let count = read(Int(first), countSize), count < UInt64(n),
+                    let next = read(Int(first) + countSize + Int(count) * entrySize, offsetSize), next != 0, next < UInt64(n)
+                else { return nil }
+                first = next
+            }
+            guard let entries = read(Int(first), countSize), entries < UInt64(n) else { return nil }
             var layout = TIFFLayout()
             var seen = Set<UInt64>()
             for index in 0..<Int(entries) {

@@ -172,6 +172,19 @@ extension LibvipsLayer {
             #expect(TIFFLayout.read(from: Data([0x49, 0x49, 42, 0, 0xFF, 0xFF, 0, 0])) == nil, "a directory outside the data")
         }
 
+        @Test func aPickedPageIsCheckedByItsOwnDirectory() throws {
+            // A benign first page, then one of 390,625 tiles of 16 × 16.
+            let first = Self.directory(width: 100, height: 100), second = Self.directory(width: 10000, height: 10000, tile: (16, 16))
+            var bytes = [UInt8](first.prefix(first.count - 4)) + ImageBytes.le32(first.count)
+            bytes += second.dropFirst(8)
+            let data = Data(bytes)
+            #expect(TIFFLayout.read(from: data)?.tileWidth == nil)
+            #expect(try #require(TIFFLayout.read(from: data, page: 1)).tileWidth == 16)
+            #expect(TIFFLayout.read(from: data, page: 2) == nil, "no third directory")
+            let error = focalError { try SourceImage.open(data: data, name: "pages.tif", page: 1) }
+            #expect(error?.code == .inputTooCostly, "\(String(describing: error))")
+        }
+
         @Test func tinyTilesAreRefusedAtOpen() {
             // 390,625 tiles of 16 × 16: about a minute of CPU in libvips 8.14.
             let data = Self.directory(width: 10000, height: 10000, tile: (16, 16))

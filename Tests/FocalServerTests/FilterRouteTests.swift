@@ -354,6 +354,22 @@ import Testing
             let (one, _) = try await Self.get(client, "/unsafe/filters:page(3):orient(180):format(png)/pan.gif")
             #expect(try Self.pixels(one).bytes == Self.turnedHalfway(expected).bytes)
             try await client.execute(uri: "/unsafe/filters:orient(45)/pan.gif", method: .get) { #expect($0.status == .badRequest) }
+            // A manual crop is of the turned image: the same pixels as that part of the whole turned image.
+            let part = try Self.pixels(try await Self.get(client, "/unsafe/100x50:300x150/filters:orient(90):format(png)/grace_hopper.jpg").0)
+            #expect(part.size == PixelSize(width: 200, height: 100))
+            var expectedPart: [UInt8] = []
+            for y in 50..<150 { expectedPart += turned.bytes[3 * (y * 600 + 100)..<3 * (y * 600 + 300)] }
+            #expect(part.bytes == expectedPart)
+        }
+        // Frame N of an animation costs the N before it: within the animation limits.
+        try await withServer({
+            $0.root = scratch.path
+            $0.pipeline.limits.maxAnimationPixels = 2 * 320 * 200
+        }) { client in
+            _ = try await Self.get(client, "/unsafe/filters:page(2)/pan.gif")
+            try await client.execute(uri: "/unsafe/filters:page(3)/pan.gif", method: .get) { response in
+                #expect(response.json?["code"] as? String == "input.too_many_frames", "\(String(buffer: response.body))")
+            }
         }
     }
 
@@ -482,14 +498,18 @@ import Testing
                 #expect(response.status == .badRequest, "\(String(buffer: response.body))")
             }
         }
-        // The framed size is held to the output limits before anything is drawn.
+        // The framed size is held to the output limits before anything is drawn, and so is the patch.
+        let big = [UInt8](repeating: 0, count: 400 * 400 * 4)
+        try RenderedImage(rgba: big, size: PixelSize(width: 400, height: 400)).encode(.png).write(to: URL(fileURLWithPath: scratch.file("big.png")))
         try await withServer({
             $0.root = scratch.path
             $0.pipeline.limits.maxOutputSide = 310
         }) { client in
-            try await client.execute(uri: "/unsafe/300x200/filters:frame(frame.9.png)/grace_hopper.jpg", method: .get) { response in
-                #expect(response.status == .unprocessableContent)
-                #expect(response.json?["code"] as? String == "output.too_large")
+            for uri in ["/unsafe/300x200/filters:frame(frame.9.png)/grace_hopper.jpg", "/unsafe/100x100/filters:frame(big.png)/grace_hopper.jpg"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .unprocessableContent, "\(uri)")
+                    #expect(response.json?["code"] as? String == "output.too_large")
+                }
             }
         }
     }

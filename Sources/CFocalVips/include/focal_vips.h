@@ -170,6 +170,8 @@ focal_vips_status focal_vips_rgba_pixels(const focal_vips_image *image, unsigned
 void focal_vips_image_free(focal_vips_image *image);
 /// The image's size.
 void focal_vips_image_size(const focal_vips_image *image, int *width, int *height);
+/// 1 when the image has an alpha band.
+int focal_vips_image_has_alpha(const focal_vips_image *image);
 
 /// Copies the image as 8-bit interleaved RGB (alpha flattened on white). On success `*rgb` holds
 /// `*length` = width * height * 3 bytes that the caller frees with focal_vips_free.

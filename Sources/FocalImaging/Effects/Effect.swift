@@ -26,6 +26,9 @@ public protocol Effect: Sendable {
     init(arguments: String) throws(PlanningError)
     /// The canonical argument text: reading it gives this effect again.
     var arguments: String { get }
+    /// The size a frame of `size` has once the effect is applied (its own, but for a quarter
+    /// turn). Default: `size`.
+    func outputSize(of size: PixelSize) -> PixelSize
     /// The frame with the effect applied.
     /// - Throws: `ImagingError` when libvips fails.
     func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage
@@ -33,6 +36,7 @@ public protocol Effect: Sendable {
 
 extension Effect {
     public static var previewed: Bool { true }
+    public func outputSize(of size: PixelSize) -> PixelSize { size }
 }
 
 /// Every effect, in the order the documentation lists them.
@@ -79,6 +83,9 @@ extension [AppliedEffect] {
             append(applied)
         }
     }
+
+    /// The size a frame of `size` has once the effects are applied.
+    public func outputSize(of size: PixelSize) -> PixelSize { reduce(size) { $1.effect.outputSize(of: $0) } }
 
     /// The effects applied to one frame, in order.
     /// - Throws: `ImagingError` when libvips fails.

@@ -20,5 +20,9 @@ public struct Rotate: Effect {
 
     public var arguments: String { String(degrees) }
 
+    public func outputSize(of size: PixelSize) -> PixelSize {
+        degrees % 180 == 0 ? size : PixelSize(width: size.height, height: size.width)
+    }
+
     public func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage { try image.rotated(quarterTurns: (360 - degrees) / 90) }
 }

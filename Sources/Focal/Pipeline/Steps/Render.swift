@@ -32,7 +32,10 @@ struct Render: CropStep {
         }
         // The frame's nine-patch read once, at its own size (its guides are single pixels).
         var patch: NinePatch.Patch?
+        let limits = pipeline.configuration.limits
         if let source = job.frameImage {
+            // Decoded whole: no larger than an output may be.
+            try limits.check(output: source.size)
             patch = try await pipeline.pool.run { try NinePatch.Patch(source.decode(width: source.size.width, height: source.size.height)) }
         }
         let change = Self.changes(job, plan: plan, watermark: mark, frame: patch)
@@ -42,9 +45,9 @@ struct Render: CropStep {
         if change != nil { encoding.flip = [] }
         // fill(…) makes each frame its box's size, frame(…) grows it by its margins: within the
         // output limits too.
-        let filled = options.fill?.canvas(for: plan.outputSize) ?? plan.outputSize
+        let effected = options.effects.outputSize(of: plan.outputSize)
+        let filled = options.fill?.canvas(for: effected) ?? effected
         let canvas = patch?.framedSize(filled) ?? filled
-        let limits = pipeline.configuration.limits
         if canvas != plan.outputSize {
             try limits.check(output: canvas)
             if job.animation != nil, let frames = plan.frames { try limits.check(frames: frames.count, output: canvas) }
