@@ -412,6 +412,14 @@ import Testing
             // Below the first point, its y; from the last on, the last y (thumbor's table ends).
             let flat = try Self.pixels(try await Self.get(client, "\(base):curve(\(line),[(100,7),(101,7)],\(line),\(line))/astronaut.png").0)
             #expect(stride(from: 0, to: flat.bytes.count, by: 3).allSatisfy { flat.bytes[$0] == 7 })
+            // Colour filters keep transparency: the corners round_corner(…,true) cleared stay clear.
+            for colour in ["grayscale()", "hue(90)", "curve(\(line),\(line),\(line),[(0,255),(255,0)])", "brightness(20)"] {
+                let (data, _) = try await Self.get(client, "/unsafe/200x100/filters:round_corner(30,0,0,0,true):\(colour):format(png)/astronaut.png")
+                let image = try Self.decode(data)
+                #expect(image.bands == 4, "\(colour) keeps the alpha band")
+                let rgba = try image.decode(width: 200, height: 100).rgbaPixels()
+                #expect(rgba[3] == 0 && rgba[4 * (50 * 200 + 100) + 3] == 255, "\(colour): the corner clear, the middle opaque")
+            }
             for bad in ["curve([(0,0),(0,5)],\(line),\(line),\(line))", "curve(\(line),\(line),\(line))", "curve([(0,0),(256,1)],\(line),\(line),\(line))", "hue(400)"] {
                 try await client.execute(uri: "\(base):\(bad)/astronaut.png", method: .get) { response in
                     #expect(response.status == .badRequest, "\(bad)")
