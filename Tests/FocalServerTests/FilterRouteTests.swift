@@ -78,6 +78,20 @@ import Testing
             #expect(turned.size == PixelSize(width: 100, height: 200))
             // Anticlockwise, as thumbor: the plain output's top-right pixel is the turned one's top-left.
             #expect(Array(turned.bytes[0..<3]) == Array(plain.bytes[3 * 199..<3 * 200]))
+            // meta/ and /v1/plan describe the output as delivered: turned, and in fill's box.
+            try await client.execute(uri: "/unsafe/meta/200x100/filters:rotate(90)/astronaut.png", method: .get) { response in
+                let target = (response.json?["thumbor"] as? [String: Any])?["target"] as? [String: Any]
+                #expect(target?["width"] as? Int == 100 && target?["height"] as? Int == 200, "\(String(describing: target))")
+            }
+            let body = #"{"source":{"path":"grace_hopper.jpg"},"frames":[{"width":200,"height":100}],"options":{"rotate":"90"}}"#
+            try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(string: body)) { response in
+                let output = (response.json?["frames"] as? [[String: Any]])?.first?["output"] as? [String: Any]
+                #expect(output?["width"] as? Int == 100 && output?["height"] as? Int == 200, "\(String(describing: output))")
+            }
+            try await client.execute(uri: "/unsafe/meta/fit-in/300x300/filters:fill(ff0000)/grace_hopper.jpg", method: .get) { response in
+                let target = (response.json?["thumbor"] as? [String: Any])?["target"] as? [String: Any]
+                #expect(target?["width"] as? Int == 300 && target?["height"] as? Int == 300, "\(String(describing: target))")
+            }
             // Mirrored first, then turned (thumbor flips before its filters).
             let mirrored = try Self.pixels(try await Self.get(client, "/unsafe/-200x100/filters:format(png)/astronaut.png").0)
             let both = try Self.pixels(try await Self.get(client, "/unsafe/-200x100/filters:rotate(90):format(png)/astronaut.png").0)

@@ -29,16 +29,18 @@ public struct PlanDocument: Encodable, Sendable {
     ///   - override: The saved crop that decided it; written (null when nil) when `withOverride`.
     ///   - version: Written as `"version"` when given.
     ///   - preview: Written as `"preview"` when given.
+    ///   - delivered: The size the image is delivered at, when its options change it
+    ///     (`FocalOptions.deliveredSize(of:)`); default the plan's output size.
     public init(
         _ plan: CropPlan, imageSize: PixelSize, target: CropTarget? = nil, override: SavedCropDocument? = nil, withOverride: Bool = false,
-        version: String? = nil, preview: String? = nil
+        version: String? = nil, preview: String? = nil, delivered: PixelSize? = nil
     ) {
         self.version = version
         self.preview = preview
         strategy = plan.strategy.rawValue
         crop = BoxDocument(plan.crop.box)
         relative = BoxDocument(plan.crop, relativeTo: imageSize)
-        output = SizeDocument(plan.outputSize)
+        output = SizeDocument(delivered ?? plan.outputSize)
         used = plan.subjects.map(SubjectDocument.init)
         region = plan.region.map(BoxDocument.init)
         self.target = target?.description

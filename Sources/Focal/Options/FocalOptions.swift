@@ -112,6 +112,13 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try encoding.encode(to: encoder)
     }
 
+    /// The size an output planned at `size` is delivered at: turned by a quarter `rotate`, then in
+    /// `fill`'s box. A `frame`'s margins are its patch's, known once the patch is read.
+    public func deliveredSize(of size: PixelSize) -> PixelSize {
+        let effected = effects.outputSize(of: size)
+        return fill?.canvas(for: effected) ?? effected
+    }
+
     /// The defaults listed on each property.
     public static let `default` = FocalOptions()
 

@@ -200,7 +200,8 @@ struct ImageController: Controller {
             redaction: Redaction.enforcing(configuration.redact, over: options.redaction), like: options
         ).first ?? nil
         let document = MetaDocument(
-            url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip, version: version?.description, preview: preview)
+            url: url, analysis: plans.analysis, frame: frame, id: id, flip: options.flip, version: version?.description, preview: preview,
+            delivered: options.deliveredSize(of: frame.plan.outputSize))
         return (document, id, plans.savedCropsUnknown)
     }
 

@@ -45,8 +45,7 @@ struct Render: CropStep {
         if change != nil { encoding.flip = [] }
         // fill(…) makes each frame its box's size, frame(…) grows it by its margins: within the
         // output limits too.
-        let effected = options.effects.outputSize(of: plan.outputSize)
-        let filled = options.fill?.canvas(for: effected) ?? effected
+        let filled = options.deliveredSize(of: plan.outputSize)
         let canvas = patch?.framedSize(filled) ?? filled
         if canvas != plan.outputSize {
             try limits.check(output: canvas)

@@ -46,7 +46,11 @@ struct MetaDocument: Encodable {
     /// - Parameters:
     ///   - version: The frame's `CropVersion`, written as `"version"` when given.
     ///   - preview: The frame's `FramePreview`, written as `"preview"` when given.
-    init(url: ThumborURL, analysis: Analysis, frame: FramePlan, id: String?, flip: Flip, version: String? = nil, preview: String? = nil) {
+    /// - Parameter delivered: The size the image is delivered at (`FocalOptions.deliveredSize(of:)`).
+    init(
+        url: ThumborURL, analysis: Analysis, frame: FramePlan, id: String?, flip: Flip, version: String? = nil, preview: String? = nil,
+        delivered: PixelSize? = nil
+    ) {
         let size = analysis.size
         let plan = frame.plan
         let crop = plan.crop
@@ -56,10 +60,10 @@ struct MetaDocument: Encodable {
         if flip.contains(.vertical) { operations.append(Operation(type: "flip_vertically")) }
         thumbor = Thumbor(
             source: Source(url: url.image, width: size.width, height: size.height, frameCount: analysis.image.pages), operations: operations,
-            target: SizeDocument(plan.outputSize))
+            target: SizeDocument(delivered ?? plan.outputSize))
         let saved = id.flatMap { id in frame.savedCrop.map { SavedCropDocument(image: id, saved: $0) } }
         focal = FocalPart(
-            plan: PlanDocument(plan, imageSize: size, override: saved, withOverride: true, version: version, preview: preview),
+            plan: PlanDocument(plan, imageSize: size, override: saved, withOverride: true, version: version, preview: preview, delivered: delivered),
             image: ImageDocument(id: id, size: size),
             subjects: analysis.subjects.map(SubjectDocument.init))
     }

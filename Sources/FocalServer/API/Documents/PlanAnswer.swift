@@ -22,7 +22,7 @@ struct PlanAnswer: Encodable {
                 version: CropVersion(
                     contentID: id, configuration: configuration, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown
                 )?.description,
-                preview: index < previews.count ? previews[index] : nil)
+                preview: index < previews.count ? previews[index] : nil, delivered: options.deliveredSize(of: frame.plan.outputSize))
         }
         self.options = Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) })
     }
