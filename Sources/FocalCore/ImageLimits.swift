@@ -20,9 +20,10 @@
 /// | `maxOutputSide` | 8192 px | `output.too_large` |
 /// | `maxOutputPixels` | 16 777 216 (4096 × 4096) | `output.too_large` |
 /// | `maxUpscale` | 8 × | `output.too_large` |
+/// | `maxFilterWork` | 500 000 000: output pixels × kernel taps of `blur`, `sharpen`, `convolution` (× frames, × tries of `max_bytes`) | `output.too_large` |
 /// | `maxSubjects` | 1000 | `request.invalid` |
 ///
-/// Only the first page of a multi-page file is ever decoded; an animation (GIF, WebP) is decoded
+/// Only one page of a multi-page file is ever decoded (the first, or the one `page(n)` picks); an animation (GIF, WebP) is decoded
 /// frame by frame when its output animates. An animation over the frame limits is refused, or
 /// answered with its first frame when `overlongAnimations` says so.
 public struct ImageLimits: Hashable, Sendable {
@@ -58,6 +59,11 @@ public struct ImageLimits: Hashable, Sendable {
     public var maxUpscale: Double
     /// The most subjects accepted from a subjects file or a caller; default 1000.
     public var maxSubjects: Int
+    /// The most work a request's convolving filters (`blur`, `sharpen`, `convolution`) may do:
+    /// output pixels × kernel taps, over every frame and every encode `max_bytes` tries; default
+    /// 500 000 000 (libvips convolves some 100 million pixel-taps a second on a 2.5 GHz Xeon
+    /// core: about 5 s; `blur(150)` on a 4096 × 4096 output would take 90 s).
+    public var maxFilterWork: Int
 
     /// The most frames an animated output may be made from; default 400.
     public var maxFrames: Int
@@ -92,8 +98,9 @@ public struct ImageLimits: Hashable, Sendable {
         timeout: Duration = .seconds(30), maxOutputSide: Int = 8192, maxOutputPixels: Int = 4096 * 4096,
         maxUpscale: Double = 8, maxSubjects: Int = 1000, maxPages: Int = 10_000, maxDecodeTime: Duration = .seconds(2),
         maxFrames: Int = 400, maxAnimationPixels: Int = 200_000_000, maxAnimationOutputPixels: Int = 40_000_000,
-        overlongAnimations: OverlongAnimations = .refuse, maxRedactedFrames: Int = 40
+        overlongAnimations: OverlongAnimations = .refuse, maxRedactedFrames: Int = 40, maxFilterWork: Int = 500_000_000
     ) {
+        self.maxFilterWork = maxFilterWork
         self.maxFrames = maxFrames
         self.maxRedactedFrames = maxRedactedFrames
         self.maxAnimationPixels = maxAnimationPixels
@@ -112,6 +119,19 @@ public struct ImageLimits: Hashable, Sendable {
         self.maxSubjects = maxSubjects
         self.maxPages = maxPages
         self.maxDecodeTime = maxDecodeTime
+    }
+
+    /// Checks the work of a request's convolving filters: `taps` kernel taps a pixel on `frames`
+    /// frames of `output`, encoded `tries` times.
+    /// - Throws: `LimitExceeded` (`output.too_large`).
+    public func check(filterTaps taps: Int, output: PixelSize, frames: Int = 1, tries: Int = 1) throws(LimitExceeded) {
+        guard taps > 0 else { return }
+        let work = Double(taps) * Double(output.area) * Double(max(1, frames)) * Double(max(1, tries))
+        if work > Double(maxFilterWork) {
+            throw LimitExceeded(
+                .outputTooLarge, limit: "maxFilterWork", allowed: "\(maxFilterWork) pixel-taps",
+                actual: "\(Int(saturating: work)) (\(taps) taps a pixel on \(frames) × \(output)\(tries > 1 ? ", \(tries) encodes" : "")); a smaller output or radius fits")
+        }
     }
 
     /// Checks an input's byte count.

@@ -127,6 +127,13 @@ import Testing
             #expect(blurred.size == PixelSize(width: 300, height: 300) && Array(blurred.bytes[0..<3]) != [255, 0, 0])
             let (clear, _) = try await Self.get(client, "/unsafe/fit-in/300x300/filters:fill(transparent):format(png)/grace_hopper.jpg")
             #expect(try Self.decode(clear).bands == 4)
+            // Convolving filters are bounded by their work (about 90 s of blur(150) on 4000×4000), before any is done.
+            try await client.execute(uri: "/unsafe/4000x4000/filters:blur(150)/astronaut.png", method: .get) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.json?["code"] as? String == "output.too_large")
+                #expect((response.json?["message"] as? String)?.contains("smaller") == true, "\(String(buffer: response.body))")
+            }
+            _ = try await Self.get(client, "/unsafe/300x300/filters:blur(150)/astronaut.png")
             // A box past the output limits is refused before anything is drawn.
             try await client.execute(uri: "/unsafe/fit-in/60000x60000/filters:fill(ff0000)/grace_hopper.jpg", method: .get) { response in
                 #expect(response.status == .unprocessableContent)

@@ -22,6 +22,9 @@ public struct Blur: Effect {
 
     public var arguments: String { sigma == 0 ? String(radius) : "\(radius),\(sigma.canonicalText)" }
 
+    /// A separable kernel: a row, then a column.
+    public var taps: Int { radius > 0 ? 2 * (2 * radius + 1) : 0 }
+
     public func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage {
         try image.convolved(Self.kernel(radius: radius, sigma: sigma == 0 ? Double(radius) : sigma), columns: 2 * radius + 1, separable: true)
     }

@@ -36,6 +36,8 @@ public struct Convolution: Effect {
 
     public var arguments: String { weights.map(\.canonicalText).joined(separator: ";") + ",\(columns),\(normalise)" }
 
+    public var taps: Int { weights.count }
+
     public func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage {
         let sum = weights.reduce(0, +)
         let used = normalise && sum != 0 ? weights.map { $0 / sum } : weights

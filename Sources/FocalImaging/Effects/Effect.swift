@@ -26,6 +26,9 @@ public protocol Effect: Sendable {
     init(arguments: String) throws(PlanningError)
     /// The canonical argument text: reading it gives this effect again.
     var arguments: String { get }
+    /// Kernel taps a pixel the effect convolves with, for `ImageLimits.maxFilterWork` (0 for an
+    /// effect that is no convolution). Default 0.
+    var taps: Int { get }
     /// The size a frame of `size` has once the effect is applied (its own, but for a quarter
     /// turn). Default: `size`.
     func outputSize(of size: PixelSize) -> PixelSize
@@ -37,6 +40,7 @@ public protocol Effect: Sendable {
 extension Effect {
     public static var previewed: Bool { true }
     public func outputSize(of size: PixelSize) -> PixelSize { size }
+    public var taps: Int { 0 }
 }
 
 /// Every effect, in the order the documentation lists them.
@@ -83,6 +87,9 @@ extension [AppliedEffect] {
             append(applied)
         }
     }
+
+    /// Kernel taps a pixel all the effects convolve with.
+    public var taps: Int { reduce(0) { $0 + $1.effect.taps } }
 
     /// The size a frame of `size` has once the effects are applied.
     public func outputSize(of size: PixelSize) -> PixelSize { reduce(size) { $1.effect.outputSize(of: $0) } }

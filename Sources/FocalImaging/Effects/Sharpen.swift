@@ -26,6 +26,12 @@ public struct Sharpen: Effect {
 
     public var arguments: String { "\(amount.canonicalText),\(radius.canonicalText),\(luminanceOnly)" }
 
+    /// The blur it subtracts: a separable kernel three radii long each way.
+    public var taps: Int {
+        guard amount > 0, radius > 0 else { return 0 }
+        return 2 * (2 * Int(rounding: (3 * radius).rounded(.up), within: 1...150) + 1)
+    }
+
     public func apply(to image: RenderedImage) throws(ImagingError) -> RenderedImage {
         guard amount > 0, radius > 0 else { return image }
         let reach = Int(rounding: (3 * radius).rounded(.up), within: 1...150)

@@ -45,6 +45,9 @@ struct Render: CropStep {
         if change != nil { encoding.flip = [] }
         // fill(…) makes each frame its box's size, frame(…) grows it by its margins: within the
         // output limits too.
+        // Convolving filters are bounded by their work, before any is done.
+        let frameCount = job.animation != nil ? (plan.frames?.count ?? 1) : 1
+        try limits.check(filterTaps: options.effects.taps, output: plan.outputSize, frames: frameCount, tries: options.maxBytes != nil ? 8 : 1)
         let filled = options.deliveredSize(of: plan.outputSize)
         let canvas = patch?.framedSize(filled) ?? filled
         if canvas != plan.outputSize {
