@@ -1022,6 +1022,18 @@ focal_vips_status focal_vips_rotate(const focal_vips_image *image, int quarter_t
     return guarded(rotate_body, &a, NULL, err, errlen, "cannot rotate the image");
 }
 
+/// `image` (consumed) cast to 8 bits a sample and computed into memory, as `*out`.
+static focal_vips_status as_bytes_in_memory(VipsImage *image, focal_vips_image **out) {
+    VipsImage *bytes = NULL;
+    int failed = vips_cast(image, &bytes, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(image);
+    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
+    VipsImage *memory = materialised(bytes, NULL);
+    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
+    *out = wrap(memory);
+    return FOCAL_VIPS_OK;
+}
+
 struct hue_args {
     const focal_vips_image *image;
     double degrees;
@@ -1045,14 +1057,7 @@ static focal_vips_status hue_body(void *raw, const char **own) {
     failed = vips_colourspace(moved, &srgb, VIPS_INTERPRETATION_sRGB, NULL);
     g_object_unref(moved);
     if (failed) return FOCAL_VIPS_ERR_INTERNAL;
-    VipsImage *bytes = NULL;
-    failed = vips_cast(srgb, &bytes, VIPS_FORMAT_UCHAR, NULL);
-    g_object_unref(srgb);
-    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
-    VipsImage *memory = materialised(bytes, NULL);
-    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
-    *a->out = wrap(memory);
-    return FOCAL_VIPS_OK;
+    return as_bytes_in_memory(srgb, a->out);
 }
 
 focal_vips_status focal_vips_hue(const focal_vips_image *image, double degrees, focal_vips_image **out, char *err,
@@ -1088,14 +1093,7 @@ static focal_vips_status convolve_body(void *raw, const char **own) {
                               : vips_conv(a->image->image, &convolved, mask, "precision", VIPS_PRECISION_FLOAT, NULL);
     g_object_unref(mask);
     if (failed) return FOCAL_VIPS_ERR_INTERNAL;
-    VipsImage *bytes = NULL;
-    failed = vips_cast(convolved, &bytes, VIPS_FORMAT_UCHAR, NULL);
-    g_object_unref(convolved);
-    if (failed) return FOCAL_VIPS_ERR_INTERNAL;
-    VipsImage *memory = materialised(bytes, NULL);
-    if (memory == NULL) return FOCAL_VIPS_ERR_INTERNAL;
-    *a->out = wrap(memory);
-    return FOCAL_VIPS_OK;
+    return as_bytes_in_memory(convolved, a->out);
 }
 
 focal_vips_status focal_vips_convolve(const focal_vips_image *image, const double *matrix, int columns, int rows,
