@@ -462,9 +462,10 @@ import Testing
                 let data = try #require(Data(base64Encoded: String(uri.dropFirst("data:image/webp;base64,".count))))
                 return try Self.pixels(data)
             }
-            let plain = try await preview("{}")
+            // No detection: a centre crop is enough to see the effect.
+            let plain = try await preview(#"{"detect":"off"}"#)
             let argument = effect.examples[0].replacingOccurrences(of: "\"", with: "\\\"")
-            let changed = try await preview(#"{"\#(name.replacingOccurrences(of: "_", with: "-"))":"\#(argument)"}"#)
+            let changed = try await preview(#"{"detect":"off","\#(name.replacingOccurrences(of: "_", with: "-"))":"\#(argument)"}"#)
             if name == "rotate" {
                 #expect(changed.size == PixelSize(width: plain.size.height, height: plain.size.width), "turned as the output is")
             } else if name == "background_color" {
