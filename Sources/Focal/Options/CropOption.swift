@@ -271,7 +271,7 @@ public struct CropOption: Sendable {
             },
             print: { $0.maxFrames.map(String.init) }),
         CropOption(
-            name: "page", filter: "page", values: "a whole number from 1 (at most the animation frame limit, 400 by default)", defaultText: "the first page; every frame of an animation",
+            name: "page", filter: "page", values: "a whole number from 1 (a GIF's or WebP's frame within the animation limits: 400 frames by default)", defaultText: "the first page; every frame of an animation",
             summary: "page N of a multi-page TIFF or HEIF, or frame N of an animation, alone and still (imagor's `page(N)`): a page the image does not have is a 400",
             examples: ["1"],
             parse: { text, options throws(PlanningError) in
