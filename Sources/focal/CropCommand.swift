@@ -247,7 +247,9 @@ struct CropCommand: AsyncParsableCommand {
             }
             try AtomicFile.write(result.data, to: finalPath)
             if debug {
-                let analysis = try await pipeline.analyze(input, accuracy: detection.accuracy, detect: crop.needsDetection, scope: .crop)
+                // The image the crop was planned on: the page picked, turned.
+                let analysis = try await pipeline.analyze(
+                    input, accuracy: detection.accuracy, detect: crop.needsDetection, scope: .crop, page: options.page, orient: options.orient)
                 let overlay = try await pipeline.debugOverlay(analysis, plan: result.plan)
                 try AtomicFile.write(overlay, to: (finalPath as NSString).deletingPathExtension + ".debug.png")
             }

@@ -86,6 +86,11 @@ import Testing
         let turned = try await Run(["crop", photo, "--aspect", "600:512", "--detect", "off", "--orient", "90", "-o", scratch.file("turned.png")])
         #expect(turned.status == 0, "\(turned.stderr)")
         #expect(try SourceImage.open(path: scratch.file("turned.png")).size == PixelSize(width: 600, height: 512))
+        // The debug overlay draws the image the crop was planned on: turned too.
+        let drawn = try await Run(["crop", photo, "--aspect", "1:1", "--orient", "90", "--debug", "-o", scratch.file("drawn.png")])
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let overlay = try SourceImage.open(path: scratch.file("drawn.debug.png")).size
+        #expect(overlay.width > overlay.height, "the turned 600×512 image, not the upright one: \(overlay)")
         let spun = try await Run(["crop", scratch.file("pan.gif"), "--aspect", "2:3", "--detect", "off", "--orient", "270", "-o", scratch.file("spun.gif")])
         #expect(spun.status == 0, "\(spun.stderr)")
         let spunImage = try SourceImage.open(path: scratch.file("spun.gif"))

@@ -266,13 +266,20 @@ public final class FocalPipeline: Sendable {
     ///   - detect: Whether to run detectors at all; default `true`.
     ///   - scope: `.everything` (default) runs every detector; `.crop` only those whose subjects a
     ///     crop could use, as `crop` does.
+    ///   - page: The page (from 1) a crop's `page(n)` picks; default nil: as a crop without it.
+    ///   - orient: The turn a crop's `orient` asks for; default nil: none.
     /// - Throws: `FetchError`, `ImagingError` for unreadable input, `DetectionError` for missing
     ///   models, `NativeWorkPool.Overloaded`, `CancellationError`.
     public func analyze(
-        _ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true, scope: DetectionScope = .everything
+        _ input: ImageInput, accuracy: Accuracy = .fast, detect: Bool = true, scope: DetectionScope = .everything, page: Int? = nil,
+        orient: Int? = nil
     ) async throws -> Analysis {
-        if Admission.current != nil { return try await analyzeAdmitted(input, accuracy: accuracy, detect: detect, scope: scope) }
-        return try await admission.run { try await analyzeAdmitted(input, accuracy: accuracy, detect: detect, scope: scope) }
+        var options = FocalOptions(accuracy: accuracy)
+        options.crop.detect = detect
+        options.page = page
+        options.orient = orient
+        if Admission.current != nil { return try await analyzeAdmitted(input, options: options, scope: scope) }
+        return try await admission.run { [options] in try await analyzeAdmitted(input, options: options, scope: scope) }
     }
 
     /// Runs `body` as one admitted job (refused at once when the gate is full), so that tools and
@@ -286,13 +293,9 @@ public final class FocalPipeline: Sendable {
         }
     }
 
-    private func analyzeAdmitted(
-        _ input: ImageInput, accuracy: Accuracy, detect: Bool, scope: DetectionScope
-    ) async throws -> Analysis {
-        var options = FocalOptions(accuracy: accuracy)
-        options.crop.detect = detect
-        var job = CropJob(input: input, rule: nil, options: options, detectors: detectorSignature(accuracy), scopes: [scope])
-        job.identify = detect && configuration.detectionCacheEntries > 0
+    private func analyzeAdmitted(_ input: ImageInput, options: FocalOptions, scope: DetectionScope) async throws -> Analysis {
+        var job = CropJob(input: input, rule: nil, options: options, detectors: detectorSignature(options.accuracy), scopes: [scope])
+        job.identify = options.crop.detect && configuration.detectionCacheEntries > 0
         try await run(&job, Self.analysisSteps)
         guard let image = job.image else { throw ImagingError(.internalFailure, "the analysis opened no image", source: input.description) }
         var analysis = Analysis(image: image, subjects: job.subjects?[scope] ?? [])
