@@ -284,6 +284,35 @@ import Testing
         }
     }
 
+    /// Filter arguments are percent-decoded once, as thumbor's router decodes them: a signed URL
+    /// whose client encoded `curve`'s brackets is served as the plain one; an unsafe one is
+    /// refused naming its plain spelling; a `%` that encodes nothing is a 400 that says so.
+    @Test func encodedFilterArgumentsAreDecodedOnce() async throws {
+        try await withServer { client in
+            let line = "(0,0),(255,255)"
+            let plain = "300x200/filters:curve([(0,255),(255,0)],[\(line)],[\(line)],[\(line)]):format(png)/astronaut.png"
+            let encoded = "300x200/filters:curve(%5B(0,255),(255,0)%5D,%5B\(line)%5D,%5b\(line)%5d,%5B\(line)%5D):format(png)/astronaut.png"
+            let expected = try await client.execute(uri: signed(plain), method: .get) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                return response.data
+            }
+            try await client.execute(uri: signed(encoded), method: .get) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                #expect(response.data == expected, "the same image as the plain spelling")
+            }
+            try await client.execute(uri: "/unsafe/" + encoded, method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.json?["code"] as? String == "request.not_canonical")
+                #expect((response.json?["message"] as? String)?.contains("write curve([(0,255),(255,0)]") == true, "\(String(describing: response.json))")
+            }
+            try await client.execute(uri: signed("300x200/filters:brightness(1%ZZ)/astronaut.png"), method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.json?["code"] as? String == "request.invalid")
+                #expect((response.json?["message"] as? String)?.contains("%XX") == true, "\(String(describing: response.json))")
+            }
+        }
+    }
+
     /// imagor's `b64:` sources: base64url, padded or not; in an unsigned URL only for source URLs
     /// (a path has its own plain spelling).
     @Test func imagorBase64Sources() async throws {

@@ -48,7 +48,10 @@ public struct ImageRequest: Sendable {
         var relativeFocus: Bool?
         var formatChosen = false
         for filter in url.filters {
-            let argument = filter.arguments.trimmingCharacters(in: .whitespaces)
+            // `written` is the argument as sent (an unsafe URL's one spelling is compared with
+            // it); `argument` is what it means, percent-decoded once as thumbor's router does.
+            let written = filter.arguments.trimmingCharacters(in: .whitespaces)
+            let argument = try Self.decodedArgument(written, of: filter.name)
             switch filter.name {
             case "aspect":
                 do {
@@ -57,8 +60,8 @@ public struct ImageRequest: Sendable {
                 } catch {
                     throw ServerError.invalid(error.publicMessage)
                 }
-                if url.signature == nil, let (a, b) = aspect, argument != "\(a):\(b)" {
-                    throw ServerError(.requestNotCanonical, "write aspect(\(a):\(b)), not aspect(\(argument.excerpt(40))): a URL takes one spelling of each value")
+                if url.signature == nil, let (a, b) = aspect, written != "\(a):\(b)" {
+                    throw ServerError(.requestNotCanonical, "write aspect(\(a):\(b)), not aspect(\(written.excerpt(40))): a URL takes one spelling of each value")
                 }
             case "redact_oval":
                 // imagor's spelling of redact(…,oval).
@@ -68,10 +71,10 @@ public struct ImageRequest: Sendable {
                 } catch {
                     throw ServerError.invalid(error.publicMessage.replacingOccurrences(of: "redact", with: "redact_oval"))
                 }
-                if url.signature == nil, let canonical = option.text(of: options), canonical != argument + ",oval" {
+                if url.signature == nil, let canonical = option.text(of: options), canonical != written + ",oval" {
                     throw ServerError(
                         .requestNotCanonical,
-                        "write redact_oval(\(canonical.dropLast(",oval".count))), not redact_oval(\(argument.excerpt(40))): a URL takes one spelling of each value")
+                        "write redact_oval(\(canonical.dropLast(",oval".count))), not redact_oval(\(written.excerpt(40))): a URL takes one spelling of each value")
                 }
             case "strip_icc", "strip_exif":
                 // Outputs never carry metadata or profiles.
@@ -111,9 +114,9 @@ public struct ImageRequest: Sendable {
                         try option.apply(argument, to: &alone)
                         // A switch's filter is on with no argument (`draw_detections()`).
                         let bare = argument.isEmpty && option.text(of: alone) == "on"
-                        if url.signature == nil, !bare, let canonical = option.text(of: alone), canonical != argument {
+                        if url.signature == nil, !bare, let canonical = option.text(of: alone), canonical != written {
                             throw ServerError(
-                                .requestNotCanonical, "write \(filter.name)(\(canonical)), not \(filter.name)(\(argument.excerpt(40))): a URL takes one spelling of each value")
+                                .requestNotCanonical, "write \(filter.name)(\(canonical)), not \(filter.name)(\(written.excerpt(40))): a URL takes one spelling of each value")
                         }
                     }
                 } catch let error as ServerError {
@@ -159,6 +162,23 @@ public struct ImageRequest: Sendable {
         self.options = options
         self.formatChosen = formatChosen
         rule = try Self.rule(url, aspect: aspect, upscale: options.sizing.upscale)
+    }
+
+    /// The filters whose argument names an image (a file, `id:`, `b64:` or a URL): the source
+    /// resolver decodes it, as it does the image part, so it is passed on as written.
+    static let addressFilters: Set<String> = ["watermark", "frame"]
+
+    /// A filter's argument as it means, percent-decoded once (thumbor's router decodes the
+    /// filters before reading them, so a signed `curve(%5B…%5D)` is `curve([…])`); an address
+    /// filter's argument as written.
+    /// - Throws: `ServerError` (`request.invalid`) for a `%` that does not start an encoded byte
+    ///   or bytes that do not decode to UTF-8.
+    static func decodedArgument(_ written: String, of filter: String) throws(ServerError) -> String {
+        guard written.contains("%"), !addressFilters.contains(filter) else { return written }
+        guard let decoded = written.removingPercentEncoding else {
+            throw ServerError.invalid("\(filter)(\(written.excerpt(40))) has a % that does not start an encoded UTF-8 byte (%XX); write the argument unencoded")
+        }
+        return decoded
     }
 
     /// The target rule for the URL's size, `fit-in` and `aspect()`.
