@@ -60,7 +60,8 @@ SERVE_FLAGS ?=
 serve: models fixtures release
 	.build/release/focal serve --host $(HOST) --port $(PORT) --root Fixtures --allow-unsafe --data .cache/serve-data $(SERVE_FLAGS)
 
-# The loopback network tests check that timeouts and refusals come promptly, the deadline tests that
+# The loopback network tests and the object store's (STORE_TESTS) check that timeouts, retries and
+# refusals come promptly, the deadline tests that
 # a slow decode stops soon after its deadline, the abuse tests that
 # focal serve refuses and bounds what hostile clients do (deadlines of a second or two), and the
 # corpus tests bound each hostile input's time; each runs in a process of its own so that the
@@ -70,11 +71,14 @@ serve: models fixtures release
 # accuracies compiles every model the tests use into the compiled-model cache they read
 # (~/.cache/focal/compiled-models), with their settings (one inference thread each): on a cold
 # cache, dozens of tests at once would otherwise wait on the one loader thread for tens of seconds.
+STORE_TESTS = S3RetryTests|S3StoreTests|BucketRootTests
 test: models fixtures corpus test-deps
 	$(SWIFT) build --build-tests $(LINK)
 	for accuracy in fast accurate; do FOCAL_MODEL_CACHE="$$HOME/.cache/focal/compiled-models" .build/debug/focal detect \
 		--accuracy $$accuracy Fixtures/astronaut.png Fixtures/chelsea.png Fixtures/grace_hopper.jpg > /dev/null || exit 1; done
-	VIPS_LEAK=1 $(SWIFT) test --skip-build --skip NetworkTests --skip CorpusTests --skip AbuseTests --skip LeakTests --skip DeadlineTests
+	VIPS_LEAK=1 $(SWIFT) test --skip-build --skip NetworkTests --skip CorpusTests --skip AbuseTests --skip LeakTests --skip DeadlineTests \
+		--skip "$(STORE_TESTS)"
+	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter "$(STORE_TESTS)"
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter LeakTests
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter DeadlineTests
 	VIPS_LEAK=1 $(SWIFT) test --skip-build --filter NetworkTests

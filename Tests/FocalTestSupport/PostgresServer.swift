@@ -41,9 +41,14 @@ package final class PostgresServer: @unchecked Sendable {
         guard let binaries, FileManager.default.isExecutableFile(atPath: binaries + "/initdb") else {
             throw Failure(description: "PostgreSQL is not installed: run scripts/setup.sh test-deps")
         }
+        let asPostgres = getuid() == 0
+        // A server a killed run left (pg_ctl's server outlives its starter): stopped at once.
+        OrphanedServers.reap(prefix: "focal-pg-") { folder in
+            _ = try? run(binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("focal-pg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let asPostgres = getuid() == 0
+        try OrphanedServers.claim(folder)
         if asPostgres { _ = try run("/bin/chown", ["postgres:postgres", folder], asPostgres: false) }
         let server = PostgresServer(
             url: "postgres://focal@127.0.0.1:\(port)/focal", folder: folder, binaries: binaries, asPostgres: asPostgres)

@@ -42,8 +42,10 @@ package final class SeaweedServer: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw LoopbackError("SeaweedFS is not installed: run scripts/setup.sh seaweedfs (make test-deps)")
         }
+        OrphanedServers.reap(prefix: "focal-seaweed-", stop: OrphanedServers.killRecordedProcess(in:))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("focal-seaweed-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true)
+        try OrphanedServers.claim(folder)
         let credentials = S3Credentials(accessKeyID: "focal-test-\(UUID().uuidString.prefix(8))", secretAccessKey: UUID().uuidString)
         let identities = """
             {"identities": [{"name": "focal", "credentials": [{"accessKey": "\(credentials.accessKeyID)", "secretKey": "\(credentials.secretAccessKey)"}],
@@ -91,6 +93,8 @@ package final class SeaweedServer: @unchecked Sendable {
         let spawned = posix_spawn(&child, Self.binary, &actions, nil, cArguments, environ)
         guard spawned == 0 else { throw LoopbackError("cannot start weed: error \(spawned)") }
         lock.withLock { pid = child }
+        // For OrphanedServers, should this process die before stop().
+        try? "\(child)".write(toFile: folder + "/pid", atomically: true, encoding: .utf8)
     }
 
     /// Waits until a signed listing of the bucket succeeds (at most 30 s).

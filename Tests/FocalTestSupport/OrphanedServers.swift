@@ -1,0 +1,51 @@
+package import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The test servers (SeaweedFS, PostgreSQL) a killed test run left running. Each server's
+/// temporary folder names the process that owns it (its pid and start time, in `owner`); before a
+/// server starts, the folders whose owner is gone are handed to `stop` and deleted, so that a run
+/// interrupted by Ctrl-C, a timeout or a crash costs the next run nothing.
+package enum OrphanedServers {
+    /// Writes `folder/owner`: this process's pid and start time.
+    package static func claim(_ folder: String) throws {
+        let pid = getpid()
+        try "\(pid) \(startTime(of: pid) ?? "")".write(toFile: folder + "/owner", atomically: true, encoding: .utf8)
+    }
+
+    /// Stops (with `stop`) and deletes every temporary folder named `prefix…` whose owner process
+    /// has ended. Folders without an owner file, or whose owner lives, are left alone.
+    package static func reap(prefix: String, stop: (String) -> Void) {
+        let temporary = FileManager.default.temporaryDirectory.path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix) {
+            let folder = temporary + "/" + name
+            guard let owner = try? String(contentsOfFile: folder + "/owner", encoding: .utf8) else { continue }
+            let fields = owner.split(separator: " ")
+            guard fields.count == 2, let pid = pid_t(fields[0]) else { continue }
+            if let started = startTime(of: pid), started == fields[1] { continue }
+            stop(folder)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    /// Kills (SIGKILL) the process whose pid `folder/pid` holds, if its command line names the
+    /// folder (so a pid reused since is never touched).
+    package static func killRecordedProcess(in folder: String) {
+        guard let text = try? String(contentsOfFile: folder + "/pid", encoding: .utf8),
+            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0,
+            let commandLine = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
+            String(decoding: commandLine, as: UTF8.self).contains(folder)
+        else { return }
+        kill(pid, SIGKILL)
+    }
+
+    /// The process's start time in clock ticks since boot (field 22 of `/proc/PID/stat`), or nil
+    /// when there is no such process.
+    static func startTime(of pid: pid_t) -> Substring? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        // After the name: state (field 3) … start time (field 22).
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? fields[19] : nil
+    }
+}
