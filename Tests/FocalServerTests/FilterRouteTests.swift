@@ -191,7 +191,7 @@ import Testing
     }
 
     @Test("filters Focal does not apply, and arguments out of bounds, are refused with a 400 that says why", arguments: [
-        ("redeye()", "eye detector"), ("watermark(a.png,10,10)", "watermark"), ("frame(a.jpg)", "frame"), ("extract_focal()", "focal()"),
+        ("redeye()", "eye detector"), ("watermark(a.png,10,10)", "watermark"), ("frame(a.jpg)", "frame"), ("extract_focal(1)", "no arguments"),
         ("blur(151)", "1 to 150"), ("round_corner(10001,0,0,0)", "0 to 10000"), ("rotate(45)", "quarter turns"),
         ("convolution(1;2;1;2,2,true)", "odd"), ("noise(101)", "0 to 100"), ("sepia()", "Focal knows"), ("fill(glitter)", "fill"),
         ("max_bytes(0)", "max-bytes"), ("colorize(10,10,10)", "colorize"), ("page(0)", "page"), ("orient(45)", "orient"),
@@ -493,6 +493,54 @@ import Testing
             }
         }
         return try RenderedImage(rgba: rgba, size: PixelSize(width: size, height: size)).encode(.png)
+    }
+
+    /// thumbor's `extract_focal()`: a thumbor URL in the image part gives its crop as the focal
+    /// region and its image as the source (the same bytes as `focal()` of that crop), however
+    /// deep and whatever its host; a plain image part (Pocket's image cache sends one with every
+    /// request) is left as it is, as thumbor leaves it.
+    @Test func extractFocalReadsTheCropOfTheThumborURLInside() async throws {
+        try await withServer { client in
+            let base = "/unsafe/400x200/filters:format(png)"
+            let plain = try await Self.get(client, "\(base)/astronaut.png").0
+            let chosen = try await Self.get(client, "\(base):focal(300x380:420x500)/astronaut.png").0
+            #expect(try Self.difference(Self.pixels(plain), Self.pixels(chosen)) > 5, "the chosen region moves the crop")
+            for inner in [
+                "thumbor.example:8888/unsafe/300x380:420x500/astronaut.png",
+                "https://thumbor.example/unsafe/300x380:420x500/smart/filters:quality(80)/astronaut.png",
+                "h/unsafe/fit-in/100x100/h2/unsafe/300x380:420x500/astronaut.png",
+            ] {
+                let (data, _) = try await Self.get(client, "\(base):extract_focal()/\(inner)")
+                #expect(data == chosen, "\(inner): as focal() of its crop")
+            }
+            let signedAnswer = try await client.execute(
+                uri: signed("400x200/filters:format(png):extract_focal()/h/0123456789abcdef0123456789ab/300x380:420x500/astronaut.png"), method: .get
+            ) { $0.data }
+            #expect(signedAnswer == chosen, "an inner signature is not checked: the outer URL is")
+            #expect(try await Self.get(client, "\(base):extract_focal()/astronaut.png").0 == plain, "a plain image part: no change")
+            // meta/ names the source the inner URL names.
+            try await client.execute(uri: "/unsafe/meta/400x200/filters:extract_focal()/h/unsafe/300x380:420x500/astronaut.png", method: .get) { response in
+                let source = (response.json?["thumbor"] as? [String: Any])?["source"] as? [String: Any]
+                #expect(source?["url"] as? String == "astronaut.png", "\(String(describing: response.json))")
+            }
+            // Nesting past 10 levels, and an image part built to make the grammar backtrack, are
+            // answered (no crop found: the whole part is the image, which is not here).
+            let deep = String(repeating: "h/unsafe/fit-in/10x10/", count: 11) + "h/unsafe/1x1:9x9/astronaut.png"
+            let tangled = "h/unsafe/" + String(repeating: "filters:a()x", count: 600) + ")/" + String(repeating: "1x1:", count: 300) + "/"
+            for part in [deep, tangled] {
+                try await client.execute(uri: "\(base):extract_focal()/\(part)", method: .get) { response in
+                    #expect(response.status == .notFound || response.status == .badRequest, "\(response.status)")
+                }
+            }
+            // What names the source keeps its one spelling; a crop must have an extent.
+            for (bad, code) in [
+                ("h/unsafe/300x380:420x500/%61stronaut.png", "request.not_canonical"), ("h/unsafe/300x380:200x500/astronaut.png", "request.invalid"),
+            ] {
+                try await client.execute(uri: "\(base):extract_focal()/\(bad)", method: .get) { response in
+                    #expect(response.status == .badRequest && response.json?["code"] as? String == code, "\(bad)")
+                }
+            }
+        }
     }
 
     @Test func frameGrowsTheOutputByTheNinePatchAndLaysItOver() async throws {

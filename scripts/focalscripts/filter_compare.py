@@ -62,6 +62,8 @@ CASES = [
     ("900x900/filters:no_upscale():format(png)/astronaut.png", None),
     ("fit-in/1000x1000/filters:upscale():format(png)/astronaut.png", None),
     ("300x100/filters:stretch():format(png)/grace_hopper.jpg", None),
+    # Pocket's image cache sends extract_focal() with every plain photo: no change, in both.
+    ("300x200/filters:extract_focal():format(png)/grace_hopper.jpg", None),
     ("filters:noise(20):format(png)/astronaut.png", "random: Focal's noise is the same for one seed on every replica, not thumbor's sequence"),
     ("filters:sharpen(2,1,true):format(png)/astronaut.png",
      "thumbor sharpens with GIMP's wavelet sharpen, Focal with an unsharp mask of the same amount and radius"),

@@ -45,7 +45,7 @@ struct ImageController: Controller {
         // Answers hold their whole budget already: refused before any work, not after a render,
         // and the clients stalled the longest lose their answers so that later ones fit.
         if answers.isFull { throw answersFull() }
-        let source = try library.resolver.resolve(url.image)
+        let source = try library.resolver.resolve(url.source)
         let (input, known) = try await library.input(for: source)
         // A watermark's image is resolved as the image is: under the root, or an allowed source.
         if let mark = imageRequest.options.watermark {
@@ -75,7 +75,7 @@ struct ImageController: Controller {
         }
         if known == nil, let id = result.contentID { library.learn(id, for: source) }
         var response = try imageResponse(result, id: known, request: request, vary: vary, smart: options.crop.needsDetection, eventLoop: context.eventLoop)
-        Self.deliver(&response.headers, imageRequest, now: now, image: url.image, format: result.format)
+        Self.deliver(&response.headers, imageRequest, now: now, image: url.source, format: result.format)
         return response
     }
 

@@ -79,6 +79,20 @@ public struct ImageRequest: Sendable {
             case "strip_icc", "strip_exif":
                 // Outputs never carry metadata or profiles.
                 break
+            case "extract_focal":
+                guard argument.isEmpty else { throw ServerError.invalid("extract_focal() takes no arguments") }
+                // The crop of the thumbor URL in the image part is a focal region, as focal(…) gives
+                // one; none there, nothing changes (thumbor's filter does the same).
+                guard let (left, top, right, bottom) = url.extractedCrop else { continue }
+                guard right > left, bottom > top else {
+                    throw ServerError.invalid("extract_focal() found the crop \(left)x\(top):\(right)x\(bottom), whose right-bottom corner is not past its left-top one")
+                }
+                if relativeFocus == true {
+                    throw ServerError.invalid("focal() filters give either pixels or fractions of the image (values under 1), not both")
+                }
+                relativeFocus = false
+                let box = Box(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top))
+                focus = focus.map { $0.union(box) } ?? box
             case "max_age": maxAge = try URLFilter.maxAge(argument)
             case "expire": expires = try URLFilter.expire(argument)
             case "attachment": attachment = .some(try URLFilter.attachment(argument))

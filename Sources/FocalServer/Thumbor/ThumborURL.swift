@@ -77,6 +77,12 @@ public struct ThumborURL: Hashable, Sendable {
     public var filters: [Filter] = []
     /// The image part, as sent.
     public var image: String
+    /// The part of `image` that names the source: `image` itself, or with `extract_focal()` the
+    /// image of the thumbor URL inside it (see `ExtractFocal`).
+    public var source: String
+    /// With `extract_focal()`, the manual crop of the thumbor URL inside the image part (left,
+    /// top, right, bottom in source pixels): the request's focal region.
+    public var extractedCrop: (left: Int, top: Int, right: Int, bottom: Int)?
 
     public static func == (a: ThumborURL, b: ThumborURL) -> Bool { a.signedPath == b.signedPath && a.signature == b.signature }
     public func hash(into hasher: inout Hasher) {
@@ -101,6 +107,7 @@ public struct ThumborURL: Hashable, Sendable {
         }
         signedPath = String(rest[rest.index(after: slash)...])
         image = ""
+        source = ""
 
         var segments = signedPath.split(separator: "/", omittingEmptySubsequences: false)[...]
         if segments.first == "debug" {
@@ -151,8 +158,13 @@ public struct ThumborURL: Hashable, Sendable {
         }
         image = segments.joined(separator: "/")
         guard !image.isEmpty else { throw ServerError.invalid("the URL names no image after its options") }
+        source = image
+        if filters.contains(where: { $0.name == "extract_focal" }), let inner = ExtractFocal.find(in: image) {
+            (source, extractedCrop) = (inner.image, inner.crop)
+        }
         // A signed URL's spelling is its signer's: nobody without the key can write another.
-        if signature == nil { try Self.checkCanonical(image: image) }
+        // (What names the source has one spelling; the thumbor URL around it is free text.)
+        if signature == nil { try Self.checkCanonical(image: source) }
         var once = Set<String>()
         for filter in filters where filter.name != "focal" {
             guard once.insert(filter.name).inserted else {

@@ -22,6 +22,10 @@ public struct URLFilter: Sendable {
         URLFilter(name: "strip_icc", values: "none", summary: "accepted; outputs never carry a colour profile (they are sRGB)", example: ""),
         URLFilter(name: "strip_exif", values: "none", summary: "accepted; outputs never carry metadata", example: ""),
         URLFilter(
+            name: "extract_focal", values: "none",
+            summary: "the image part is a thumbor URL (`host/unsafe/240x220:480x260/photo.jpg`): its crop becomes the focal region and its image the source; any other image part is left as it is",
+            example: ""),
+        URLFilter(
             name: "max_age", values: "seconds, 0 to 31536000",
             summary: "the answer's `Cache-Control: public, max-age=N` (0: `no-cache`), instead of the server's `--max-age`", example: "3600"),
         URLFilter(
@@ -37,7 +41,6 @@ public struct URLFilter: Sendable {
     /// thumbor's and imagor's filters that Focal does not apply, with the reason a 400 gives.
     public static let refused: [String: String] = [
         "redeye": "redeye() needs an eye detector, which Focal does not have; hide faces with redact() instead",
-        "extract_focal": "extract_focal() reads focal points from an earlier thumbor URL inside the image part; give them with focal() or a saved crop instead",
         "cover": "cover() is thumbor's GIF cover frame; Focal crops every frame of an animation (first frame only: format(jpeg))",
     ]
 

@@ -59,7 +59,7 @@ struct MetaDocument: Encodable {
         if flip.contains(.horizontal) { operations.append(Operation(type: "flip_horizontally")) }
         if flip.contains(.vertical) { operations.append(Operation(type: "flip_vertically")) }
         thumbor = Thumbor(
-            source: Source(url: url.image, width: size.width, height: size.height, frameCount: analysis.image.pages), operations: operations,
+            source: Source(url: url.source, width: size.width, height: size.height, frameCount: analysis.image.pages), operations: operations,
             target: SizeDocument(delivered ?? plan.outputSize))
         let saved = id.flatMap { id in frame.savedCrop.map { SavedCropDocument(image: id, saved: $0) } }
         focal = FocalPart(
