@@ -187,11 +187,14 @@ import Testing
             let (one, headers) = try await Self.get(client, "/unsafe/100x100/filters:max_frames(1)/pan.gif")
             let pages = try Self.decode(one).pages
             #expect(headers[.contentType] == "image/jpeg" && pages == 1, "one frame is a still")
+            // thumbor's cover() of a GIF is that first frame.
+            let (cover, _) = try await Self.get(client, "/unsafe/100x100/filters:cover()/pan.gif")
+            #expect(cover == one, "cover() is max_frames(1)")
         }
     }
 
     @Test("filters Focal does not apply, and arguments out of bounds, are refused with a 400 that says why", arguments: [
-        ("redeye()", "eye detector"), ("watermark(a.png,10,10)", "watermark"), ("frame(a.jpg)", "frame"), ("extract_focal(1)", "no arguments"),
+        ("redeye()", "eye detector"), ("watermark(a.png,10,10)", "watermark"), ("frame(a.jpg)", "frame"), ("extract_focal(1)", "no arguments"), ("cover(2)", "no arguments"),
         ("blur(151)", "1 to 150"), ("round_corner(10001,0,0,0)", "0 to 10000"), ("rotate(45)", "quarter turns"),
         ("convolution(1;2;1;2,2,true)", "odd"), ("noise(101)", "0 to 100"), ("sepia()", "Focal knows"), ("fill(glitter)", "fill"),
         ("max_bytes(0)", "max-bytes"), ("colorize(10,10,10)", "colorize"), ("page(0)", "page"), ("orient(45)", "orient"),
@@ -518,6 +521,7 @@ import Testing
             ) { $0.data }
             #expect(signedAnswer == chosen, "an inner signature is not checked: the outer URL is")
             #expect(try await Self.get(client, "\(base):extract_focal()/astronaut.png").0 == plain, "a plain image part: no change")
+            #expect(try await Self.get(client, "\(base):cover()/astronaut.png").0 == plain, "cover() leaves a still as it is")
             // meta/ names the source the inner URL names.
             try await client.execute(uri: "/unsafe/meta/400x200/filters:extract_focal()/h/unsafe/300x380:420x500/astronaut.png", method: .get) { response in
                 let source = (response.json?["thumbor"] as? [String: Any])?["source"] as? [String: Any]

@@ -79,6 +79,10 @@ public struct ImageRequest: Sendable {
             case "strip_icc", "strip_exif":
                 // Outputs never carry metadata or profiles.
                 break
+            case "cover":
+                // thumbor's GIF cover: the first frame, as max_frames(1).
+                guard argument.isEmpty else { throw ServerError.invalid("cover() takes no arguments") }
+                options.maxFrames = 1
             case "extract_focal":
                 guard argument.isEmpty else { throw ServerError.invalid("extract_focal() takes no arguments") }
                 // The crop of the thumbor URL in the image part is a focal region, as focal(…) gives

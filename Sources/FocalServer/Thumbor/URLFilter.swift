@@ -22,6 +22,10 @@ public struct URLFilter: Sendable {
         URLFilter(name: "strip_icc", values: "none", summary: "accepted; outputs never carry a colour profile (they are sRGB)", example: ""),
         URLFilter(name: "strip_exif", values: "none", summary: "accepted; outputs never carry metadata", example: ""),
         URLFilter(
+            name: "cover", values: "none",
+            summary: "thumbor's cover of a GIF: an animation's first frame alone, still (as `max_frames(1)`); a still is left as it is",
+            example: ""),
+        URLFilter(
             name: "extract_focal", values: "none",
             summary: "the image part is a thumbor URL (`host/unsafe/240x220:480x260/photo.jpg`): its crop becomes the focal region and its image the source; any other image part is left as it is",
             example: ""),
@@ -41,7 +45,6 @@ public struct URLFilter: Sendable {
     /// thumbor's and imagor's filters that Focal does not apply, with the reason a 400 gives.
     public static let refused: [String: String] = [
         "redeye": "redeye() needs an eye detector, which Focal does not have; hide faces with redact() instead",
-        "cover": "cover() is thumbor's GIF cover frame; Focal crops every frame of an animation (first frame only: format(jpeg))",
     ]
 
     /// The README's table of the URL-only filters, then those Focal refuses with their reasons
