@@ -44,7 +44,7 @@ public struct URLFilter: Sendable {
 
     /// thumbor's and imagor's filters that Focal does not apply, with the reason a 400 gives.
     public static let refused: [String: String] = [
-        "redeye": "redeye() needs an eye detector, which Focal does not have; hide faces with redact() instead",
+        "redeye": "redeye() is not supported: Focal does not correct red eyes; hide faces with redact() instead",
     ]
 
     /// The README's table of the URL-only filters, then those Focal refuses with their reasons
