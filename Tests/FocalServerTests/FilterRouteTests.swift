@@ -195,6 +195,7 @@ import Testing
 
     @Test("filters Focal does not apply, and arguments out of bounds, are refused with a 400 that says why", arguments: [
         ("redeye()", "red eyes"), ("watermark(a.png,10,10)", "watermark"), ("frame(a.jpg)", "frame"), ("extract_focal(1)", "no arguments"), ("cover(2)", "no arguments"),
+        ("cover():max_frames(3)", "one of them"), ("max_age(%33600)", "write max_age(3600)"),
         ("blur(151)", "1 to 150"), ("round_corner(10001,0,0,0)", "0 to 10000"), ("rotate(45)", "quarter turns"),
         ("convolution(1;2;1;2,2,true)", "odd"), ("noise(101)", "0 to 100"), ("sepia()", "Focal knows"), ("fill(glitter)", "fill"),
         ("max_bytes(0)", "max-bytes"), ("colorize(10,10,10)", "colorize"), ("page(0)", "page"), ("orient(45)", "orient"),
@@ -539,6 +540,7 @@ import Testing
             // What names the source keeps its one spelling; a crop must have an extent.
             for (bad, code) in [
                 ("h/unsafe/300x380:420x500/%61stronaut.png", "request.not_canonical"), ("h/unsafe/300x380:200x500/astronaut.png", "request.invalid"),
+                ("h/unsafe/1234567890x1:2x3/h2/unsafe/1x1:5x5/astronaut.png", "request.invalid"),
             ] {
                 try await client.execute(uri: "\(base):extract_focal()/\(bad)", method: .get) { response in
                     #expect(response.status == .badRequest && response.json?["code"] as? String == code, "\(bad)")

@@ -8,10 +8,16 @@ import Glibc
 /// server starts, the folders whose owner is gone are handed to `stop` and deleted, so that a run
 /// interrupted by Ctrl-C, a timeout or a crash costs the next run nothing.
 package enum OrphanedServers {
-    /// Writes `folder/owner`: this process's pid and start time.
+    /// Writes `folder/owner`: this process's pid, start time and pid namespace.
     package static func claim(_ folder: String) throws {
         let pid = getpid()
-        try "\(pid) \(startTime(of: pid) ?? "")".write(toFile: folder + "/owner", atomically: true, encoding: .utf8)
+        try "\(pid) \(startTime(of: pid) ?? "") \(pidNamespace)".write(toFile: folder + "/owner", atomically: true, encoding: .utf8)
+    }
+
+    /// This process's pid namespace (`pid:[N]`): a pid means nothing in another one (a container
+    /// sharing the temporary folder).
+    static var pidNamespace: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid")) ?? "unknown"
     }
 
     /// Stops (with `stop`) and deletes every temporary folder named `prefix…` whose owner process
@@ -22,22 +28,28 @@ package enum OrphanedServers {
             let folder = temporary + "/" + name
             guard let owner = try? String(contentsOfFile: folder + "/owner", encoding: .utf8) else { continue }
             let fields = owner.split(separator: " ")
-            guard fields.count == 2, let pid = pid_t(fields[0]) else { continue }
+            guard fields.count == 3, let pid = pid_t(fields[0]), fields[2] == pidNamespace else { continue }
             if let started = startTime(of: pid), started == fields[1] { continue }
             stop(folder)
             try? FileManager.default.removeItem(atPath: folder)
         }
     }
 
-    /// Kills (SIGKILL) the process whose pid `folder/pid` holds, if its command line names the
-    /// folder (so a pid reused since is never touched).
-    package static func killRecordedProcess(in folder: String) {
-        guard let text = try? String(contentsOfFile: folder + "/pid", encoding: .utf8),
-            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0,
-            let commandLine = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
-            String(decoding: commandLine, as: UTF8.self).contains(folder)
-        else { return }
-        kill(pid, SIGKILL)
+    /// Kills (SIGKILL) every process whose command line names `folder` (so nothing else, whatever
+    /// pid it has, is touched; and a server whose pid was never written is found all the same).
+    package static func killProcesses(naming folder: String) {
+        for pid in processes(naming: folder) { kill(pid, SIGKILL) }
+    }
+
+    /// The processes whose command line names `folder`.
+    package static func processes(naming folder: String) -> [pid_t] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard let pid = pid_t(entry), pid > 0, pid != getpid(),
+                let commandLine = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline")),
+                String(decoding: commandLine, as: UTF8.self).contains(folder)
+            else { return nil }
+            return pid
+        }
     }
 
     /// The process's start time in clock ticks since boot (field 22 of `/proc/PID/stat`), or nil

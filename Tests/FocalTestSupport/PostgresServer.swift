@@ -42,10 +42,9 @@ package final class PostgresServer: @unchecked Sendable {
             throw Failure(description: "PostgreSQL is not installed: run scripts/setup.sh test-deps")
         }
         let asPostgres = getuid() == 0
-        // A server a killed run left (pg_ctl's server outlives its starter): stopped at once.
-        OrphanedServers.reap(prefix: "focal-pg-") { folder in
-            _ = try? run(binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
-        }
+        // A server a killed run left (pg_ctl's server outlives its starter): its processes, each
+        // found by the folder its command line names, are killed.
+        OrphanedServers.reap(prefix: "focal-pg-", stop: OrphanedServers.killProcesses(naming:))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("focal-pg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try OrphanedServers.claim(folder)

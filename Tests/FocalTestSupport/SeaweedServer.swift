@@ -42,7 +42,7 @@ package final class SeaweedServer: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw LoopbackError("SeaweedFS is not installed: run scripts/setup.sh seaweedfs (make test-deps)")
         }
-        OrphanedServers.reap(prefix: "focal-seaweed-", stop: OrphanedServers.killRecordedProcess(in:))
+        OrphanedServers.reap(prefix: "focal-seaweed-", stop: OrphanedServers.killProcesses(naming:))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("focal-seaweed-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true)
         try OrphanedServers.claim(folder)
@@ -93,8 +93,6 @@ package final class SeaweedServer: @unchecked Sendable {
         let spawned = posix_spawn(&child, Self.binary, &actions, nil, cArguments, environ)
         guard spawned == 0 else { throw LoopbackError("cannot start weed: error \(spawned)") }
         lock.withLock { pid = child }
-        // For OrphanedServers, should this process die before stop().
-        try? "\(child)".write(toFile: folder + "/pid", atomically: true, encoding: .utf8)
     }
 
     /// Waits until a signed listing of the bucket succeeds (at most 30 s).

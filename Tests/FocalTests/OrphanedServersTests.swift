@@ -23,39 +23,56 @@ import Testing
         return status
     }
 
-    /// A folder named `prefix…` with a `tail -f` running on it, its pid in `folder/pid`.
+    /// Whether `pid` ended (and was reaped) within 10 s; its wait status.
+    static func ended(_ pid: pid_t) async throws -> Int32? {
+        let until = ContinuousClock.now + .seconds(10)
+        var status: Int32 = 0
+        while ContinuousClock.now < until {
+            if waitpid(pid, &status, WNOHANG) == pid { return status }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// A folder named `prefix…` with a `tail -f` running on a file in it (a server whose command
+    /// line names its folder).
     static func folderWithAProcess(_ prefix: String) throws -> (folder: String, pid: pid_t) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + UUID().uuidString).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "".write(toFile: folder + "/log", atomically: true, encoding: .utf8)
-        let pid = try spawn(["/usr/bin/tail", "-f", folder + "/log"])
-        try "\(pid)".write(toFile: folder + "/pid", atomically: true, encoding: .utf8)
-        return (folder, pid)
+        return (folder, try spawn(["/usr/bin/tail", "-f", folder + "/log"]))
     }
 
-    @Test func aDeadOwnersServerIsStoppedAndItsFolderDeleted() throws {
+    @Test func aDeadOwnersServerIsStoppedAndItsFolderDeleted() async throws {
         let prefix = "focal-orphan-test-\(UUID().uuidString.prefix(8))-"
         // An owner that has ended: a process run to its end.
         let ended = try Self.spawn(["/bin/true"])
         _ = Self.wait(ended)
         let orphan = try Self.folderWithAProcess(prefix)
-        try "\(ended) 1".write(toFile: orphan.folder + "/owner", atomically: true, encoding: .utf8)
         // One this process owns.
         let owned = try Self.folderWithAProcess(prefix)
+        var orphanRunning = true
         defer {
             kill(owned.pid, SIGKILL)
             _ = Self.wait(owned.pid)
-            try? FileManager.default.removeItem(atPath: owned.folder)
+            if orphanRunning {
+                kill(orphan.pid, SIGKILL)
+                _ = Self.wait(orphan.pid)
+            }
+            for folder in [orphan.folder, owned.folder] { try? FileManager.default.removeItem(atPath: folder) }
         }
         try OrphanedServers.claim(owned.folder)
+        // The orphan's owner: the ended process, in this pid namespace.
+        let claimed = try String(contentsOfFile: owned.folder + "/owner", encoding: .utf8).split(separator: " ")
+        try "\(ended) 1 \(claimed[2])".write(toFile: orphan.folder + "/owner", atomically: true, encoding: .utf8)
 
-        OrphanedServers.reap(prefix: prefix, stop: OrphanedServers.killRecordedProcess(in:))
-        var status: Int32 = 0
-        let ownedEnded = waitpid(owned.pid, &status, WNOHANG)
-        #expect(ownedEnded == 0, "the living owner's server is left alone")
-        #expect(FileManager.default.fileExists(atPath: owned.folder + "/pid"))
+        OrphanedServers.reap(prefix: prefix, stop: OrphanedServers.killProcesses(naming:))
+        let orphanStatus = try await Self.ended(orphan.pid)
+        orphanRunning = orphanStatus == nil
+        #expect(orphanStatus.map { $0 & 0x7f } == SIGKILL, "the orphan's server was killed: status \(String(describing: orphanStatus))")
         #expect(!FileManager.default.fileExists(atPath: orphan.folder))
-        let orphanStatus = Self.wait(orphan.pid)
-        #expect(orphanStatus & 0x7f == SIGKILL, "the orphan's server was killed: status \(orphanStatus)")
+        var status: Int32 = 0
+        #expect(waitpid(owned.pid, &status, WNOHANG) == 0, "the living owner's server is left alone")
+        #expect(FileManager.default.fileExists(atPath: owned.folder + "/log"))
     }
 }

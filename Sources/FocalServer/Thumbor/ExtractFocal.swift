@@ -13,7 +13,8 @@ import Foundation
 enum ExtractFocal {
     /// The inner URL's image part and its crop (left, top, right, bottom in source pixels), or nil
     /// when `image` holds no thumbor URL with a crop.
-    static func find(in image: String) -> (image: String, crop: (left: Int, top: Int, right: Int, bottom: Int))? {
+    /// - Throws: `ServerError` (`request.invalid`) for a crop whose numbers are too large.
+    static func find(in image: String) throws(ServerError) -> (image: String, crop: (left: Int, top: Int, right: Int, bottom: Int))? {
         guard let host = hostPrefix, let url = thumborURL else { return nil }
         var text = image
         for _ in 0..<10 {
@@ -26,9 +27,14 @@ enum ExtractFocal {
                 return String(text[range])
             }
             guard let inner = group(7), !inner.isEmpty, group(1) != nil || group(2) != nil else { return nil }
-            let corners = (3...6).map { index in group(index).flatMap { $0.count <= 9 && $0.allSatisfy(\.isASCIIDigit) ? Int($0) : nil } }
-            if case let (left?, top?, right?, bottom?) = (corners[0], corners[1], corners[2], corners[3]) {
-                return (inner, (left, top, right, bottom))
+            let written = (3...6).compactMap(group)
+            if written.count == 4 {
+                // As thumbor, the first crop found is the one; a number Focal cannot hold is refused.
+                let corners = written.compactMap { $0.count <= 9 && $0.allSatisfy(\.isASCIIDigit) ? Int($0) : nil }
+                guard corners.count == 4 else {
+                    throw ServerError.invalid("extract_focal() found the crop \(written.joined(separator: ",").excerpt(60)) with a number too large")
+                }
+                return (inner, (corners[0], corners[1], corners[2], corners[3]))
             }
             text = inner
         }

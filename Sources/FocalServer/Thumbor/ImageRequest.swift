@@ -52,6 +52,10 @@ public struct ImageRequest: Sendable {
             // it); `argument` is what it means, percent-decoded once as thumbor's router does.
             let written = filter.arguments.trimmingCharacters(in: .whitespaces)
             let argument = try Self.decodedArgument(written, of: filter.name)
+            if url.signature == nil, argument != written {
+                throw ServerError(
+                    .requestNotCanonical, "write \(filter.name)(\(argument.excerpt(40))), not \(filter.name)(\(written.excerpt(40))): a URL takes one spelling of each value")
+            }
             switch filter.name {
             case "aspect":
                 do {
@@ -82,6 +86,9 @@ public struct ImageRequest: Sendable {
             case "cover":
                 // thumbor's GIF cover: the first frame, as max_frames(1).
                 guard argument.isEmpty else { throw ServerError.invalid("cover() takes no arguments") }
+                if url.filters.contains(where: { $0.name == "max_frames" || $0.name == "page" }) {
+                    throw ServerError.invalid("cover() is max_frames(1), the first frame: give cover(), max_frames(N) or page(N), one of them")
+                }
                 options.maxFrames = 1
             case "extract_focal":
                 guard argument.isEmpty else { throw ServerError.invalid("extract_focal() takes no arguments") }

@@ -159,7 +159,7 @@ public struct ThumborURL: Hashable, Sendable {
         image = segments.joined(separator: "/")
         guard !image.isEmpty else { throw ServerError.invalid("the URL names no image after its options") }
         source = image
-        if filters.contains(where: { $0.name == "extract_focal" }), let inner = ExtractFocal.find(in: image) {
+        if filters.contains(where: { $0.name == "extract_focal" }), let inner = try ExtractFocal.find(in: image) {
             (source, extractedCrop) = (inner.image, inner.crop)
         }
         // A signed URL's spelling is its signer's: nobody without the key can write another.

@@ -23,7 +23,7 @@ public struct URLFilter: Sendable {
         URLFilter(name: "strip_exif", values: "none", summary: "accepted; outputs never carry metadata", example: ""),
         URLFilter(
             name: "cover", values: "none",
-            summary: "thumbor's cover of a GIF: an animation's first frame alone, still (as `max_frames(1)`); a still is left as it is",
+            summary: "thumbor's cover of a GIF: an animation's first frame alone, as `max_frames(1)` (a still: JPEG unless `format` says otherwise, where thumbor keeps a one-frame GIF); a still is left as it is",
             example: ""),
         URLFilter(
             name: "extract_focal", values: "none",
