@@ -537,6 +537,10 @@ import Testing
                     #expect(response.status == .notFound || response.status == .badRequest, "\(response.status)")
                 }
             }
+            // Its region is in pixels: with focal() in fractions of the image, a 400.
+            try await client.execute(uri: "\(base):focal(0.1x0.1:0.2x0.2):extract_focal()/h/unsafe/300x380:420x500/astronaut.png", method: .get) { response in
+                #expect(response.status == .badRequest && (response.json?["message"] as? String)?.contains("not both") == true)
+            }
             // What names the source keeps its one spelling; a crop must have an extent.
             for (bad, code) in [
                 ("h/unsafe/300x380:420x500/%61stronaut.png", "request.not_canonical"), ("h/unsafe/300x380:200x500/astronaut.png", "request.invalid"),

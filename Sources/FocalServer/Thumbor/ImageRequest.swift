@@ -47,9 +47,18 @@ public struct ImageRequest: Sendable {
         var focus: Box?
         var relativeFocus: Bool?
         var formatChosen = false
+        // Several focal regions (focal() filters, extract_focal()) make one; a point is a region
+        // of no size. All in pixels, or all in fractions of the image.
+        func addFocus(_ box: Box, fractions: Bool) throws(ServerError) {
+            if let relativeFocus, relativeFocus != fractions {
+                throw ServerError.invalid("focal() filters give either pixels or fractions of the image (values under 1), not both")
+            }
+            relativeFocus = fractions
+            focus = focus.map { $0.union(box) } ?? box
+        }
         for filter in url.filters {
-            // `written` is the argument as sent (an unsafe URL's one spelling is compared with
-            // it); `argument` is what it means, percent-decoded once as thumbor's router does.
+            // The argument as it means, percent-decoded once as thumbor's router does; an unsafe
+            // URL writes it plainly (then `argument` is also what was written).
             let written = filter.arguments.trimmingCharacters(in: .whitespaces)
             let argument = try Self.decodedArgument(written, of: filter.name)
             if url.signature == nil, argument != written {
@@ -64,8 +73,8 @@ public struct ImageRequest: Sendable {
                 } catch {
                     throw ServerError.invalid(error.publicMessage)
                 }
-                if url.signature == nil, let (a, b) = aspect, written != "\(a):\(b)" {
-                    throw ServerError(.requestNotCanonical, "write aspect(\(a):\(b)), not aspect(\(written.excerpt(40))): a URL takes one spelling of each value")
+                if url.signature == nil, let (a, b) = aspect, argument != "\(a):\(b)" {
+                    throw ServerError(.requestNotCanonical, "write aspect(\(a):\(b)), not aspect(\(argument.excerpt(40))): a URL takes one spelling of each value")
                 }
             case "redact_oval":
                 // imagor's spelling of redact(…,oval).
@@ -75,10 +84,10 @@ public struct ImageRequest: Sendable {
                 } catch {
                     throw ServerError.invalid(error.publicMessage.replacingOccurrences(of: "redact", with: "redact_oval"))
                 }
-                if url.signature == nil, let canonical = option.text(of: options), canonical != written + ",oval" {
+                if url.signature == nil, let canonical = option.text(of: options), canonical != argument + ",oval" {
                     throw ServerError(
                         .requestNotCanonical,
-                        "write redact_oval(\(canonical.dropLast(",oval".count))), not redact_oval(\(written.excerpt(40))): a URL takes one spelling of each value")
+                        "write redact_oval(\(canonical.dropLast(",oval".count))), not redact_oval(\(argument.excerpt(40))): a URL takes one spelling of each value")
                 }
             case "strip_icc", "strip_exif":
                 // Outputs never carry metadata or profiles.
@@ -98,12 +107,7 @@ public struct ImageRequest: Sendable {
                 guard right > left, bottom > top else {
                     throw ServerError.invalid("extract_focal() found the crop \(left)x\(top):\(right)x\(bottom), whose right-bottom corner is not past its left-top one")
                 }
-                if relativeFocus == true {
-                    throw ServerError.invalid("focal() filters give either pixels or fractions of the image (values under 1), not both")
-                }
-                relativeFocus = false
-                let box = Box(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top))
-                focus = focus.map { $0.union(box) } ?? box
+                try addFocus(Box(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top)), fractions: false)
             case "max_age": maxAge = try URLFilter.maxAge(argument)
             case "expire": expires = try URLFilter.expire(argument)
             case "attachment": attachment = .some(try URLFilter.attachment(argument))
@@ -126,11 +130,7 @@ public struct ImageRequest: Sendable {
                         case let .relativeFocus(x, y)?: (box, fractions) = (Box(x: x, y: y, width: 0, height: 0), true)
                         case nil: (box, fractions) = (Box(x: 0, y: 0, width: 0, height: 0), false)
                         }
-                        if let relativeFocus, relativeFocus != fractions {
-                            throw ServerError.invalid("focal() filters give either pixels or fractions of the image (values under 1), not both")
-                        }
-                        relativeFocus = fractions
-                        focus = focus.map { $0.union(box) } ?? box
+                        try addFocus(box, fractions: fractions)
                     } else {
                         try option.apply(argument, to: &options)
                         // One spelling per unsafe URL: the value as the option table prints it.
@@ -139,9 +139,9 @@ public struct ImageRequest: Sendable {
                         try option.apply(argument, to: &alone)
                         // A switch's filter is on with no argument (`draw_detections()`).
                         let bare = argument.isEmpty && option.text(of: alone) == "on"
-                        if url.signature == nil, !bare, let canonical = option.text(of: alone), canonical != written {
+                        if url.signature == nil, !bare, let canonical = option.text(of: alone), canonical != argument {
                             throw ServerError(
-                                .requestNotCanonical, "write \(filter.name)(\(canonical)), not \(filter.name)(\(written.excerpt(40))): a URL takes one spelling of each value")
+                                .requestNotCanonical, "write \(filter.name)(\(canonical)), not \(filter.name)(\(argument.excerpt(40))): a URL takes one spelling of each value")
                         }
                     }
                 } catch let error as ServerError {
