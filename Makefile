@@ -71,7 +71,9 @@ serve: models fixtures release
 # accuracies compiles every model the tests use into the compiled-model cache they read
 # (~/.cache/focal/compiled-models), with their settings (one inference thread each): on a cold
 # cache, dozens of tests at once would otherwise wait on the one loader thread for tens of seconds.
-STORE_TESTS = S3RetryTests|S3StoreTests|BucketRootTests
+# OrphanedServersTests (the reaper of test servers a killed run left) runs with them, away from
+# the main run's hundreds of child processes and their signals (there it missed its orphan in CI).
+STORE_TESTS = S3RetryTests|S3StoreTests|BucketRootTests|OrphanedServersTests
 test: models fixtures corpus test-deps
 	$(SWIFT) build --build-tests $(LINK)
 	for accuracy in fast accurate; do FOCAL_MODEL_CACHE="$$HOME/.cache/focal/compiled-models" .build/debug/focal detect \

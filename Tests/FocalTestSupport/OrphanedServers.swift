@@ -45,7 +45,7 @@ package enum OrphanedServers {
     package static func processes(naming folder: String) -> [pid_t] {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
             guard let pid = pid_t(entry), pid > 0, pid != getpid(),
-                let commandLine = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline")),
+                let commandLine = procFile("/proc/\(entry)/cmdline"),
                 String(decoding: commandLine, as: UTF8.self).contains(folder)
             else { return nil }
             return pid
@@ -55,9 +55,20 @@ package enum OrphanedServers {
     /// The process's start time in clock ticks since boot (field 22 of `/proc/PID/stat`), or nil
     /// when there is no such process.
     static func startTime(of pid: pid_t) -> Substring? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        guard let data = procFile("/proc/\(pid)/stat"), case let stat = String(decoding: data, as: UTF8.self), let close = stat.lastIndex(of: ")") else { return nil }
         // After the name: state (field 3) … start time (field 22).
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return fields.count > 19 ? fields[19] : nil
+    }
+
+    /// A /proc file's bytes, or nil when it cannot be read. Read with `read(2)` retried on EINTR:
+    /// Foundation's readers give up when a signal interrupts them, and a test process full of
+    /// children gets SIGCHLD all the time (the reaper then missed its orphan in CI).
+    static func procFile(_ path: String) -> Data? {
+        var descriptor: Int32
+        repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return try? readAll(descriptor)
     }
 }

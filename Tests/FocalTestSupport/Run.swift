@@ -59,7 +59,7 @@ package struct Run: Sendable {
 }
 
 /// Reads `descriptor` to its end, retrying a read that a signal interrupted.
-private func readAll(_ descriptor: Int32) throws -> Data {
+func readAll(_ descriptor: Int32) throws -> Data {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
