@@ -5,10 +5,11 @@ public typealias PixelTransform = @Sendable (RenderedImage) throws -> RenderedIm
 
 extension RenderedImage {
     /// The image with `regions` (in its pixels) hidden as `redaction` says (`PixelBuffer.redacting`);
-    /// itself when there is none. Alpha is flattened on white.
+    /// itself when there is none. Transparency is kept: the colours are hidden under the alpha
+    /// they had.
     /// - Throws: `ImagingError` when libvips fails.
     public func redacting(_ regions: [PixelRect], with redaction: Redaction) throws(ImagingError) -> RenderedImage {
         guard !regions.isEmpty else { return self }
-        return try RenderedImage(pixels: try pixels().redacting(regions, with: redaction))
+        return try mappingPixels { pixels in pixels.redacting(regions, with: redaction) }
     }
 }

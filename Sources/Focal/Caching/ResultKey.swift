@@ -12,8 +12,9 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
     /// The canonical text of the key; equal texts mean interchangeable results.
     let text: String
 
-    /// Changes when the meaning of a part of the key does.
-    static let schema = "focal-result-3"
+    /// Changes when the meaning of a part of the key does (4: a redaction hides faces in the
+    /// overlays too, and confirms its extra candidates).
+    static let schema = "focal-result-4"
 
     /// Encodings of options seen lately; emptied when it reaches `rememberedMost`.
     private static let remembered = Mutex<[FocalOptions: String]>([:])

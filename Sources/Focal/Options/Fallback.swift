@@ -1,6 +1,7 @@
 public import Foundation
 
-/// What a crop returns when the image cannot be used.
+/// What a crop returns when the image cannot be used. A crop with a redaction never falls back:
+/// when the faces it hides cannot be looked for, it throws, so that no image leaves unredacted.
 public enum Fallback: Hashable, Sendable, Encodable {
     /// Throw the error (the default).
     case error

@@ -67,10 +67,12 @@ struct CropJob: Sendable {
     var frameSubjects: [(frame: Int, subjects: [Subject])]?
     /// The plan.
     var plan: CropPlan?
-    /// What a redaction hides, in pixels of the oriented image (`FindRedactions`), once found.
+    /// What a redaction hides, in pixels of the oriented image (`FindRedactions`), once found;
+    /// empty for an animation, whose frames are searched as they are rendered (`Render`).
     var redacted: [Box]?
-    /// What a redaction hides in each frame of an animation, in pixels of its canvas.
-    var redactedFrames: [[Box]]?
+    /// What a redaction hides in the watermark's and the frame's images, in their own pixels:
+    /// the output shows them too.
+    var redactedWatermark: [Box]?, redactedFrameImage: [Box]?
     /// The result: from a cache, or rendered.
     var result: CropResult?
     /// Whether the job is done (a cached result, a fallback): the steps after stop.

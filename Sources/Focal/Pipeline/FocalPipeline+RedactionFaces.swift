@@ -4,12 +4,17 @@ import FocalImaging
 import Synchronization
 
 extension FocalPipeline {
-    /// Faces for a redaction beyond what the detection stages find: the accurate proxy searched
-    /// again at `Redaction.faceThreshold`, and each of 2 × 2 overlapping tiles of a copy up to twice
-    /// as large searched at the proxy's size, so that faces too small for the whole-image pass are
-    /// found (a small-face pass). Boxes in pixels of `copy`'s image.
-    func redactionFaces(in copy: WorkingCopy) async throws -> [Subject] {
-        let detector = try redactionDetector()
+    /// Faces for a redaction beyond what the detection stages find (`detected`): the accurate
+    /// proxy searched again at `Redaction.faceThreshold`, and each of 2 × 2 overlapping tiles of a
+    /// copy up to twice as large searched at the proxy's size, so that faces too small for the
+    /// whole-image pass are found (a small-face pass). These, and the faces in `detected` scored
+    /// under `Redaction.sureScore`, are candidates: one that lies on a face `detected` is sure of
+    /// is certain; any other gets a second look (`secondLook`): confirmed at
+    /// `Redaction.confirmedScore` or more, uncertain from `Redaction.uncertainScore`, and not a face
+    /// below that (fists, arms, fur and folds of cloth score 0 there). Boxes in pixels of `copy`'s
+    /// image.
+    func redactionFaces(in copy: WorkingCopy, confirmedBy detected: [Subject]) async throws -> [RedactionCandidate] {
+        let detector = try redactionDetector(accuracy: .accurate, threshold: Redaction.faceThreshold, in: redactionFaceDetector)
         let image = copy.image
         let request = DetectionRequest(name: image.name, imageSize: image.size, wantsEverything: true, executor: pool) {
             side, enlarge in try await copy.pixels(longSide: side, enlarge: enlarge)
@@ -39,15 +44,68 @@ extension FocalPipeline {
             }
             found += faces
         }
-        return found
+        // Faces the detection stages are sure of need no second look; their weaker ones get one too.
+        let known = detected.filter { $0.kind == .face && $0.confidence >= Redaction.sureScore }
+        found += detected.filter { $0.kind == .face && $0.confidence < Redaction.sureScore }
+        var candidates: [RedactionCandidate] = []
+        for face in found {
+            if known.contains(where: { Self.isSameFace(face.box, $0.box) }) {
+                candidates.append(RedactionCandidate(face: face, certain: true))
+                continue
+            }
+            try Task.checkCancellation()
+            let inBase = Box(x: face.box.x / sx, y: face.box.y / sy, width: face.box.width / sx, height: face.box.height / sy)
+            let score = try await pool.run { try self.secondLook(at: inBase, in: base) }
+            if score >= Redaction.uncertainScore { candidates.append(RedactionCandidate(face: face, certain: score >= Redaction.confirmedScore)) }
+        }
+        return candidates
     }
 
-    /// The redaction's face detector, made once.
-    private func redactionDetector() throws -> FaceDetector {
-        if let made = redactionFaceDetector.withLock({ $0 }) { return made }
+    /// Whether two face boxes are one face: the centre of each inside the other, areas within 4×.
+    static func isSameFace(_ a: Box, _ b: Box) -> Bool {
+        let ratio = a.area / max(1, b.area)
+        return a.contains(x: b.midX, y: b.midY) && b.contains(x: a.midX, y: a.midY) && ratio >= 0.25 && ratio <= 4
+    }
+
+    /// The score the fast face detector gives a face on `box` (in `pixels`), looking at the box
+    /// with a box's width of context on every side at each of `Redaction.secondLookSides` (the
+    /// box's longer side scaled to it), each look's best face there (centre inside the box, area
+    /// within 4× of it; 0 for none): the second best of the looks, so that two scales must agree
+    /// (a texture that looks like a face at one scale rarely does at two).
+    func secondLook(at box: Box, in pixels: PixelBuffer) throws -> Double {
+        let detector = try redactionDetector(accuracy: .fast, threshold: Redaction.uncertainScore, in: secondLookDetector)
+        let side = max(1, box.width, box.height)
+        let bounds = PixelSize(width: pixels.width, height: pixels.height)
+        let around = Box(x: box.x - side, y: box.y - side, width: box.width + 2 * side, height: box.height + 2 * side).clamped(to: bounds)
+        guard pixels.width > 0, pixels.height > 0 else { return 0 }
+        let left = Int(rounding: around.x, within: 0...(pixels.width - 1)), top = Int(rounding: around.y, within: 0...(pixels.height - 1))
+        let width = Int(rounding: around.width, within: 1...(pixels.width - left)), height = Int(rounding: around.height, within: 1...(pixels.height - top))
+        let region = PixelRect(x: left, y: top, width: width, height: height)
+        let source = try RenderedImage(pixels: pixels)
+        let most = Double(Accuracy.fast.faceLongSide * 3 / 4)
+        var scores: [Double] = []
+        for target in Redaction.secondLookSides {
+            let scale = min(Double(target) / side, most / Double(max(width, height)))
+            let w = Int(rounding: Double(width) * scale, within: 1...Int(most)), h = Int(rounding: Double(height) * scale, within: 1...Int(most))
+            let view = try source.cropped(region, to: PixelSize(width: w, height: h)).pixels()
+            let (fx, fy) = (Double(w) / Double(width), Double(h) / Double(height))
+            let looked = Box(x: (box.x - Double(left)) * fx, y: (box.y - Double(top)) * fy, width: box.width * fx, height: box.height * fy)
+            var best = 0.0
+            for found in try detector.detectNow(in: view) where looked.contains(x: found.box.midX, y: found.box.midY) {
+                let ratio = found.box.area / max(1, looked.area)
+                if ratio >= 0.25, ratio <= 4 { best = max(best, found.confidence) }
+            }
+            scores.append(best)
+        }
+        return scores.sorted(by: >).dropFirst().first ?? 0
+    }
+
+    /// A redaction face detector, made once in `slot`.
+    private func redactionDetector(accuracy: Accuracy, threshold: Double, in slot: borrowing Mutex<FaceDetector?>) throws -> FaceDetector {
+        if let made = slot.withLock({ $0 }) { return made }
         let folder = try ModelDirectory.locate(explicit: configuration.modelsPath, containing: FaceDetector.modelFile)
-        let detector = try FaceDetector(models: folder, accuracy: .accurate, threshold: Redaction.faceThreshold, inference: configuration.inference)
-        return redactionFaceDetector.withLock { existing in
+        let detector = try FaceDetector(models: folder, accuracy: accuracy, threshold: threshold, inference: configuration.inference)
+        return slot.withLock { existing in
             if let existing { return existing }
             existing = detector
             return detector

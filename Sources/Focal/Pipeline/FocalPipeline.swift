@@ -54,8 +54,9 @@ public final class FocalPipeline: Sendable {
     static let objectTagEntries = 8192
     let overrides: (any CropOverriding)?
     let counters = Mutex(PipelineStatistics())
-    /// The face detector redaction adds, at `Redaction.faceThreshold`, made on first use.
-    let redactionFaceDetector = Mutex<FaceDetector?>(nil)
+    /// The face detectors redaction adds, made on first use: the accurate one at
+    /// `Redaction.faceThreshold` for its extra passes, the fast one for its second looks.
+    let redactionFaceDetector = Mutex<FaceDetector?>(nil), secondLookDetector = Mutex<FaceDetector?>(nil)
 
     /// Creates a pipeline.
     /// - Parameters:
@@ -139,7 +140,9 @@ public final class FocalPipeline: Sendable {
             return try await cropOrShare(input, sizedBy: rule, options: options)
         } catch {
             if error is NativeWorkPool.Overloaded { counters.withLock { $0.refused += 1 } }
-            guard case let .placeholder(image) = options.fallback, !(error is CancellationError),
+            // A redaction fails closed: no placeholder stands in for an image whose faces could
+            // not be looked for.
+            guard case let .placeholder(image) = options.fallback, options.redaction == nil, !(error is CancellationError),
                 (error as? any FocalError)?.code != .requestInvalid
             else { throw error }
             return try await placeholder(image, sizedBy: rule, options: options, reason: error)

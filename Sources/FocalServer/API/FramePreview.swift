@@ -9,7 +9,8 @@ import Foundation
 /// Bounded: at most `mostCrops` distinct crops are rendered per plan (frames with the same crop
 /// share one), within `budget` in all; a URL source gets none (each render would fetch it
 /// again; an object is read once for all of them). A preview that cannot be made, or runs past
-/// the budget, is left out.
+/// the budget, is left out; but one whose redaction cannot look for faces (a model missing or
+/// broken) fails the whole answer with that error, as the image URL would.
 enum FramePreview {
     /// The long side of a preview, in pixels.
     static let longSide = 16
@@ -27,12 +28,13 @@ enum FramePreview {
     static func dataURIs(
         of crops: [PixelRect], in input: ImageInput, contentID: String?, pipeline: FocalPipeline, budget: Duration, redaction: Redaction?,
         like request: FocalOptions = FocalOptions()
-    ) async -> [String?] {
+    ) async throws -> [String?] {
         if case .url = input.location { return crops.map { _ in nil } }
         var wanted: [PixelRect] = []
         for crop in crops where !wanted.contains(where: { Self.key($0) == Self.key(crop) }) && wanted.count < mostCrops { wanted.append(crop) }
-        let rendered: [String: String] =
-            (try? await RequestTimeout.run(budget) { [wanted] in
+        let rendered: [String: String]
+        do {
+            rendered = try await RequestTimeout.run(budget) { [wanted] in
                 var input = input
                 if input.contentID == nil, let contentID { input.contentID = contentID }
                 // An object is read once for every preview, not once per render, and identified by
@@ -43,10 +45,15 @@ enum FramePreview {
                 var made: [String: String] = [:]
                 for crop in wanted {
                     try Task.checkCancellation()
-                    made[Self.key(crop)] = await dataURI(of: crop, in: input, pipeline: pipeline, redaction: redaction, like: request)
+                    made[Self.key(crop)] = try await dataURI(of: crop, in: input, pipeline: pipeline, redaction: redaction, like: request)
                 }
                 return made
-            }) ?? [:]
+            }
+        } catch let error as DetectionError where redaction != nil {
+            throw error
+        } catch {
+            rendered = [:]
+        }
         return crops.map { rendered[Self.key($0)] }
     }
 
@@ -55,9 +62,10 @@ enum FramePreview {
 
     /// The crop `crop` of `input` at `longSide` pixels as a data URI, or nil when it cannot be made.
     /// - Parameter request: The request's options, as `dataURIs`.
+    /// - Throws: `DetectionError` when `redaction` cannot look for what it hides.
     static func dataURI(
         of crop: PixelRect, in input: ImageInput, pipeline: FocalPipeline, redaction: Redaction? = nil, like request: FocalOptions = FocalOptions()
-    ) async -> String? {
+    ) async throws -> String? {
         guard crop.width > 0, crop.height > 0 else { return nil }
         let scale = Double(longSide) / Double(max(crop.width, crop.height))
         let width = max(1, Int((Double(crop.width) * scale).rounded())), height = max(1, Int((Double(crop.height) * scale).rounded()))
@@ -73,7 +81,13 @@ enum FramePreview {
         options.orient = request.orient
         options.flip = request.flip
         options.effects = request.effects.filter { type(of: $0.effect).previewed }
-        guard let result = try? await pipeline.crop(input, to: .size(width: width, height: height), options: options) else { return nil }
-        return "data:image/webp;base64," + result.data.base64EncodedString()
+        do {
+            let result = try await pipeline.crop(input, to: .size(width: width, height: height), options: options)
+            return "data:image/webp;base64," + result.data.base64EncodedString()
+        } catch let error as DetectionError where redaction != nil {
+            throw error
+        } catch {
+            return nil
+        }
     }
 }

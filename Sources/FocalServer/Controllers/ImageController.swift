@@ -195,7 +195,7 @@ struct ImageController: Controller {
         guard let frame = plans.frames.first else { throw ServerError(.internalFailure, "meta planned no frame") }
         let version = CropVersion(
             contentID: id, configuration: pipeline.configurationTag, revision: frame.savedCrop?.revision, savedCropsUnknown: plans.savedCropsUnknown)
-        let preview = await FramePreview.dataURIs(
+        let preview = try await FramePreview.dataURIs(
             of: [frame.plan.crop], in: input, contentID: id, pipeline: pipeline, budget: configuration.previewBudget,
             redaction: Redaction.enforcing(configuration.redact, over: options.redaction), like: options
         ).first ?? nil

@@ -153,7 +153,7 @@ struct PlanController: Controller {
             return (plans, known ?? plans.analysis.contentID)
         }
         // Previews have a budget of their own: when it runs out the plan is answered without them.
-        let previews = body.previews == true ? await FramePreview.dataURIs(
+        let previews = body.previews == true ? try await FramePreview.dataURIs(
                 of: plans.frames.map(\.plan.crop), in: input, contentID: found, pipeline: pipeline, budget: configuration.previewBudget,
                 redaction: Redaction.enforcing(configuration.redact, over: options.redaction), like: options) : []
         let object = DocumentEncoding.data(PlanAnswer(plans, id: found, options: options, configuration: pipeline.configurationTag, previews: previews))

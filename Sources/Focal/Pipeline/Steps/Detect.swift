@@ -2,7 +2,8 @@ import FocalDetection
 
 /// The working copy (one decode, at the larger of what the detectors and the output need) and
 /// the subjects the job's scopes use, from the detection cache or the detectors. A crop whose
-/// detection fails falls back to a centre crop when its options say so.
+/// detection fails falls back to a centre crop when its options say so, unless it has a
+/// redaction: that fails closed (the error is thrown), since its faces cannot be looked for.
 struct Detect: CropStep {
     let name = "detect"
 
@@ -23,7 +24,7 @@ struct Detect: CropStep {
                 of: copy, identity: job.subjectIdentity, accuracy: job.options.accuracy, scopes: everything ? job.scopes.union([.everything]) : job.scopes)
             if everything { found[.crop] = found[.everything] }
             job.subjects = found
-        } catch let error as DetectionError where job.wantsResult && job.options.fallback == .centerCrop {
+        } catch let error as DetectionError where job.wantsResult && job.options.fallback == .centerCrop && job.options.redaction == nil {
             guard let target = job.target else { throw error }
             job.result = try await pipeline.centerFallback(image, to: target, options: job.options, reason: error)
             job.finished = true

@@ -3,47 +3,70 @@ import FocalDetection
 
 /// What a redaction hides (`FocalOptions.redaction`): every subject of its kinds, found by the
 /// most thorough detection Focal has (every detector on the accurate proxy, then faces again at a
-/// lower threshold and in tiles of a larger copy: `redactionFaces(in:)`), whatever the crop itself
-/// used: a face a crop could do without is still a face to hide. Each box is grown by
-/// `Redaction.margin(forSide:)` on every side. In an animated output, every frame is
-/// searched (one pass over the file), not only the sampled ones, and hides what the frames on
-/// either side of it were found to hold too.
+/// lower threshold and in tiles of a larger copy, each such candidate confirmed by a second look:
+/// `redactionFaces(in:confirmedBy:)`), whatever the crop itself used: a face a crop could do
+/// without is still a face to hide. A face whose centre lies on a cat or dog and on no person is
+/// the animal's (`SubjectSelection.isPetsOwnFace`), as a crop reads it. Each box is grown by
+/// `Redaction.margin(forSide:)` on every side, an uncertain candidate's by the least margin only.
+/// In an animated output, every frame is searched, not only the sampled ones, as it is rendered
+/// (`Render`: one decode of each frame for both), and hides what the frames on either side of it
+/// were found to hold too.
+///
+/// The output shows its overlays too: the watermark's and the frame's images are searched the
+/// same way, so that no face reaches an answer through them (`focal serve --redact`).
 struct FindRedactions: CropStep {
     let name = "find-redactions"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil, job.redacted == nil, let redaction = job.options.redaction, let image = job.image else { return }
-        if let animation = job.animation, job.plan?.frames != nil {
-            let reader = try await pipeline.pool.run { try image.frames(of: animation) }
-            var frames: [[Box]] = []
-            for frame in 0..<animation.frames {
-                try Task.checkCancellation()
-                let copy = try await pipeline.frameCopy(frame, of: reader, image: image)
-                var found = try await pipeline.subjects(of: copy, identity: job.subjectIdentity?.frame(frame), accuracy: .accurate, scope: .everything)
-                if redaction.hides(.face) { found += try await pipeline.redactionFaces(in: copy) }
-                frames.append(Self.hidden(found, by: redaction))
-            }
-            // Each frame also hides what its neighbours' searches found: a face the detector
-            // misses in one frame of a run is still hidden there.
-            let hidden = frames.indices.map { i in frames[max(0, i - 1)...min(frames.count - 1, i + 1)].flatMap { $0 } }
-            job.redactedFrames = hidden
-            job.redacted = hidden.first ?? []
+        if let mark = job.watermarkImage {
+            job.redactedWatermark = try await Self.found(in: pipeline.workingCopy(of: mark, accuracy: .accurate, outputLongSide: nil), by: redaction, pipeline)
+        }
+        if let frame = job.frameImage {
+            job.redactedFrameImage = try await Self.found(in: pipeline.workingCopy(of: frame, accuracy: .accurate, outputLongSide: nil), by: redaction, pipeline)
+        }
+        // An animation's frames are searched as they are rendered, from the one decode of each
+        // (`FocalPipeline.renderAnimation(…finding:…)`).
+        if job.animation != nil, job.plan?.frames != nil {
+            job.redacted = []
             return
         }
         let copy = pipeline.workingCopy(of: image, accuracy: .accurate, outputLongSide: nil)
-        var found = try await pipeline.subjects(of: copy, identity: job.subjectIdentity, accuracy: .accurate, scopes: [.everything])[.everything] ?? []
-        if redaction.hides(.face) { found += try await pipeline.redactionFaces(in: copy) }
-        job.redacted = Self.hidden(found, by: redaction)
+        job.redacted = try await Self.found(in: copy, identity: job.subjectIdentity, by: redaction, pipeline)
     }
 
-    /// The boxes `redaction` hides among `found`, grown by `Redaction.margin(forSide:)` (at least
-    /// `Redaction.minimumMargin` pixels) on every side.
-    static func hidden(_ found: [Subject], by redaction: Redaction) -> [Box] {
-        found.filter { redaction.hides($0.kind) }.map { subject in
-            let box = subject.box
-            let margin = Redaction.margin(forSide: max(box.width, box.height))
-            let (dx, dy) = (max(box.width * margin, Redaction.minimumMargin), max(box.height * margin, Redaction.minimumMargin))
-            return Box(x: box.x - dx, y: box.y - dy, width: box.width + 2 * dx, height: box.height + 2 * dy)
+    /// The regions `redaction` hides in `copy`'s image, in its pixels, grown by their margins.
+    /// - Parameter identity: The image's, for the detection cache; nil reads none.
+    static func found(in copy: WorkingCopy, identity: ImageIdentity? = nil, by redaction: Redaction, _ pipeline: FocalPipeline) async throws -> [Box] {
+        let detected = try await pipeline.subjects(of: copy, identity: identity, accuracy: .accurate, scopes: [.everything])[.everything] ?? []
+        var candidates: [RedactionCandidate] = []
+        if redaction.hides(.face) { candidates = try await pipeline.redactionFaces(in: copy, confirmedBy: detected) }
+        return hidden(detected, candidates: candidates, by: redaction)
+    }
+
+    /// The boxes `redaction` hides: among `found` (the detection stages' subjects), those of its
+    /// kinds, grown by `Redaction.margin(forSide:)` (at least `Redaction.minimumMargin` pixels) on
+    /// every side; then the face `candidates` (`RedactionCandidate`), a confirmed one grown the
+    /// same way, an uncertain one by `Redaction.minimumMargin` alone. Faces that are a pet's own
+    /// are left out, and so are the faces of `found` scored under `Redaction.sureScore` when the
+    /// redaction hides faces (they are among the candidates, looked at again).
+    static func hidden(_ found: [Subject], candidates: [RedactionCandidate], by redaction: Redaction) -> [Box] {
+        let pets = found.filter { $0.kind.traits.strategy == .pets }, people = found.filter { $0.kind == .person }
+        let isAnimal = { (face: Subject) in SubjectSelection.isPetsOwnFace(face, pets: pets, people: people) }
+        // Faces the stages scored under `Redaction.sureScore` come back as candidates, looked at again.
+        let looked = redaction.hides(.face)
+        let weak = { (subject: Subject) in looked && subject.kind == .face && subject.confidence < Redaction.sureScore }
+        let sure = found.filter { redaction.hides($0.kind) && !isAnimal($0) && !weak($0) }.map { grown($0.box, by: Redaction.margin(forSide: max($0.box.width, $0.box.height))) }
+        let more = candidates.filter { !isAnimal($0.face) }.map { candidate in
+            let box = candidate.face.box
+            return grown(box, by: candidate.certain ? Redaction.margin(forSide: max(box.width, box.height)) : 0)
         }
+        return sure + more
+    }
+
+    /// `box` grown by `share` of its size on every side, at least `Redaction.minimumMargin` pixels.
+    static func grown(_ box: Box, by share: Double) -> Box {
+        let (dx, dy) = (max(box.width * share, Redaction.minimumMargin), max(box.height * share, Redaction.minimumMargin))
+        return Box(x: box.x - dx, y: box.y - dy, width: box.width + 2 * dx, height: box.height + 2 * dy)
     }
 }

@@ -16,8 +16,9 @@ import Foundation
 struct Render: CropStep {
     let name = "render"
 
-    /// A change to one rendered frame: given its index (0 for a still) and the crop it was cut from.
-    typealias FrameChange = @Sendable (Int, PixelRect, RenderedImage) throws -> RenderedImage
+    /// A change to one rendered frame: given its index (0 for a still), the crop it was cut from
+    /// and what a redaction hides in it (in pixels of the image).
+    typealias FrameChange = @Sendable (Int, PixelRect, [Box], RenderedImage) throws -> RenderedImage
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil, let plan = job.plan, let image = job.image else { return }
@@ -29,6 +30,11 @@ struct Render: CropStep {
             let side = max(plan.outputSize.width, plan.outputSize.height)
             let size = source.size.fitting(longSide: min(side, max(source.size.width, source.size.height)))
             mark = try await pipeline.pool.run { try source.decode(width: size.width, height: size.height) }
+            // A redaction hides what the watermark's own image holds too (`FindRedactions`).
+            if let redaction = options.redaction, let found = job.redactedWatermark, let decoded = mark {
+                let regions = FocalPipeline.outputRegions(found, crop: PixelRect(x: 0, y: 0, width: source.size.width, height: source.size.height), output: size)
+                mark = try await pipeline.pool.run { try decoded.redacting(regions, with: redaction) }
+            }
         }
         // The frame's nine-patch read once, at its own size (its guides are single pixels).
         var patch: NinePatch.Patch?
@@ -36,7 +42,16 @@ struct Render: CropStep {
         if let source = job.frameImage {
             // Decoded whole: no larger than an output may be.
             try limits.check(output: source.size)
-            patch = try await pipeline.pool.run { try NinePatch.Patch(source.decode(width: source.size.width, height: source.size.height)) }
+            // A redaction hides what the frame's picture holds (`FindRedactions`), never its
+            // one-pixel guide border.
+            let regions = options.redaction == nil ? [] : Self.inside(
+                FocalPipeline.outputRegions(job.redactedFrameImage ?? [], crop: PixelRect(x: 0, y: 0, width: source.size.width, height: source.size.height), output: source.size), source.size)
+            let redaction = options.redaction
+            patch = try await pipeline.pool.run {
+                var image = try source.decode(width: source.size.width, height: source.size.height)
+                if let redaction { image = try image.redacting(regions, with: redaction) }
+                return try NinePatch.Patch(image)
+            }
         }
         let change = Self.changes(job, plan: plan, watermark: mark, frame: patch)
         // A change mirrors the frame itself, before its effects (as thumbor flips before its
@@ -56,10 +71,16 @@ struct Render: CropStep {
         }
         if let animation = job.animation, let frames = plan.frames, let format = options.animatedFormat(for: image.format) {
             let settings = try EncodeSettings(format: format, options: encoding)
-            var transform: (@Sendable (Int, RenderedImage) throws -> RenderedImage)? = nil
-            if let change { transform = { index, image in try change(index, frames[index].crop, image) } }
+            var transform: (@Sendable (Int, [Box], RenderedImage) throws -> RenderedImage)? = nil
+            if let change { transform = { index, hidden, image in try change(index, frames[index].crop, hidden, image) } }
+            // A redaction searches each frame as it is rendered, from the same decode.
+            var finding: (@Sendable (Int, WorkingCopy) async throws -> [Box])? = nil
+            if let redaction = options.redaction {
+                let identity = job.subjectIdentity
+                finding = { index, copy in try await FindRedactions.found(in: copy, identity: identity?.frame(index), by: redaction, pipeline) }
+            }
             let data = try await pipeline.renderAnimation(
-                image, animation: animation, plan: plan, frames: frames, frameSize: canvas, settings: settings, transform: transform)
+                image, animation: animation, plan: plan, frames: frames, frameSize: canvas, settings: settings, finding: finding, transform: transform)
             job.result = result(data, format: format, plan: plan, job: job, pipeline: pipeline)
             return
         }
@@ -69,7 +90,8 @@ struct Render: CropStep {
             format = .jpeg
         }
         var transform: PixelTransform? = nil
-        if let change { transform = { image in try change(0, plan.crop, image) } }
+        let hidden = job.redacted ?? []
+        if let change { transform = { image in try change(0, plan.crop, hidden, image) } }
         let copy = options.crop.needsDetection ? job.copy : nil
         let (chosenFormat, chosenTransform, chosenEncoding) = (format, transform, encoding)
         let encode = { @Sendable (quality: Int) async throws -> Data in
@@ -86,6 +108,14 @@ struct Render: CropStep {
             data = try await Self.largestQuality(below: options.quality, fitting: limit, encode: encode) ?? data
         }
         job.result = result(data, format: format, plan: plan, job: job, pipeline: pipeline)
+    }
+
+    /// `regions` clipped to inside a nine-patch of `size`, its one-pixel border left out.
+    static func inside(_ regions: [PixelRect], _ size: PixelSize) -> [PixelRect] {
+        guard size.width > 2, size.height > 2 else { return [] }
+        let inner = PixelSize(width: size.width - 2, height: size.height - 2)
+        return regions.compactMap { PixelRect(x: $0.x - 1, y: $0.y - 1, width: $0.width, height: $0.height).clipped(to: inner) }
+            .map { PixelRect(x: $0.x + 1, y: $0.y + 1, width: $0.width, height: $0.height) }
     }
 
     /// `max_bytes(N)`: the output at the largest quality under `quality` whose bytes fit `limit`
@@ -110,7 +140,7 @@ struct Render: CropStep {
     }
 
     /// What the options change in each rendered frame, or nil for nothing: the redaction's regions
-    /// hidden (`FindRedactions`, per frame in an animation), then, for `draw_detections()`, each
+    /// hidden (`FindRedactions`; in an animation, found as its frames are rendered), then, for `draw_detections()`, each
     /// subject the crop's detection found drawn in its kind's colour, thicker when the crop was
     /// built around it (in an animation, the subjects of the last sampled frame at or before it),
     /// then the frame is mirrored (`-W`, `-H`: thumbor mirrors before its filters), then each
@@ -121,17 +151,13 @@ struct Render: CropStep {
         guard options.redaction != nil || options.drawDetections || !options.effects.isEmpty || options.fill != nil || mark != nil || patch != nil
         else { return nil }
         let redaction = options.redaction, output = plan.outputSize
-        let hidden = job.redactedFrames ?? [job.redacted ?? []]
         let samples = job.frameSubjects ?? [(0, job.cropSubjects)]
         let used = Set(plan.subjects), drawing = options.drawDetections, effects = options.effects
         let fill = options.fill, watermark = options.watermark, flip = options.flip
         let thickness = max(2, max(output.width, output.height) / 150)
-        return { index, crop, image in
+        return { index, crop, hidden, image in
             var image = image
-            if let redaction {
-                let boxes = index < hidden.count ? hidden[index] : []
-                image = try image.redacting(FocalPipeline.outputRegions(boxes, crop: crop, output: output), with: redaction)
-            }
+            if let redaction { image = try image.redacting(FocalPipeline.outputRegions(hidden, crop: crop, output: output), with: redaction) }
             if drawing {
                 let seen = samples.last { $0.frame <= index }?.subjects ?? []
                 let regions = FocalPipeline.outputRegions(seen.map(\.box), crop: crop, output: output)
