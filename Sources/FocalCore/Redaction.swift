@@ -68,8 +68,12 @@ public struct Redaction: Hashable, Sendable, Codable {
     public static let confirmedScore = 0.6, uncertainScore = 0.45
     /// The score from which a face the detection stages found is hidden without a second look;
     /// a weaker one gets a look like the extra passes' candidates (a tiny photo enlarged tenfold
-    /// shows the detector a face at 0.6 in a pair of shorts).
-    public static let sureScore = 0.8
+    /// shows the detector a face at 0.6 in a pair of shorts). At 0.8, a real 12 px face at 0.75
+    /// in an 84 px photo failed its look and was found again after redaction.
+    public static let sureScore = 0.7
+    /// The long side of the copy redaction's tiles are cut from, in accurate proxies: a larger
+    /// photo is searched at less than its own scale (`make check-redaction --smallest`).
+    public static let tileCopySides = 3
     /// The sides, in pixels, a second look scales a candidate face to.
     public static let secondLookSides = [32, 48, 64, 96]
     /// The least side, in pixels, of a pixelated block, and the least blur radius, for regions

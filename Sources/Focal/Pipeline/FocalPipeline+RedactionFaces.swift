@@ -22,13 +22,15 @@ extension FocalPipeline {
         var found = try await detector.detect(request)
         let proxySide = Accuracy.accurate.faceLongSide
         let long = max(image.size.width, image.size.height)
-        // A copy up to twice the proxy, cut into four tiles that overlap by a sixth, each searched
-        // at the proxy's size (at most twice its own): 1.7 times the whole pass's scale, also for
-        // an image smaller than the proxy (whose tiles are enlarged, at most twice).
-        let base = try await copy.pixels(longSide: min(long, 2 * proxySide), enlarge: false)
+        // A copy up to three times the proxy, cut into tiles that overlap by a sixth, each at most
+        // the proxy's side (2 × 2 tiles of 7/12 of each side for a copy up to 2,200 px, more for a
+        // larger one), each searched at the proxy's size (at most twice its own): an image smaller
+        // than the proxy is seen enlarged up to twice, a large one at its own scale (0.96 for a
+        // 12 MP photo; 0.73 with the 2 × 2 tiles alone for a 6 MP one, which missed faces of 12 px).
+        let base = try await copy.pixels(longSide: min(long, Redaction.tileCopySides * proxySide), enlarge: false)
         let (sx, sy) = (Double(image.size.width) / Double(base.width), Double(image.size.height) / Double(base.height))
-        let tileWidth = min(base.width, base.width * 7 / 12 + 1), tileHeight = min(base.height, base.height * 7 / 12 + 1)
-        for (left, top) in [(0, 0), (base.width - tileWidth, 0), (0, base.height - tileHeight), (base.width - tileWidth, base.height - tileHeight)] {
+        let tileWidth = min(base.width, proxySide, base.width * 7 / 12 + 1), tileHeight = min(base.height, proxySide, base.height * 7 / 12 + 1)
+        for (left, top) in Self.tileOrigins(base.size, tile: PixelSize(width: tileWidth, height: tileHeight)) {
             try Task.checkCancellation()
             let tile = PixelRect(x: left, y: top, width: tileWidth, height: tileHeight)
             let faces = try await pool.run { () throws -> [Subject] in
@@ -59,6 +61,19 @@ extension FocalPipeline {
             if score >= Redaction.uncertainScore { candidates.append(RedactionCandidate(face: face, certain: score >= Redaction.confirmedScore)) }
         }
         return candidates
+    }
+
+    /// Where the tiles of `tile`'s size start in an image of `size`: as few along each side as
+    /// cover it with each overlapping the next by at least a sixth of a tile, spread evenly, the
+    /// first at 0 and the last at the far edge.
+    static func tileOrigins(_ size: PixelSize, tile: PixelSize) -> [(Int, Int)] {
+        func starts(_ length: Int, _ side: Int) -> [Int] {
+            guard length > side, side > 0 else { return [0] }
+            let step = max(1, side * 5 / 6), count = (length - side + step - 1) / step + 1
+            return (0..<count).map { ($0 * (length - side)) / (count - 1) }
+        }
+        let xs = starts(size.width, tile.width), ys = starts(size.height, tile.height)
+        return ys.flatMap { y in xs.map { x in (x, y) } }
     }
 
     /// Whether two face boxes are one face: the centre of each inside the other, areas within 4×.
