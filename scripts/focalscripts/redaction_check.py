@@ -224,7 +224,7 @@ def animation_cost(focal, folder, scratch, frames=8):
     parts = []
     for i in range(frames):
         left, top = (width - fw) * i // max(1, frames - 1), (height - fh) * i // max(1, frames - 1)
-        part = os.path.join(scratch, f"frame{i}.v")
+        part = os.path.join(scratch, f"frame{i}.png")
         vips("extract_area", source, part, left, top, fw, fh)
         parts.append(part)
     strip = os.path.join(scratch, "strip.v")
