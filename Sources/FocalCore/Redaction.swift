@@ -74,6 +74,9 @@ public struct Redaction: Hashable, Sendable, Codable {
     /// The long side of the copy redaction's tiles are cut from, in accurate proxies: a larger
     /// photo is searched at less than its own scale (`make check-redaction --smallest`).
     public static let tileCopySides = 3
+    /// The most second looks one image (or animation frame) gets; candidates past them are hidden
+    /// as uncertain, so a photo of a thousand face-like textures costs a bounded time.
+    public static let mostSecondLooks = 64
     /// The sides, in pixels, a second look scales a candidate face to.
     public static let secondLookSides = [32, 48, 64, 96]
     /// The least side, in pixels, of a pixelated block, and the least blur radius, for regions

@@ -25,7 +25,9 @@ extension FocalPipeline {
         let output = plan.outputSize
         let each = max(output.area, frameSize?.area ?? 0)
         let (held, overflow) = frames.count.multipliedReportingOverflow(by: each.multipliedReportingOverflow(by: 4).partialValue)
-        try Admission.reserve(overflow ? Int.max : held)
+        // With a redaction, the cut frames and their changed copies are held at once.
+        let (both, twice) = held.multipliedReportingOverflow(by: finding == nil ? 1 : 2)
+        try Admission.reserve(overflow || twice ? Int.max : both)
         counters.withLock { $0.renders += 1 }
         guard let finding else {
             return try await pool.run { () throws -> Data in

@@ -50,14 +50,23 @@ extension FocalPipeline {
         let known = detected.filter { $0.kind == .face && $0.confidence >= Redaction.sureScore }
         found += detected.filter { $0.kind == .face && $0.confidence < Redaction.sureScore }
         var candidates: [RedactionCandidate] = []
+        let source = try await pool.run { try RenderedImage(pixels: base) }
+        var looks = 0
         for face in found {
             if known.contains(where: { Self.isSameFace(face.box, $0.box) }) {
                 candidates.append(RedactionCandidate(face: face, certain: true))
                 continue
             }
             try Task.checkCancellation()
+            try image.deadline.check(source: image.name)
+            // Past the most looks a photo gets, the rest are hidden as uncertain: bounded, and closed.
+            looks += 1
+            guard looks <= Redaction.mostSecondLooks else {
+                candidates.append(RedactionCandidate(face: face, certain: false))
+                continue
+            }
             let inBase = Box(x: face.box.x / sx, y: face.box.y / sy, width: face.box.width / sx, height: face.box.height / sy)
-            let score = try await pool.run { try self.secondLook(at: inBase, in: base) }
+            let score = try await pool.run { try self.secondLook(at: inBase, in: source) }
             if score >= Redaction.uncertainScore { candidates.append(RedactionCandidate(face: face, certain: score >= Redaction.confirmedScore)) }
         }
         return candidates
@@ -82,21 +91,20 @@ extension FocalPipeline {
         return a.contains(x: b.midX, y: b.midY) && b.contains(x: a.midX, y: a.midY) && ratio >= 0.25 && ratio <= 4
     }
 
-    /// The score the fast face detector gives a face on `box` (in `pixels`), looking at the box
+    /// The score the fast face detector gives a face on `box` (in `source`'s pixels), looking at the box
     /// with a box's width of context on every side at each of `Redaction.secondLookSides` (the
     /// box's longer side scaled to it), each look's best face there (centre inside the box, area
     /// within 4× of it; 0 for none): the second best of the looks, so that two scales must agree
     /// (a texture that looks like a face at one scale rarely does at two).
-    func secondLook(at box: Box, in pixels: PixelBuffer) throws -> Double {
+    func secondLook(at box: Box, in source: RenderedImage) throws -> Double {
         let detector = try redactionDetector(accuracy: .fast, threshold: Redaction.uncertainScore, in: secondLookDetector)
         let side = max(1, box.width, box.height)
-        let bounds = PixelSize(width: pixels.width, height: pixels.height)
+        let bounds = source.size
         let around = Box(x: box.x - side, y: box.y - side, width: box.width + 2 * side, height: box.height + 2 * side).clamped(to: bounds)
-        guard pixels.width > 0, pixels.height > 0 else { return 0 }
-        let left = Int(rounding: around.x, within: 0...(pixels.width - 1)), top = Int(rounding: around.y, within: 0...(pixels.height - 1))
-        let width = Int(rounding: around.width, within: 1...(pixels.width - left)), height = Int(rounding: around.height, within: 1...(pixels.height - top))
+        guard bounds.width > 0, bounds.height > 0 else { return 0 }
+        let left = Int(rounding: around.x, within: 0...(bounds.width - 1)), top = Int(rounding: around.y, within: 0...(bounds.height - 1))
+        let width = Int(rounding: around.width, within: 1...(bounds.width - left)), height = Int(rounding: around.height, within: 1...(bounds.height - top))
         let region = PixelRect(x: left, y: top, width: width, height: height)
-        let source = try RenderedImage(pixels: pixels)
         let most = Double(Accuracy.fast.faceLongSide * 3 / 4)
         var scores: [Double] = []
         for target in Redaction.secondLookSides {

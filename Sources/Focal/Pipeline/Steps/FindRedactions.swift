@@ -27,7 +27,8 @@ struct FindRedactions: CropStep {
         }
         // An animation's frames are searched as they are rendered, from the one decode of each
         // (`FocalPipeline.renderAnimation(…finding:…)`).
-        if job.animation != nil, job.plan?.frames != nil {
+        // The same conditions as `Render`'s animated branch: any other output is searched here.
+        if job.animation != nil, job.plan?.frames != nil, job.options.animatedFormat(for: image.format) != nil {
             job.redacted = []
             return
         }

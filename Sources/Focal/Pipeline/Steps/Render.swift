@@ -24,6 +24,12 @@ struct Render: CropStep {
         guard job.wantsResult, job.result == nil, let plan = job.plan, let image = job.image else { return }
         try Task.checkCancellation()
         let options = job.options
+        // A redaction fails closed: nothing renders unless what it hides was looked for.
+        if options.redaction != nil, job.redacted == nil || (job.watermarkImage != nil && job.redactedWatermark == nil)
+            || (job.frameImage != nil && job.redactedFrameImage == nil)
+        {
+            throw ImagingError(.internalFailure, "the redaction's regions were not found before rendering", source: image.name)
+        }
         // The watermark decoded once, at most the output's size (thumbor never enlarges it).
         var mark: RenderedImage?
         if let source = job.watermarkImage {
