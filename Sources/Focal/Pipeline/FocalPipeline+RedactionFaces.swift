@@ -48,7 +48,9 @@ extension FocalPipeline {
         }
         // Faces the detection stages are sure of need no second look; their weaker ones get one too.
         let known = detected.filter { $0.kind == .face && $0.confidence >= Redaction.sureScore }
-        found += detected.filter { $0.kind == .face && $0.confidence < Redaction.sureScore }
+        // (The lower-threshold pass on the same proxy usually finds them again: each is looked at once.)
+        let weak = detected.filter { $0.kind == .face && $0.confidence < Redaction.sureScore }
+        found += weak.filter { face in !found.contains { Self.isSameFace($0.box, face.box) } }
         var candidates: [RedactionCandidate] = []
         let source = try await pool.run { try RenderedImage(pixels: base) }
         var looks = 0
