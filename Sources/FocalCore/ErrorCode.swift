@@ -92,7 +92,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let storageNotConfigured = ErrorCode(rawValue: "storage.not_configured")
     /// No object with that key (the store answered 404).
     public static let storageNotFound = ErrorCode(rawValue: "storage.not_found")
-    /// The store refused the credentials or the signature (403, 401), or the bucket does not exist.
+    /// The store refused the request: the credentials or the signature (403, 401), a bucket that
+    /// does not exist, a redirect (a wrong endpoint or region).
     public static let storageRefused = ErrorCode(rawValue: "storage.refused")
     /// The store could not be reached, answered 5xx or throttled past every retry, or was too slow.
     public static let storageUnavailable = ErrorCode(rawValue: "storage.unavailable")

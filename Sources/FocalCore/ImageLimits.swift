@@ -20,7 +20,7 @@
 /// | `maxOutputSide` | 8192 px | `output.too_large` |
 /// | `maxOutputPixels` | 16 777 216 (4096 × 4096) | `output.too_large` |
 /// | `maxUpscale` | 8 × | `output.too_large` |
-/// | `maxFilterWork` | 500 000 000: output pixels × kernel taps of `blur`, `sharpen`, `convolution` (× frames, × tries of `max_bytes`) | `output.too_large` |
+/// | `maxFilterWork` | 500 000 000: output pixels × kernel taps of `blur`, `sharpen`, `convolution` (× frames), and each further encode of `max_bytes` (its filters' taps plus the format's encode cost) | `output.too_large` |
 /// | `maxSubjects` | 1000 | `request.invalid` |
 ///
 /// Only one page of a multi-page file is ever decoded (the first, or the one `page(n)` picks); an animation (GIF, WebP) is decoded
@@ -132,6 +132,16 @@ public struct ImageLimits: Hashable, Sendable {
                 .outputTooLarge, limit: "maxFilterWork", allowed: "\(maxFilterWork) pixel-taps",
                 actual: "\(Int(saturating: work)) (\(taps) taps a pixel on \(frames) × \(output)\(tries > 1 ? ", \(tries) encodes" : "")); a smaller output or radius fits")
         }
+    }
+
+    /// How many encodes of `output` a search such as `max_bytes(N)`'s may make within
+    /// `maxFilterWork`, each costing `taps` a pixel (the convolving filters' and the format's
+    /// `encodeTaps`) beyond the `spent` pixel-taps of the first render.
+    public func tries(taps: Int, output: PixelSize, spent: Int = 0) -> Int {
+        let each = Double(max(1, taps)) * Double(output.area)
+        let left = Double(maxFilterWork) - Double(max(0, spent))
+        guard left > 0, each > 0 else { return 0 }
+        return Int(min(64, (left / each).rounded(.down)))
     }
 
     /// Checks an input's byte count.

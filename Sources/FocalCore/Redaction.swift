@@ -77,6 +77,10 @@ public struct Redaction: Hashable, Sendable, Codable {
     /// The most second looks one image (or animation frame) gets; candidates past them are hidden
     /// as uncertain, so a photo of a thousand face-like textures costs a bounded time.
     public static let mostSecondLooks = 64
+    /// How many times larger than a candidate face the found face of a person it lies on (below
+    /// that face) must be for the candidate to be taken for part of that person's body instead
+    /// (`FindRedactions.isOnFacedPerson`): buttons and badges on a uniform score as faces.
+    public static let facedPersonRatio = 3.0
     /// The sides, in pixels, a second look scales a candidate face to.
     public static let secondLookSides = [32, 48, 64, 96]
     /// The least side, in pixels, of a pixelated block, and the least blur radius, for regions

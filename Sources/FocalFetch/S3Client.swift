@@ -141,8 +141,12 @@ package struct S3Client: Sendable {
         }
         let left = deadline - ContinuousClock.now
         guard left > .zero else { throw Attempt.timedOut }
+        // The answer's head within the read timeout (10 s by default), whatever the operation has left.
+        let wait = min(left, settings.readTimeout)
         do {
-            return try await Self.client(for: settings).execute(request, timeout: left.timeAmount)
+            return try await Self.client(for: settings).execute(request, timeout: wait.timeAmount)
+        } catch let error as HTTPClientError where error == .deadlineExceeded && wait < left {
+            throw Attempt.stalled
         } catch {
             throw Attempt.failed(error)
         }
@@ -185,6 +189,11 @@ package struct S3Client: Sendable {
             throw Attempt.retryable(StorageError(
                 .storageUnavailable, address: address, "the store answered HTTP \(status)\(code.isEmpty ? "" : " (\(code))"); try again shortly",
                 status: status, cause: cause))
+        case 300...399:
+            throw StorageError(
+                .storageRefused, address: address,
+                "the store answered HTTP \(status), a redirect (Focal follows none): check the endpoint and the region; a bucket in another region answers so",
+                status: status, cause: cause)
         default:
             throw StorageError(.storageRefused, address: address, "the store answered HTTP \(status)\(code.isEmpty ? "" : " (\(code))")", status: status, cause: cause)
         }
@@ -251,6 +260,9 @@ package struct S3Client: Sendable {
     enum Attempt: Error {
         /// The operation's time is up.
         case timedOut
+        /// The store sent no answer within the read timeout: a store that stalls is not asked
+        /// again (each try would wait as long).
+        case stalled
         /// A transport error (connection refused or reset, a timeout): worth another try.
         case failed(any Error)
         /// An answer worth another try (5xx, 429).
@@ -272,6 +284,10 @@ package struct S3Client: Sendable {
                 switch error {
                 case .timedOut:
                     throw timedOut(address)
+                case .stalled:
+                    throw StorageError(
+                        .storageUnavailable, address: address,
+                        "the store sent no answer within \(settings.readTimeout.secondsText) (the read timeout); try again shortly")
                 case let .final(inner):
                     throw inner
                 case let .retryable(storage):

@@ -31,7 +31,7 @@ public struct StorageError: FocalError, Hashable {
         case .storageNotAllowed: "the bucket is not one this server reads"
         case .storageNotConfigured: "this server reads no object storage"
         case .storageNotFound: "no such image in the bucket"
-        case .storageRefused: "the object storage refused this server's credentials"
+        case .storageRefused: "the object storage refused this server's request (its credentials, permissions, bucket or endpoint); the log says why"
         case .storageUnavailable: "the object storage could not be reached in time; try again shortly"
         case .storageTooLarge: "the object is larger than the byte limit"
         default: "the object could not be read"

@@ -38,4 +38,9 @@ public struct Animation: Hashable, Sendable, Codable {
 
     /// The pixels decoding every frame costs: frames × canvas (saturating).
     public var decodedPixels: Int { frames.multipliedReportingOverflow(by: canvas.area).overflow ? Int.max : frames * canvas.area }
+
+    /// The bytes every frame holds decoded, 4 a pixel (RGBA, saturating): what rendering the
+    /// animation is assumed to hold of its source (libvips composes an animated WebP's frames
+    /// and keeps them).
+    public var decodedBytes: Int { decodedPixels.multipliedReportingOverflow(by: 4).overflow ? Int.max : decodedPixels * 4 }
 }

@@ -71,7 +71,7 @@ public struct ErrorStatus: Sendable {
         ErrorStatus(.fetchConnection, .badGateway),
         ErrorStatus(.fetchRedirects, .badGateway),
         ErrorStatus(.fetchStatus, .badGateway),
-        ErrorStatus(.storageRefused, .badGateway, "the object storage refused the server's credentials; the log says why"),
+        ErrorStatus(.storageRefused, .badGateway, "the object storage refused the server's request (credentials, permissions, bucket or endpoint); the log says why"),
         ErrorStatus(.serverTimeout, .serviceUnavailable),
         ErrorStatus(.serverNotReady, .serviceUnavailable),
         ErrorStatus(.serverStorage, .serviceUnavailable),

@@ -66,7 +66,7 @@ public final class FocalService: Sendable {
         metrics = ServerMetrics()
         let resolver = try SourceResolver(root: configuration.root, allowedBuckets: configuration.pipeline.storage?.allowedBuckets ?? [])
         let maxBytes = configuration.pipeline.limits.maxInputBytes
-        // A bucket root: listed with ListObjectsV2, each object identified once per ETag.
+        // A bucket root: listed with ListObjectsV2, each object identified by its ETag and length.
         let objects = configuration.pipeline.storage.map { S3Client(settings: $0) }
         let indexing = resolver.bucket.flatMap { root in objects.map { Self.indexing(root, client: $0, pipeline: pipeline) } }
         // Identities are hashed on the work pool, behind the requests already there.
@@ -107,7 +107,7 @@ public final class FocalService: Sendable {
                 } while token != nil && seen < capacity && !Task.isCancelled
                 return Array(listed.prefix(capacity))
             },
-            identify: { address, etag in try await pipeline.contentID(of: address, etag: etag) })
+            identify: { address, etag, size in try await pipeline.contentID(of: address, etag: etag, size: size) })
     }
 
     deinit {
@@ -117,6 +117,8 @@ public final class FocalService: Sendable {
 
     /// How often the root folder is listed again for the index of identities.
     static let rescanInterval: Duration = .seconds(30)
+    /// How soon a root bucket whose listing failed is listed again.
+    static let relistInterval: Duration = .seconds(5)
 
     /// Starts the work the service does off the request path: the index of the root's photos
     /// (now, then every `rescanInterval`), and giving memory back once a burst is over (checked
@@ -128,7 +130,8 @@ public final class FocalService: Sendable {
             tasks.append(Task.detached(priority: .utility) {
                 while !Task.isCancelled {
                     await catalog.refresh()
-                    try? await Task.sleep(for: FocalService.rescanInterval)
+                    // A bucket that could not be listed is tried again soon: readiness waits on it.
+                    try? await Task.sleep(for: catalog.listing.failure == nil ? FocalService.rescanInterval : FocalService.relistInterval)
                 }
             })
         }

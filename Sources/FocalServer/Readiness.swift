@@ -13,6 +13,10 @@ import Synchronization
 ///   makes it degraded but ready (crops without a saved crop, and cached ones, are still served;
 ///   taking every replica out would serve nothing).
 ///
+/// - A bucket root (`--root s3://…`), from its last listing: refused (credentials, permissions,
+///   bucket, endpoint) or never listed is not ready; unreachable after a listing worked is
+///   degraded (`bucketProblem`).
+///
 /// The checks run in the background every second (`refreshReadiness`), so that a probe is
 /// answered at once from the last result, however many come and however slow a failing store is.
 struct Readiness: Sendable {
@@ -52,8 +56,33 @@ extension FocalService {
                 logger.warning("readiness: the saved crops' store failed", metadata: ["error": .string(failure)])
             }
         }
+        if let problem = bucketProblem(&readiness) {
+            if lastReadiness.withLock({ $0?.value.isReady != readiness.isReady || $0?.value.degraded != readiness.degraded }) {
+                logger.warning("readiness: the root bucket cannot be listed", metadata: ["code": .string(problem.code), "error": .string(problem.detail)])
+            }
+        }
         lastReadiness.withLock { $0 = (ContinuousClock.now, readiness) }
         return readiness
+    }
+
+    /// A bucket root's part of readiness, from its last listing (`ImageCatalog.listing`): a
+    /// store that refuses this replica (wrong credentials, permissions, bucket, endpoint) makes it
+    /// not ready, as does one that has never been listed; a store that has been listed and is
+    /// unreachable now makes it degraded (the photos known are still served, and taking every
+    /// replica out would serve nothing). Returns the failure, if any, for the log.
+    func bucketProblem(_ readiness: inout Readiness) -> ImageCatalog.ListingFailure? {
+        guard library.resolver.bucket != nil else { return nil }
+        let (everListed, failure) = library.catalog.listing
+        guard let failure else {
+            if !everListed { readiness.problems.append("the root bucket has not been listed yet") }
+            return nil
+        }
+        if failure.isRefusal || !everListed {
+            readiness.problems.append("the root bucket cannot be listed (\(failure.code)): \(failure.message)")
+        } else {
+            readiness.degraded["storage"] = "the root bucket cannot be listed (\(failure.code)): photos listed before are served"
+        }
+        return failure
     }
 
     /// The model files that are missing or empty, as messages that name the file (not its folder).

@@ -35,6 +35,34 @@ import Testing
         }
     }
 
+    /// A store that sends no answer's head within the read timeout is not asked again: the read
+    /// ends after one read timeout with `storage.unavailable`, well before the operation's
+    /// deadline (a stalled store used to hold a request until the request's own timeout).
+    @Test func aStalledStoreEndsAtTheReadTimeout() async throws {
+        try await withLoopbackServer { server in
+            let address = try #require(ObjectAddress(bucket: "slow", key: "20/astronaut.png"))
+            let before = ContinuousClock.now
+            await #expect { try await client(server, total: .seconds(30)).get(address, maxBytes: 1 << 20) } throws: {
+                let error = $0 as? StorageError
+                return error?.code == .storageUnavailable && error?.message.contains("read timeout") == true
+            }
+            #expect(ContinuousClock.now - before < .seconds(3), "one read timeout (1 s), not the 30 s deadline")
+            #expect(server.hits("/slow/20/astronaut.png") == 1, "not tried again")
+        }
+    }
+
+    /// A redirect (a wrong endpoint or region) is refused and said to be one, not taken for
+    /// refused credentials.
+    @Test func aRedirectIsNamed() async throws {
+        try await withLoopbackServer { server in
+            let address = try #require(ObjectAddress(bucket: "status", key: "307"))
+            await #expect { try await client(server).get(address, maxBytes: 1 << 20) } throws: {
+                let error = $0 as? StorageError
+                return error?.code == .storageRefused && error?.message.contains("redirect") == true && error?.publicMessage.contains("credentials") == true
+            }
+        }
+    }
+
     @Test func aStalledAnswerEndsAtTheDeadline() async throws {
         try await withLoopbackServer { server in
             let address = try #require(ObjectAddress(bucket: "slow", key: "20/astronaut.png"))

@@ -172,6 +172,23 @@ import Glibc
         }
     }
 
+    /// A `CONNECT` is answered (no route takes it) and its connection closed at once: the HTTP
+    /// parser reads no further request after one, so it used to stay open until the next head's
+    /// deadline (10 s).
+    @Test func connectIsClosedOnceAnswered() async throws {
+        try await withServer(.live) { client in
+            let port = try #require(client.port)
+            let socket = try Raw(port: port)
+            defer { socket.close() }
+            try socket.send("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+            let started = ContinuousClock.now
+            let (head, _) = try socket.receiveHead(timeout: 5)
+            #expect(head.hasPrefix("HTTP/1.1 4"), "\(head.prefix(200))")
+            #expect(socket.isClosed(waiting: 2), "the connection is closed after the answer")
+            #expect(ContinuousClock.now - started < .seconds(3))
+        }
+    }
+
     /// A request with two `Host` headers, or an HTTP/1.1 request with none, is refused with a
     /// JSON 400 (a proxy and Focal could otherwise read different hosts).
     @Test(arguments: [

@@ -32,9 +32,15 @@ public struct CropOption: Sendable {
     /// Reads `text` into `options`.
     /// - Throws: `PlanningError.invalidOption` naming the option and the values it takes.
     public func apply(_ text: String, to options: inout FocalOptions) throws(PlanningError) {
-        guard text.count <= 200 else { throw PlanningError.invalidOption("\(name) is longer than 200 characters") }
+        guard text.utf8.count <= Self.maxValueLength else {
+            throw PlanningError.invalidOption("\(name) is longer than \(Self.maxValueLength) characters")
+        }
         try parse(text, &options)
     }
+
+    /// The longest value an option takes: a 15 × 15 `convolution` of weights down to -1000 is
+    /// 1,361 characters (each option's parser bounds what it reads within it).
+    public static let maxValueLength = 2048
 
     /// The canonical spelling of this option's value in `options`, or nil when it is not set.
     public func text(of options: FocalOptions) -> String? { print(options) }

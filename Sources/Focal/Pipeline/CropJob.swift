@@ -53,9 +53,11 @@ struct CropJob: Sendable {
     var bounds: PixelRect?
     /// Whether `ResolveBounds` has run.
     var boundsResolved = false
-    /// The watermark's image, once `LoadOverlays` has read it.
+    /// Whether `LoadOverlays` has identified the overlays (their content IDs in `options`).
+    var overlaysIdentified = false
+    /// The watermark's image, once `LoadOverlays` or `OpenOverlays` has read it.
     var watermarkImage: SourceImage?
-    /// The frame's nine-patch image, once `LoadOverlays` has read it.
+    /// The frame's nine-patch image, once `LoadOverlays` or `OpenOverlays` has read it.
     var frameImage: SourceImage?
     /// The decode the detectors and the render share.
     var copy: WorkingCopy?
@@ -127,9 +129,8 @@ struct CropJob: Sendable {
     func resultKey(_ pipeline: FocalPipeline) -> ResultKey? {
         guard let identity, let rule else { return nil }
         if case .notAsked = savedCrop, mayHaveSavedCrop(pipeline) { return nil }
-        // A watermark and a frame are part of the key by their content, once read.
-        if options.watermark != nil, watermarkImage == nil { return nil }
-        if options.frame != nil, frameImage == nil { return nil }
+        // A watermark and a frame are part of the key by their content, once identified.
+        if options.watermark != nil || options.frame != nil, !overlaysIdentified { return nil }
         // A saved crop's bounds depend on the upscale limit as well (`SavedCropRule.crop`).
         let target = foundSavedCrop == nil ? rule.key : "\(rule.key) upscale \(pipeline.configuration.limits.maxUpscale)"
         return ResultKey(identity: identity, target: target, options: options, detectors: detectors)

@@ -46,7 +46,7 @@ extension FocalPipeline {
     /// detected), render, store. `plan(_:frames:)` plans each frame with the same steps.
     static let cropSteps: [any CropStep] = [
         PrepareDetection(), Fetch(), Open(), CheckOutput(), ReadAnimation(), ApplySavedCrop(), Detect(), DetectMotion(), PlanFrame(),
-        PlanMotion(), FindRedactions(), Render(), Store(),
+        PlanMotion(), OpenOverlays(), FindRedactions(), Render(), Store(),
     ]
 
     /// The plans of many frames: fetch and identify, open, detect once (`planSteps`); then each

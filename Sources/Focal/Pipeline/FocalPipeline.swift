@@ -50,6 +50,8 @@ public final class FocalPipeline: Sendable {
     /// What each object read had: its ETag and content identity, so that an unchanged object is
     /// known by a `HEAD` instead of a download.
     let objectTags = Mutex<[ObjectAddress: (etag: String, contentID: String)]>([:])
+    /// The overlays' identities, by where they are read (`overlayIdentity(of:)`).
+    let overlayIdentities = Mutex<[String: OverlayIdentity]>([:])
     /// The most objects `objectTags` remembers.
     static let objectTagEntries = 8192
     let overrides: (any CropOverriding)?
@@ -326,16 +328,18 @@ public final class FocalPipeline: Sendable {
             location = try await loaded(input).location
         case let .object(address):
             guard identity == nil, identify, configuration.identifyByContent else { return (location, identity) }
-            // An object read before whose ETag has not changed: its identity without its bytes
-            // (`open` reads them if a crop still needs them).
-            if let known = objectTags.withLock({ $0[address] }), try await objectStore(address).head(address).etag == known.etag {
-                return (location, .content(known.contentID))
+            // What the store says of the object identifies it (`objectID`), without its bytes:
+            // `open` reads them if a crop still needs them, and refuses them if the object was
+            // replaced in between. A store that names no version has its bytes read and hashed.
+            let head = try await objectStore(address).head(address)
+            if let etag = head.etag {
+                let id = Self.objectID(address, etag: etag, size: head.size)
+                rememberObject(address, etag: etag, contentID: id)
+                return (location, .content(id))
             }
             let object = try await readObject(address)
             location = .data(object.data, name: address.description)
-            let found = try await contentIdentity(location)
-            if let etag = object.etag, let contentID = found?.contentID { rememberObject(address, etag: etag, contentID: contentID) }
-            return (location, found)
+            return (location, try await contentIdentity(location))
         case .data:
             break
         }

@@ -48,7 +48,9 @@ public struct EffectArguments {
         }
         let text = parts[index]
         let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(text), range.contains(value) else {
+        // As many digits as the range's widest end has (`Int` refuses what overflows it).
+        let most = String(max(range.lowerBound.magnitude, range.upperBound.magnitude)).count
+        guard !digits.isEmpty, digits.count <= most, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(text), range.contains(value) else {
             throw refusal("'\(text)' (a whole number from \(range.lowerBound) to \(range.upperBound) goes there)")
         }
         return value

@@ -188,7 +188,9 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         } else if hosts == 0, head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1) {
             headProblem = "no Host header"
         }
-        closeRequested = !head.isKeepAlive
+        // After a CONNECT, the HTTP parser reads no further request on the connection (what
+        // follows would be a tunnel's bytes): it is closed once answered, not left to time out.
+        closeRequested = !head.isKeepAlive || head.method == .CONNECT
     }
 
     // MARK: - Reading

@@ -39,7 +39,7 @@ final class ImageLibrary: Sendable {
             return (.object(address), nil)
         case let .upload(id):
             guard let input = try await located(id: id) else { throw ServerError(.inputNotFound, "no image with id \(id)") }
-            // An object the catalog listed under this id is identified again by its bytes.
+            // An object the catalog listed under this id is identified again (by its ETag) when read.
             if case .object = input.location { return (input, nil) }
             return (input, id)
         }

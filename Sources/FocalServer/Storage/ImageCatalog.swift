@@ -43,13 +43,14 @@ public final class ImageCatalog: Sendable {
     }
 
     /// How a bucket root is indexed: its listing (at most `capacity` objects under the prefix)
-    /// and an object's identity.
+    /// and an object's identity from what the listing says of it (its ETag and length).
     public struct BucketIndexing: Sendable {
         public let list: @Sendable (_ capacity: Int) async throws -> [ListedObject]
-        public let identify: @Sendable (ObjectAddress, _ etag: String?) async throws -> String?
+        public let identify: @Sendable (ObjectAddress, _ etag: String?, _ size: Int) async throws -> String?
 
         public init(
-            list: @escaping @Sendable (Int) async throws -> [ListedObject], identify: @escaping @Sendable (ObjectAddress, String?) async throws -> String?
+            list: @escaping @Sendable (Int) async throws -> [ListedObject],
+            identify: @escaping @Sendable (ObjectAddress, String?, Int) async throws -> String?
         ) {
             self.list = list
             self.identify = identify
@@ -66,6 +67,21 @@ public final class ImageCatalog: Sendable {
         var byPath: [String: Known] = [:]
         var byID: [String: String] = [:]
         var scanned = false
+        var listed = false
+        var listingFailure: ListingFailure?
+    }
+
+    /// Why the last listing of a bucket root failed.
+    public struct ListingFailure: Sendable, Equatable {
+        /// The error's stable code (`storage.refused`, `storage.unavailable`, …).
+        public let code: String
+        /// What went wrong, safe to show anyone.
+        public let message: String
+        /// The whole error, for the log.
+        public let detail: String
+        /// Whether the store refused this server (its credentials, its permissions, a redirect
+        /// elsewhere): a fault of this replica's settings, not of the store.
+        public var isRefusal: Bool { code == ErrorCode.storageRefused.rawValue }
     }
 
     /// The extensions listed as photos.
@@ -127,6 +143,10 @@ public final class ImageCatalog: Sendable {
     /// Whether the first listing of the root has finished.
     public var isScanned: Bool { state.withLock { $0.scanned } }
 
+    /// A bucket root's listing: whether one ever worked, and why the last one failed (nil when
+    /// it worked, and for a folder root).
+    public var listing: (everListed: Bool, failure: ListingFailure?) { state.withLock { ($0.listed, $0.listingFailure) } }
+
     /// The photos the index knows, sorted by path, at most `limit`.
     public func list(limit: Int = 500) -> [Entry] {
         let entries = state.withLock { state in state.byPath.values.map { Entry(path: $0.relative, id: $0.id) } }
@@ -163,9 +183,25 @@ public final class ImageCatalog: Sendable {
     /// A bucket's refresh: its listing (a failed listing keeps what is known), each object new or
     /// changed (by ETag) identified, the ones gone forgotten.
     private func refresh(_ bucket: BucketIndexing) async -> Int {
-        guard let listed = try? await bucket.list(Self.capacity) else {
-            state.withLock { $0.scanned = true }
-            return state.withLock { $0.byPath.count }
+        let listed: [ListedObject]
+        do {
+            listed = try await bucket.list(Self.capacity)
+        } catch {
+            let failure: ListingFailure
+            if let error = error as? StorageError {
+                failure = ListingFailure(code: error.code.rawValue, message: error.publicMessage, detail: error.detail)
+            } else {
+                failure = ListingFailure(code: ErrorCode.storageUnavailable.rawValue, message: "the bucket could not be listed", detail: String(describing: error))
+            }
+            return state.withLock { state in
+                state.scanned = true
+                state.listingFailure = failure
+                return state.byPath.count
+            }
+        }
+        state.withLock { state in
+            state.listed = true
+            state.listingFailure = nil
         }
         var seen: [String: Known] = [:]
         for object in listed where Self.extensions.contains((object.relative as NSString).pathExtension.lowercased()) && object.size <= maxBytes {
@@ -176,7 +212,7 @@ public final class ImageCatalog: Sendable {
                 seen[path] = Known(stamp: stamp, id: id, relative: object.relative)
                 continue
             }
-            guard let id = (try? await bucket.identify(object.address, object.etag)) ?? nil else { continue }
+            guard let id = (try? await bucket.identify(object.address, object.etag, object.size)) ?? nil else { continue }
             seen[path] = Known(stamp: stamp, id: id, relative: object.relative)
         }
         return replace(with: seen)

@@ -50,7 +50,8 @@ struct FindRedactions: CropStep {
     /// every side; then the face `candidates` (`RedactionCandidate`), a confirmed one grown the
     /// same way, an uncertain one by `Redaction.minimumMargin` alone. Faces that are a pet's own
     /// are left out, and so are the faces of `found` scored under `Redaction.sureScore` when the
-    /// redaction hides faces (they are among the candidates, looked at again).
+    /// redaction hides faces (they are among the candidates, looked at again), and candidates on
+    /// the body of a person whose face is sure (`isOnFacedPerson`).
     static func hidden(_ found: [Subject], candidates: [RedactionCandidate], by redaction: Redaction) -> [Box] {
         let pets = found.filter { $0.kind.traits.strategy == .pets }, people = found.filter { $0.kind == .person }
         let isAnimal = { (face: Subject) in SubjectSelection.isPetsOwnFace(face, pets: pets, people: people) }
@@ -58,11 +59,32 @@ struct FindRedactions: CropStep {
         let looked = redaction.hides(.face)
         let weak = { (subject: Subject) in looked && subject.kind == .face && subject.confidence < Redaction.sureScore }
         let sure = found.filter { redaction.hides($0.kind) && !isAnimal($0) && !weak($0) }.map { grown($0.box, by: Redaction.margin(forSide: max($0.box.width, $0.box.height))) }
-        let more = candidates.filter { !isAnimal($0.face) }.map { candidate in
+        let sureFaces = found.filter { $0.kind == .face && !isAnimal($0) && !weak($0) }
+        let more = candidates.filter { !isAnimal($0.face) && !isOnFacedPerson($0.face, faces: sureFaces, people: people) }.map { candidate in
             let box = candidate.face.box
             return grown(box, by: candidate.certain ? Redaction.margin(forSide: max(box.width, box.height)) : 0)
         }
         return sure + more
+    }
+
+    /// Whether a candidate `face` lies on people who already have theirs: every person whose box
+    /// holds its centre (a box taken 5 % taller, whose bottom a detector cuts short at an image's
+    /// edge) holds a sure face (one of `faces`) in the upper half of the box, wholly above the
+    /// candidate, over it (the candidate's centre within half the face's width of its sides) and
+    /// at least `Redaction.facedPersonRatio` times its side; and at least one person does. One
+    /// person has one face: a button, a badge or a tie on a body whose face is found is not
+    /// another (a child on a lap has a face of more than a third of the adult's; a face behind a
+    /// person is usually a person of its own, whose box frees it).
+    static func isOnFacedPerson(_ face: Subject, faces: [Subject], people: [Subject]) -> Bool {
+        let (cx, cy) = (face.box.midX, face.box.midY), side = max(face.box.width, face.box.height)
+        let holding = people.filter { $0.box.x <= cx && cx <= $0.box.maxX && $0.box.y <= cy && cy <= $0.box.maxY + 0.05 * $0.box.height }
+        return !holding.isEmpty && holding.allSatisfy { person in
+            faces.contains { known in
+                let box = known.box
+                return person.box.contains(x: box.midX, y: box.midY) && box.midY <= person.box.midY && box.maxY <= face.box.y
+                    && abs(cx - box.midX) <= box.width && max(box.width, box.height) >= Redaction.facedPersonRatio * side
+            }
+        }
     }
 
     /// `box` grown by `share` of its size on every side, at least `Redaction.minimumMargin` pixels.

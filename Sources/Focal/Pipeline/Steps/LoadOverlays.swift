@@ -1,31 +1,53 @@
 import FocalCore
 import FocalImaging
 
-/// The images laid over the output, the watermark's (`watermark(…)`) and the frame's nine-patch
-/// (`frame(…)`), each read as the door resolved it, under the same limits as any input; each
-/// content's SHA-256 joins the request's options, so that the result key names their bytes, not
-/// only their names. Runs before the result is looked up.
+/// The identities of the images laid over the output, the watermark's (`watermark(…)`) and the
+/// frame's nine-patch (`frame(…)`), each as the door resolved it: each content's SHA-256 joins
+/// the request's options, so that the result key names their bytes, not only their names. Runs
+/// before the result is looked up, and reads an overlay only when its identity is not known
+/// (`FocalPipeline.overlayIdentity(of:)`): a cached crop is a hit with no overlay read, and is
+/// served while a URL overlay's host is down. `OpenOverlays` opens the ones a render needs.
 struct LoadOverlays: CropStep {
     let name = "overlays"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
-        guard job.wantsResult else { return }
-        if let mark = job.options.watermark, job.watermarkImage == nil {
-            let (image, contentID) = try await Self.read(job.options.watermarkInput, named: mark.source, for: "watermark", in: pipeline)
+        guard job.wantsResult, !job.overlaysIdentified else { return }
+        if let mark = job.options.watermark {
+            let input = try Self.input(job.options.watermarkInput, named: mark.source, for: "watermark")
+            let (contentID, image) = try await pipeline.overlayIdentity(of: input)
             job.options.watermark?.contentID = contentID
             job.watermarkImage = image
         }
-        if let frame = job.options.frame, job.frameImage == nil {
-            let (image, contentID) = try await Self.read(job.options.frameInput, named: frame.source, for: "frame", in: pipeline)
+        if let frame = job.options.frame {
+            let input = try Self.input(job.options.frameInput, named: frame.source, for: "frame")
+            let (contentID, image) = try await pipeline.overlayIdentity(of: input)
             job.options.frame?.contentID = contentID
             job.frameImage = image
         }
+        job.overlaysIdentified = true
     }
 
-    /// An overlay's image opened, with its content's SHA-256.
-    static func read(_ input: ImageInput?, named name: String, for filter: String, in pipeline: FocalPipeline) async throws -> (SourceImage, String?) {
+    /// The overlay's input, or `request.invalid` when the door could resolve none.
+    static func input(_ input: ImageInput?, named name: String, for filter: String) throws -> ImageInput {
         guard let input else { throw PlanningError.invalidOption("\(filter) '\(name)' names no image this door can read") }
-        let (location, identity) = try await pipeline.fetched(input, identity: nil)
-        return (try await pipeline.open(location), identity?.contentID)
+        return input
+    }
+}
+
+/// The overlays' images for a render that was not cached, each read now unless identifying it
+/// read it already (`LoadOverlays`).
+struct OpenOverlays: CropStep {
+    let name = "open overlays"
+
+    func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
+        guard job.wantsResult, job.result == nil else { return }
+        if let mark = job.options.watermark, job.watermarkImage == nil {
+            let input = try LoadOverlays.input(job.options.watermarkInput, named: mark.source, for: "watermark")
+            job.watermarkImage = try await pipeline.openOverlay(input, contentID: mark.contentID)
+        }
+        if let frame = job.options.frame, job.frameImage == nil {
+            let input = try LoadOverlays.input(job.options.frameInput, named: frame.source, for: "frame")
+            job.frameImage = try await pipeline.openOverlay(input, contentID: frame.contentID)
+        }
     }
 }

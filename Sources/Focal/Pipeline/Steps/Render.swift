@@ -68,7 +68,7 @@ struct Render: CropStep {
         // output limits too.
         // Convolving filters are bounded by their work, before any is done.
         let frameCount = job.animation != nil ? (plan.frames?.count ?? 1) : 1
-        try limits.check(filterTaps: options.effects.taps, output: plan.outputSize, frames: frameCount, tries: options.maxBytes != nil ? 8 : 1)
+        try limits.check(filterTaps: options.effects.taps, output: plan.outputSize, frames: frameCount)
         let filled = options.deliveredSize(of: plan.outputSize)
         let canvas = patch?.framedSize(filled) ?? filled
         if canvas != plan.outputSize {
@@ -111,7 +111,25 @@ struct Render: CropStep {
         }
         var data = try await encode(options.quality)
         if let limit = options.maxBytes, data.count > limit, format.descriptor.takesQuality {
-            data = try await Self.largestQuality(below: options.quality, fitting: limit, encode: encode) ?? data
+            // Each further encode is counted in the filters' work bound: its filters again and
+            // the format's own cost, over the output's pixels.
+            let taps = options.effects.taps, output = plan.outputSize
+            let spent = Int(saturating: Double(taps) * Double(output.area))
+            let allowed = limits.tries(taps: taps + format.descriptor.encodeTaps, output: output, spent: spent)
+            let fitted = try await Self.largestQuality(below: options.quality, fitting: limit, tries: allowed, encode: encode)
+            // None at all only when the search was cut short (or had no quality below to try).
+            guard let fitted else {
+                if options.quality <= 1 {
+                    job.result = result(data, format: format, plan: plan, job: job, pipeline: pipeline)
+                    return
+                }
+                let each = Int(saturating: Double(taps + format.descriptor.encodeTaps) * Double(output.area))
+                throw LimitExceeded(
+                    .outputTooLarge, limit: "maxFilterWork", allowed: "\(limits.maxFilterWork) pixel-taps",
+                    actual: "max_bytes(\(limit)) needs more encodes of a \(output) \(format.rawValue.uppercased()) than fit (each costs \(each), \(allowed) allowed); a smaller output, a larger max_bytes or JPEG fits"
+                ).naming(image.name)
+            }
+            data = fitted
         }
         job.result = result(data, format: format, plan: plan, job: job, pipeline: pipeline)
     }
@@ -125,12 +143,15 @@ struct Render: CropStep {
     }
 
     /// `max_bytes(N)`: the output at the largest quality under `quality` whose bytes fit `limit`
-    /// (a binary search: at most 7 more encodes), or at quality 1 when none fits; nil when even
-    /// that is no smaller.
-    static func largestQuality(below quality: Int, fitting limit: Int, encode: (Int) async throws -> Data) async throws -> Data? {
+    /// (a binary search: at most 7 more encodes, and at most `tries`), or at quality 1 when the
+    /// whole search finds none that fits; nil when a search cut short by `tries` found none.
+    static func largestQuality(below quality: Int, fitting limit: Int, tries: Int = 7, encode: (Int) async throws -> Data) async throws -> Data? {
         var (low, high) = (1, quality - 1)
         var best: Data?, smallest: Data?
+        var left = tries
         while low <= high {
+            guard left > 0 else { return best }
+            left -= 1
             try Task.checkCancellation()
             let middle = (low + high) / 2
             let data = try await encode(middle)
