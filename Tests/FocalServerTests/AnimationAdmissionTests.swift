@@ -26,7 +26,8 @@ import Testing
         let pan = try PanningAnimation(
             .graceHopper, canvas: PixelSize(width: 500, height: 400), spriteWidth: 300, frames: 100, from: (0, 0), to: (200, 10), format: .webp)
         try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.webp")))
-        let (process, port) = try await ServeProcess.start(["--root", scratch.path])
+        // A long request timeout: the jobs admitted finish however loaded the machine running the tests is.
+        let (process, port) = try await ServeProcess.start(["--root", scratch.path, "--request-timeout", "240"])
         defer { if process.isRunning { process.terminate() } }
         let pid = process.processIdentifier
         let before = AnswerAbuseTests.residentMiB(pid)

@@ -47,6 +47,36 @@ import Testing
         #expect(FindRedactions.hidden([weak], candidates: [], by: Redaction(style: .blur, kinds: [.person])).isEmpty)
     }
 
+    /// One person has one face: a candidate on the body of a person whose sure face is above it
+    /// and more than three times its size (a button, a badge) is not hidden; one of a child's
+    /// size (a face on a lap), one beside the face, and one on a person of its own are.
+    @Test func aSmallCandidateOnABodyWhoseFaceIsFoundIsNotAFace() {
+        let person = Subject(kind: .person, box: Box(x: 0, y: 0, width: 400, height: 800), confidence: 0.9)
+        let face = Self.face(150, 50, 120)
+        let button = RedactionCandidate(face: Self.face(200, 400, 20), certain: true)
+        let child = RedactionCandidate(face: Self.face(180, 300, 60), certain: true)
+        let beside = RedactionCandidate(face: Self.face(20, 300, 20), certain: true)
+        let hidden = FindRedactions.hidden([person, face], candidates: [button, child, beside], by: Self.redaction)
+        #expect(hidden.count == 3, "the face, the child's and the one beside the face's column")
+        #expect(!hidden.contains { $0.contains(x: 210, y: 410) }, "the button is left alone")
+        // A small face on a person of its own (a smaller box behind) is a face.
+        let behind = Subject(kind: .person, box: Box(x: 190, y: 380, width: 40, height: 120), confidence: 0.8)
+        #expect(FindRedactions.hidden([person, behind, face], candidates: [button], by: Self.redaction).count == 2)
+        // With no sure face on the person, nothing says the candidate is not a face.
+        #expect(FindRedactions.hidden([person], candidates: [button], by: Self.redaction).count == 1)
+    }
+
+    /// A candidate just beside a cat's box (within `Redaction.petReach`) on no person is the
+    /// cat's paw or fur; on a person, or farther away, it is hidden.
+    @Test func aCandidateBesideAPetIsThePets() {
+        let cat = Subject(kind: .cat, box: Box(x: 100, y: 100, width: 400, height: 300), confidence: 0.9)
+        let paw = RedactionCandidate(face: Self.face(510, 200, 30), certain: true)
+        let far = RedactionCandidate(face: Self.face(700, 200, 30), certain: true)
+        #expect(FindRedactions.hidden([cat], candidates: [paw, far], by: Self.redaction).count == 1)
+        let person = Subject(kind: .person, box: Box(x: 480, y: 100, width: 200, height: 400), confidence: 0.9)
+        #expect(FindRedactions.hidden([cat, person], candidates: [paw], by: Self.redaction).count == 1)
+    }
+
     @Test func tilesCoverTheImageOverlappingBySixths() {
         // A small photo: 2 × 2 tiles of 7/12 of each side, as before the grid grew.
         let small = FocalPipeline.tileOrigins(PixelSize(width: 500, height: 300), tile: PixelSize(width: 292, height: 176))

@@ -59,6 +59,7 @@ public final class FocalPipeline: Sendable {
     /// The face detectors redaction adds, made on first use: the accurate one at
     /// `Redaction.faceThreshold` for its extra passes, the fast one for its second looks.
     let redactionFaceDetector = Mutex<FaceDetector?>(nil), secondLookDetector = Mutex<FaceDetector?>(nil)
+    let redactionObjectDetectorSlot = Mutex<ObjectDetector?>(nil)
 
     /// Creates a pipeline.
     /// - Parameters:

@@ -40,9 +40,11 @@ struct FindRedactions: CropStep {
     /// - Parameter identity: The image's, for the detection cache; nil reads none.
     static func found(in copy: WorkingCopy, identity: ImageIdentity? = nil, by redaction: Redaction, _ pipeline: FocalPipeline) async throws -> [Box] {
         let detected = try await pipeline.subjects(of: copy, identity: identity, accuracy: .accurate, scopes: [.everything])[.everything] ?? []
-        var candidates: [RedactionCandidate] = []
-        if redaction.hides(.face) { candidates = try await pipeline.redactionFaces(in: copy, confirmedBy: detected) }
-        return hidden(detected, candidates: candidates, by: redaction)
+        guard redaction.hides(.face) else { return hidden(detected, candidates: [], by: redaction) }
+        let (candidates, animals) = try await pipeline.redactionFaces(in: copy, confirmedBy: detected)
+        // Animals found around lone faces make those faces the animals' own (and are hidden
+        // themselves when the redaction hides their kind).
+        return hidden(detected + animals.map { Subject(kind: $0.kind, box: $0.box, confidence: 0) }, candidates: candidates, by: redaction)
     }
 
     /// The boxes `redaction` hides: among `found` (the detection stages' subjects), those of its
@@ -51,7 +53,8 @@ struct FindRedactions: CropStep {
     /// same way, an uncertain one by `Redaction.minimumMargin` alone. Faces that are a pet's own
     /// are left out, and so are the faces of `found` scored under `Redaction.sureScore` when the
     /// redaction hides faces (they are among the candidates, looked at again), and candidates on
-    /// the body of a person whose face is sure (`isOnFacedPerson`).
+    /// the body of a person whose face is sure (`isOnFacedPerson`), and candidates just beside
+    /// a cat or dog and on no person.
     static func hidden(_ found: [Subject], candidates: [RedactionCandidate], by redaction: Redaction) -> [Box] {
         let pets = found.filter { $0.kind.traits.strategy == .pets }, people = found.filter { $0.kind == .person }
         let isAnimal = { (face: Subject) in SubjectSelection.isPetsOwnFace(face, pets: pets, people: people) }
@@ -60,7 +63,14 @@ struct FindRedactions: CropStep {
         let weak = { (subject: Subject) in looked && subject.kind == .face && subject.confidence < Redaction.sureScore }
         let sure = found.filter { redaction.hides($0.kind) && !isAnimal($0) && !weak($0) }.map { grown($0.box, by: Redaction.margin(forSide: max($0.box.width, $0.box.height))) }
         let sureFaces = found.filter { $0.kind == .face && !isAnimal($0) && !weak($0) }
-        let more = candidates.filter { !isAnimal($0.face) && !isOnFacedPerson($0.face, faces: sureFaces, people: people) }.map { candidate in
+        // A candidate beside a cat or dog (on its box grown by `Redaction.petReach`) and on no
+        // person is its fur or paw: detectors cut an animal's box short at its edges.
+        let nearPet = { (face: Subject) in
+            SubjectSelection.isPetsOwnFace(face, pets: pets.map { Subject(kind: $0.kind, box: grown($0.box, by: Redaction.petReach), confidence: $0.confidence) }, people: people)
+        }
+        let more = candidates.filter { candidate in
+            !isAnimal(candidate.face) && !nearPet(candidate.face) && !isOnFacedPerson(candidate.face, faces: sureFaces, people: people)
+        }.map { candidate in
             let box = candidate.face.box
             return grown(box, by: candidate.certain ? Redaction.margin(forSide: max(box.width, box.height)) : 0)
         }
