@@ -93,7 +93,8 @@ extension FocalPipeline {
 
     /// The cats and dogs the object detector finds around a face's `box` (in `source`'s pixels):
     /// the box and one and a half of its widths on every side, at the detector's own proxy size,
-    /// each holding the face's centre; boxes in `source`'s pixels. A dog's face that YuNet scores
+    /// each holding the face's centre; none when a person found there holds it too; boxes in
+    /// `source`'s pixels. A dog's face that YuNet scores
     /// at 0.86 in a collage of four small dogs, which the whole-image pass saw no dog in, is found
     /// on a dog here.
     func animalsAround(_ box: Box, in source: RenderedImage) throws -> [Subject] {
@@ -107,12 +108,13 @@ extension FocalPipeline {
         let region = PixelRect(x: left, y: top, width: width, height: height)
         let view = try source.cropped(region, to: region.size.fitting(longSide: Accuracy.accurate.faceLongSide, enlarge: true)).pixels()
         let (fx, fy) = (Double(width) / Double(view.width), Double(height) / Double(view.height))
-        return try detector.detectNow(in: view).compactMap { found in
-            guard found.kind.traits.strategy == .pets else { return nil }
+        let holding = try detector.detectNow(in: view).compactMap { found -> Subject? in
             let inSource = Box(x: Double(left) + found.box.x * fx, y: Double(top) + found.box.y * fy, width: found.box.width * fx, height: found.box.height * fy)
-            guard inSource.contains(x: box.midX, y: box.midY) else { return nil }
-            return Subject(kind: found.kind, box: inSource, confidence: found.confidence)
+            return inSource.contains(x: box.midX, y: box.midY) ? Subject(kind: found.kind, box: inSource, confidence: found.confidence) : nil
         }
+        // A person seen there too (a cheek against a dog's): the face stays a person's.
+        if holding.contains(where: { $0.kind == .person }) { return [] }
+        return holding.filter { $0.kind.traits.strategy == .pets }
     }
 
     /// The object detector redaction's animal looks use, made once.
