@@ -81,12 +81,14 @@ public struct Redaction: Hashable, Sendable, Codable {
     /// that face) must be for the candidate to be taken for part of that person's body instead
     /// (`FindRedactions.isOnFacedPerson`): buttons and badges on a uniform score as faces.
     public static let facedPersonRatio = 3.0
-    /// How far beyond a cat's or dog's box (a share of its size on every side) a candidate face
-    /// that only redaction's own passes found, on no person, is still taken for the animal's fur
-    /// or paw: a detector cuts the box short (a cat's paw at the edge of a close-up and of a
-    /// 96-px avatar passed the second look).
+    /// How far beyond a cat's or dog's box (a share of its size on every side) an uncertain
+    /// candidate face that overlaps the box, on no person, is still taken for the animal's fur or
+    /// paw: a detector cuts the box short (a cat's paw at the edge of a close-up).
     public static let petReach = 0.15
-    /// The most faces on no person or pet of one image (or frame) that get an animal look
+    /// How far below a person's sure face, in that face's heights, a much smaller candidate is
+    /// still on the chest and taken for a button or a badge (`FindRedactions.isOnFacedPerson`).
+    public static let torsoFaces = 3.0
+    /// The most candidate faces on no person or pet of one image (or frame) that get an animal look
     /// (`FocalPipeline.animalsAround`): the object detector around the face.
     public static let mostAnimalLooks = 8
     /// The sides, in pixels, a second look scales a candidate face to.

@@ -141,11 +141,10 @@ package struct S3Client: Sendable {
         }
         let left = deadline - ContinuousClock.now
         guard left > .zero else { throw Attempt.timedOut }
-        // The answer's head within the read timeout (10 s by default), whatever the operation has left.
-        let wait = min(left, settings.readTimeout)
         do {
-            return try await Self.client(for: settings).execute(request, timeout: wait.timeAmount)
-        } catch let error as HTTPClientError where error == .deadlineExceeded && wait < left {
+            return try await Self.client(for: settings).execute(request, timeout: left.timeAmount)
+        } catch let error as HTTPClientError where error == .readTimeout {
+            // The store took the request and sent nothing for the read timeout (10 s by default).
             throw Attempt.stalled
         } catch {
             throw Attempt.failed(error)
@@ -260,8 +259,8 @@ package struct S3Client: Sendable {
     enum Attempt: Error {
         /// The operation's time is up.
         case timedOut
-        /// The store sent no answer within the read timeout: a store that stalls is not asked
-        /// again (each try would wait as long).
+        /// The store sent nothing for the read timeout: a store that stalls is not asked again
+        /// (each try would wait as long).
         case stalled
         /// A transport error (connection refused or reset, a timeout): worth another try.
         case failed(any Error)
@@ -287,7 +286,7 @@ package struct S3Client: Sendable {
                 case .stalled:
                     throw StorageError(
                         .storageUnavailable, address: address,
-                        "the store sent no answer within \(settings.readTimeout.secondsText) (the read timeout); try again shortly")
+                        "the store sent nothing for \(settings.readTimeout.secondsText) (the read timeout); try again shortly")
                 case let .final(inner):
                     throw inner
                 case let .retryable(storage):

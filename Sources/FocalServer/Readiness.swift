@@ -13,9 +13,9 @@ import Synchronization
 ///   makes it degraded but ready (crops without a saved crop, and cached ones, are still served;
 ///   taking every replica out would serve nothing).
 ///
-/// - A bucket root (`--root s3://…`), from its last listing: refused (credentials, permissions,
-///   bucket, endpoint) or never listed is not ready; unreachable after a listing worked is
-///   degraded (`bucketProblem`).
+/// - A bucket root (`--root s3://…`), from its last listing: never listed (refused or
+///   unreachable from the start) is not ready; failing after a listing worked is degraded
+///   (`bucketProblem`).
 ///
 /// The checks run in the background every second (`refreshReadiness`), so that a probe is
 /// answered at once from the last result, however many come and however slow a failing store is.
@@ -66,10 +66,11 @@ extension FocalService {
     }
 
     /// A bucket root's part of readiness, from its last listing (`ImageCatalog.listing`): a
-    /// store that refuses this replica (wrong credentials, permissions, bucket, endpoint) makes it
-    /// not ready, as does one that has never been listed; a store that has been listed and is
-    /// unreachable now makes it degraded (the photos known are still served, and taking every
-    /// replica out would serve nothing). Returns the failure, if any, for the log.
+    /// bucket this replica has never listed (it refuses its credentials, permissions, bucket or
+    /// endpoint, or cannot be reached) makes it not ready; one listed before that fails now, for
+    /// any reason (a store down, credentials rotated under every replica), makes it degraded:
+    /// the photos known are still served, and taking every replica out would serve nothing.
+    /// Returns the failure, if any, for the log.
     func bucketProblem(_ readiness: inout Readiness) -> ImageCatalog.ListingFailure? {
         guard library.resolver.bucket != nil else { return nil }
         let (everListed, failure) = library.catalog.listing
@@ -77,7 +78,7 @@ extension FocalService {
             if !everListed { readiness.problems.append("the root bucket has not been listed yet") }
             return nil
         }
-        if failure.isRefusal || !everListed {
+        if !everListed {
             readiness.problems.append("the root bucket cannot be listed (\(failure.code)): \(failure.message)")
         } else {
             readiness.degraded["storage"] = "the root bucket cannot be listed (\(failure.code)): photos listed before are served"

@@ -16,22 +16,23 @@ import Testing
         init(_ start: Int) { peak = Mutex(start) }
     }
 
-    /// 40 requests at once, each for another size of a 100-frame 500×400 WebP, as anyone can ask
+    /// 40 requests at once, each for another size of a long animated WebP, as anyone can ask
     /// for them on a server that signs its page's URLs: with the budget at its default (256 MiB),
     /// the server's memory grows by well under twice the budget (before: about 920 MiB here),
     /// some are answered and the rest are refused with 429 `server.overloaded` at once.
     @Test func animatedWebPRequestsStayInsideTheBudget() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
+        // 40 frames of 800×640: 80 MB decoded, as the audit's 100 of 500×400, in less work.
         let pan = try PanningAnimation(
-            .graceHopper, canvas: PixelSize(width: 500, height: 400), spriteWidth: 300, frames: 100, from: (0, 0), to: (200, 10), format: .webp)
+            .graceHopper, canvas: PixelSize(width: 800, height: 640), spriteWidth: 480, frames: 40, from: (0, 0), to: (320, 10), format: .webp)
         try pan.data.write(to: URL(fileURLWithPath: scratch.file("pan.webp")))
         // A long request timeout: the jobs admitted finish however loaded the machine running the tests is.
         let (process, port) = try await ServeProcess.start(["--root", scratch.path, "--request-timeout", "240"])
         defer { if process.isRunning { process.terminate() } }
         let pid = process.processIdentifier
         let before = AnswerAbuseTests.residentMiB(pid)
-        // Sizes on the page's ladder, each a cold render: 100 frames of each stay under
+        // Sizes on the page's ladder, each a cold render: 40 frames of each stay under
         // `maxAnimationOutputPixels`.
         let sizes = [(384, 307), (384, 288), (384, 256), (384, 216), (512, 410), (512, 384), (512, 341), (512, 288)]
         let seen = Seen(before)
@@ -56,8 +57,11 @@ import Testing
         let all = seen.answers.withLock { $0 }
         let served = all.filter { $0.hasPrefix("HTTP/1.1 200") }.count
         let refused = all.filter { $0.hasPrefix("HTTP/1.1 429") && $0.contains(#""code":"server.overloaded""#) }.count
-        #expect(served >= 1, "\(all.first ?? "")")
-        #expect(served + refused == 40, "\(all.filter { !$0.hasPrefix("HTTP/1.1 200") && !$0.hasPrefix("HTTP/1.1 429") }.prefix(2))")
+        // A job admitted on a machine busy with other tests may run past the image's deadline.
+        let late = all.filter { $0.hasPrefix("HTTP/1.1 422") && $0.contains(#""code":"input.timeout""#) }.count
+        #expect(served + late >= 1, "some were admitted: \(all.first ?? "")")
+        #expect(refused >= 20, "most were refused at once")
+        #expect(served + refused + late == 40, "\(all.filter { !$0.hasPrefix("HTTP/1.1 200") && !$0.hasPrefix("HTTP/1.1 429") }.prefix(2))")
         let grown = seen.peak.withLock { $0 } - before
         #expect(grown < 512, "resident memory grew by \(grown) MiB for 40 animated WebP jobs with a 256 MiB budget")
     }

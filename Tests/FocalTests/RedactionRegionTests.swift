@@ -64,17 +64,28 @@ import Testing
         #expect(FindRedactions.hidden([person, behind, face], candidates: [button], by: Self.redaction).count == 2)
         // With no sure face on the person, nothing says the candidate is not a face.
         #expect(FindRedactions.hidden([person], candidates: [button], by: Self.redaction).count == 1)
+        // Lower than the chest (a child behind, between the legs) it is hidden.
+        let low = RedactionCandidate(face: Self.face(200, 700, 20), certain: true)
+        #expect(FindRedactions.hidden([person, face], candidates: [low], by: Self.redaction).count == 2)
     }
 
-    /// A candidate just beside a cat's box (within `Redaction.petReach`) on no person is the
-    /// cat's paw or fur; on a person, or farther away, it is hidden.
+    /// An uncertain candidate overlapping a cat's box and within `Redaction.petReach` of it, on
+    /// no person, is the cat's paw or fur; a confirmed one, one on a person, or one farther away
+    /// is hidden. A candidate the animal look found on a dog is the dog's; a sure face never is.
     @Test func aCandidateBesideAPetIsThePets() {
         let cat = Subject(kind: .cat, box: Box(x: 100, y: 100, width: 400, height: 300), confidence: 0.9)
-        let paw = RedactionCandidate(face: Self.face(510, 200, 30), certain: true)
-        let far = RedactionCandidate(face: Self.face(700, 200, 30), certain: true)
+        let paw = RedactionCandidate(face: Self.face(490, 200, 30), certain: false)
+        let far = RedactionCandidate(face: Self.face(700, 200, 30), certain: false)
         #expect(FindRedactions.hidden([cat], candidates: [paw, far], by: Self.redaction).count == 1)
+        let confirmed = RedactionCandidate(face: Self.face(490, 200, 30), certain: true)
+        #expect(FindRedactions.hidden([cat], candidates: [confirmed], by: Self.redaction).count == 1)
         let person = Subject(kind: .person, box: Box(x: 480, y: 100, width: 200, height: 400), confidence: 0.9)
         #expect(FindRedactions.hidden([cat, person], candidates: [paw], by: Self.redaction).count == 1)
+        // The animal look: a dog found around a lone candidate makes it the dog's, not a sure face.
+        let dog = Subject(kind: .dog, box: Box(x: 600, y: 500, width: 200, height: 200), confidence: 0.5)
+        let lone = RedactionCandidate(face: Self.face(680, 560, 40), certain: true)
+        #expect(FindRedactions.hidden([], candidates: [lone], animals: [dog], by: Self.redaction).isEmpty)
+        #expect(FindRedactions.hidden([Self.face(680, 560, 40)], candidates: [], animals: [dog], by: Self.redaction).count == 1)
     }
 
     @Test func tilesCoverTheImageOverlappingBySixths() {

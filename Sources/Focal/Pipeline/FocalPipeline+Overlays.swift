@@ -44,17 +44,27 @@ extension FocalPipeline {
         }
     }
 
-    /// An overlay's image, opened from wherever its input is (`identity`, when known, spares
-    /// identifying it again).
-    func openOverlay(_ input: ImageInput, contentID: String?) async throws -> SourceImage {
-        let (location, _) = try await fetched(input, identity: contentID.flatMap { ImageIdentity(contentID: $0) }, identify: contentID == nil)
-        return try await open(location)
+    /// An overlay's image for a render, read now and identified from what was read (the identity
+    /// it is rendered under, and remembered): an overlay changed since `overlayIdentity(of:)`
+    /// looked is rendered under its new identity, never under the old one.
+    func openOverlay(_ input: ImageInput) async throws -> (contentID: String?, image: SourceImage) {
+        let (id, image) = try await readOverlay(input)
+        let now = ContinuousClock.now
+        switch input.location {
+        case let .file(path) where input.contentID == nil:
+            if let id, let stamp = OverlayIdentity.stamp(of: path) { rememberOverlay("file:" + path, OverlayIdentity(contentID: id, stamp: stamp, read: now)) }
+        case let .url(url) where input.contentID == nil:
+            if let id { rememberOverlay("url:" + url.absoluteString, OverlayIdentity(contentID: id, stamp: nil, read: now)) }
+        default:
+            break
+        }
+        return (id ?? input.contentID, image)
     }
 
     /// Reads an overlay's bytes once: its identity and its image.
     private func readOverlay(_ input: ImageInput) async throws -> (String?, SourceImage) {
-        let (location, identity) = try await fetched(input, identity: nil)
-        return (identity?.contentID, try await open(location))
+        let (location, identity) = try await fetched(input, identity: Self.givenIdentity(input))
+        return (identity?.contentID, try await open(location, identifiedAs: identity?.contentID))
     }
 
     private func rememberOverlay(_ key: String, _ identity: OverlayIdentity) {

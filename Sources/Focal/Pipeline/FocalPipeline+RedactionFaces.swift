@@ -73,10 +73,11 @@ extension FocalPipeline {
             let score = try await pool.run { try self.secondLook(at: inBase, in: source) }
             if score >= Redaction.uncertainScore { candidates.append(RedactionCandidate(face: face, certain: score >= Redaction.confirmedScore)) }
         }
-        // A face on no person and no pet the whole image showed may be an animal's the object
-        // detector missed at the proxy's scale: it looks again around the face.
+        // A candidate on no person and no pet the whole image showed may be an animal's face the
+        // object detector missed at the proxy's scale: it looks again around it. (Never a face
+        // the stages are sure of: a child's cheek against a puppy must stay hidden.)
         let people = detected.filter { $0.kind == .person }, pets = detected.filter { $0.kind.traits.strategy == .pets }
-        let alone = (known.map(\.box) + candidates.map(\.face.box)).filter { box in
+        let alone = candidates.map(\.face.box).filter { box in
             !people.contains { $0.box.contains(x: box.midX, y: box.midY) } && !pets.contains { $0.box.contains(x: box.midX, y: box.midY) }
         }
         var animals: [Subject] = []

@@ -397,18 +397,23 @@ public final class FocalPipeline: Sendable {
 
     /// Opens an input's header and reserves the memory its decode is estimated to need on the
     /// current job's pass (less the encoded bytes, reserved when they were read or fetched).
-    func open(_ given: ImageInput.Location, page: Int? = nil, turn: Int = 0) async throws -> SourceImage {
+    /// - Parameter identifiedAs: The content ID the job identified the input by, if any: an
+    ///   object read now must still be that version.
+    func open(_ given: ImageInput.Location, page: Int? = nil, turn: Int = 0, identifiedAs expected: String? = nil) async throws -> SourceImage {
         var read = given
-        // An object known by its ETag and not read yet: read now, since a crop needs its pixels.
-        // Replaced since its HEAD (another ETag): its bytes are not the identity the job has.
+        // An object identified by its ETag and not read yet: read now, since a crop needs its
+        // pixels. Replaced since its HEAD (another version): its bytes are not the identity the
+        // job has, and would be cached under it.
         if case let .object(address) = given {
             let known = objectTags.withLock { $0[address] }
             let object = try await readObject(address)
-            if let known, object.etag != known.etag {
+            let current = object.etag.map { Self.objectID(address, etag: $0, size: object.data.count) }
+            let replaced = expected.map { current != $0 } ?? (known.map { object.etag != $0.etag } ?? false)
+            if replaced {
                 objectTags.withLock { $0[address] = nil }
                 throw StorageError(
                     .storageUnavailable, address: address.description, "the object was replaced while it was read; try again",
-                    cause: "ETag \(known.etag) at HEAD, \(object.etag ?? "none") at GET")
+                    cause: "identified as \(expected ?? known?.contentID ?? "?"), read as \(current ?? "no ETag")")
             }
             read = .data(object.data, name: address.description)
         }

@@ -79,9 +79,6 @@ public final class ImageCatalog: Sendable {
         public let message: String
         /// The whole error, for the log.
         public let detail: String
-        /// Whether the store refused this server (its credentials, its permissions, a redirect
-        /// elsewhere): a fault of this replica's settings, not of the store.
-        public var isRefusal: Bool { code == ErrorCode.storageRefused.rawValue }
     }
 
     /// The extensions listed as photos.

@@ -42,9 +42,9 @@ struct FindRedactions: CropStep {
         let detected = try await pipeline.subjects(of: copy, identity: identity, accuracy: .accurate, scopes: [.everything])[.everything] ?? []
         guard redaction.hides(.face) else { return hidden(detected, candidates: [], by: redaction) }
         let (candidates, animals) = try await pipeline.redactionFaces(in: copy, confirmedBy: detected)
-        // Animals found around lone faces make those faces the animals' own (and are hidden
-        // themselves when the redaction hides their kind).
-        return hidden(detected + animals.map { Subject(kind: $0.kind, box: $0.box, confidence: 0) }, candidates: candidates, by: redaction)
+        // Animals found around lone candidates make those candidates the animals' own; the
+        // stages' sure faces are never judged by them.
+        return hidden(detected, candidates: candidates, animals: animals, by: redaction)
     }
 
     /// The boxes `redaction` hides: among `found` (the detection stages' subjects), those of its
@@ -53,23 +53,27 @@ struct FindRedactions: CropStep {
     /// same way, an uncertain one by `Redaction.minimumMargin` alone. Faces that are a pet's own
     /// are left out, and so are the faces of `found` scored under `Redaction.sureScore` when the
     /// redaction hides faces (they are among the candidates, looked at again), and candidates on
-    /// the body of a person whose face is sure (`isOnFacedPerson`), and candidates just beside
-    /// a cat or dog and on no person.
-    static func hidden(_ found: [Subject], candidates: [RedactionCandidate], by redaction: Redaction) -> [Box] {
+    /// the chest of a person whose face is sure (`isOnFacedPerson`), uncertain ones just beside
+    /// a cat or dog and on no person, and ones the animal look found on a cat or dog (`animals`).
+    static func hidden(_ found: [Subject], candidates: [RedactionCandidate], animals: [Subject] = [], by redaction: Redaction) -> [Box] {
         let pets = found.filter { $0.kind.traits.strategy == .pets }, people = found.filter { $0.kind == .person }
         let isAnimal = { (face: Subject) in SubjectSelection.isPetsOwnFace(face, pets: pets, people: people) }
+        let isAnimalLooked = { (face: Subject) in SubjectSelection.isPetsOwnFace(face, pets: pets + animals, people: people) }
         // Faces the stages scored under `Redaction.sureScore` come back as candidates, looked at again.
         let looked = redaction.hides(.face)
         let weak = { (subject: Subject) in looked && subject.kind == .face && subject.confidence < Redaction.sureScore }
         let sure = found.filter { redaction.hides($0.kind) && !isAnimal($0) && !weak($0) }.map { grown($0.box, by: Redaction.margin(forSide: max($0.box.width, $0.box.height))) }
         let sureFaces = found.filter { $0.kind == .face && !isAnimal($0) && !weak($0) }
-        // A candidate beside a cat or dog (on its box grown by `Redaction.petReach`) and on no
-        // person is its fur or paw: detectors cut an animal's box short at its edges.
+        // An uncertain candidate beside a cat or dog (on its box grown by `Redaction.petReach`),
+        // overlapping it, and on no person is its fur or paw: detectors cut an animal's box short
+        // at its edges. (A confirmed face above a dog's back may be a child's: it stays hidden.)
         let nearPet = { (face: Subject) in
-            SubjectSelection.isPetsOwnFace(face, pets: pets.map { Subject(kind: $0.kind, box: grown($0.box, by: Redaction.petReach), confidence: $0.confidence) }, people: people)
+            let reach = pets.map { Subject(kind: $0.kind, box: grown($0.box, by: Redaction.petReach), confidence: $0.confidence) }
+            return SubjectSelection.isPetsOwnFace(face, pets: reach, people: people) && pets.contains { $0.box.intersection(face.box) != nil }
         }
         let more = candidates.filter { candidate in
-            !isAnimal(candidate.face) && !nearPet(candidate.face) && !isOnFacedPerson(candidate.face, faces: sureFaces, people: people)
+            !isAnimalLooked(candidate.face) && !(!candidate.certain && nearPet(candidate.face))
+                && !isOnFacedPerson(candidate.face, faces: sureFaces, people: people)
         }.map { candidate in
             let box = candidate.face.box
             return grown(box, by: candidate.certain ? Redaction.margin(forSide: max(box.width, box.height)) : 0)
@@ -80,8 +84,10 @@ struct FindRedactions: CropStep {
     /// Whether a candidate `face` lies on people who already have theirs: every person whose box
     /// holds its centre (a box taken 5 % taller, whose bottom a detector cuts short at an image's
     /// edge) holds a sure face (one of `faces`) in the upper half of the box, wholly above the
-    /// candidate, over it (the candidate's centre within half the face's width of its sides) and
-    /// at least `Redaction.facedPersonRatio` times its side; and at least one person does. One
+    /// candidate and at most `Redaction.torsoFaces` of its heights above it (the candidate is on
+    /// the chest, not between the legs, where a child behind may show), over it (the candidate's
+    /// centre within half the face's width of its sides) and at least
+    /// `Redaction.facedPersonRatio` times its side; and at least one person does. One
     /// person has one face: a button, a badge or a tie on a body whose face is found is not
     /// another (a child on a lap has a face of more than a third of the adult's; a face behind a
     /// person is usually a person of its own, whose box frees it).
@@ -92,6 +98,7 @@ struct FindRedactions: CropStep {
             faces.contains { known in
                 let box = known.box
                 return person.box.contains(x: box.midX, y: box.midY) && box.midY <= person.box.midY && box.maxY <= face.box.y
+                    && face.box.y <= box.maxY + Redaction.torsoFaces * box.height
                     && abs(cx - box.midX) <= box.width && max(box.width, box.height) >= Redaction.facedPersonRatio * side
             }
         }

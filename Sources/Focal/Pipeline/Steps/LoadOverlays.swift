@@ -35,19 +35,25 @@ struct LoadOverlays: CropStep {
 }
 
 /// The overlays' images for a render that was not cached, each read now unless identifying it
-/// read it already (`LoadOverlays`).
+/// read it already (`LoadOverlays`), and identified from the bytes read, so that the result is
+/// stored under the overlay it shows (one changed since it was identified included).
 struct OpenOverlays: CropStep {
     let name = "open overlays"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil else { return }
+        // Identified again from the bytes read: the result is stored under what was rendered.
         if let mark = job.options.watermark, job.watermarkImage == nil {
             let input = try LoadOverlays.input(job.options.watermarkInput, named: mark.source, for: "watermark")
-            job.watermarkImage = try await pipeline.openOverlay(input, contentID: mark.contentID)
+            let (contentID, image) = try await pipeline.openOverlay(input)
+            job.options.watermark?.contentID = contentID
+            job.watermarkImage = image
         }
         if let frame = job.options.frame, job.frameImage == nil {
             let input = try LoadOverlays.input(job.options.frameInput, named: frame.source, for: "frame")
-            job.frameImage = try await pipeline.openOverlay(input, contentID: frame.contentID)
+            let (contentID, image) = try await pipeline.openOverlay(input)
+            job.options.frame?.contentID = contentID
+            job.frameImage = image
         }
     }
 }

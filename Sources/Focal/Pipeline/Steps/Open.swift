@@ -5,6 +5,7 @@ struct Open: CropStep {
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.image == nil, job.fetched else { return }
-        job.image = try await pipeline.open(job.location, page: job.options.page.map { $0 - 1 }, turn: job.options.orient ?? 0)
+        job.image = try await pipeline.open(
+            job.location, page: job.options.page.map { $0 - 1 }, turn: job.options.orient ?? 0, identifiedAs: job.identity?.contentID)
     }
 }

@@ -113,7 +113,8 @@ struct Render: CropStep {
         if let limit = options.maxBytes, data.count > limit, format.descriptor.takesQuality {
             // Each further encode is counted in the filters' work bound: its filters again and
             // the format's own cost, over the output's pixels.
-            let taps = options.effects.taps, output = plan.outputSize
+            // Each encode is of the whole canvas (`fill`, `frame`), the filters of the output.
+            let taps = options.effects.taps, output = canvas
             let spent = Int(saturating: Double(taps) * Double(output.area))
             let allowed = limits.tries(taps: taps + format.descriptor.encodeTaps, output: output, spent: spent)
             let fitted = try await Self.largestQuality(below: options.quality, fitting: limit, tries: allowed, encode: encode)
