@@ -120,9 +120,9 @@ import Testing
         let client = S3Client(settings: store.settings)
         let count = 10_000
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<16 {
+            for worker in 0..<8 {
                 group.addTask {
-                    for i in stride(from: worker, to: count, by: 16) {
+                    for i in stride(from: worker, to: count, by: 8) {
                         let key = String(format: "many/p%05d.jpg", i)
                         try await client.put(Data("photo \(i)".utf8), at: try #require(ObjectAddress(bucket: "photos", key: key)))
                     }
