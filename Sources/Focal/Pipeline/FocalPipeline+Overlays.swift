@@ -20,20 +20,15 @@ extension FocalPipeline {
         let now = ContinuousClock.now
         switch input.location {
         case let .file(path) where !ObjectAddress.looksLikeOne(path):
-            let key = "file:" + path
-            let stamp = OverlayIdentity.stamp(of: path)
-            if let stamp, let known = overlayIdentities.withLock({ $0[key] }), known.stamp == stamp { return (known.contentID, nil) }
-            let (id, image) = try await readOverlay(input)
-            if let id, let stamp { rememberOverlay(key, OverlayIdentity(contentID: id, stamp: stamp, read: now)) }
-            return (id, image)
+            if let stamp = OverlayIdentity.stamp(of: path), let known = overlayIdentities.withLock({ $0["file:" + path] }), known.stamp == stamp {
+                return (known.contentID, nil)
+            }
+            return try await readOverlay(input)
         case let .url(url):
-            let key = "url:" + url.absoluteString
-            let known = overlayIdentities.withLock { $0[key] }
+            let known = overlayIdentities.withLock { $0["url:" + url.absoluteString] }
             if let known, now < known.read + OverlayIdentity.urlLifetime { return (known.contentID, nil) }
             do {
-                let (id, image) = try await readOverlay(input)
-                if let id { rememberOverlay(key, OverlayIdentity(contentID: id, stamp: nil, read: now)) }
-                return (id, image)
+                return try await readOverlay(input)
             } catch {
                 guard let known, now < known.read + OverlayIdentity.staleIfError else { throw error }
                 return (known.contentID, nil)
@@ -49,22 +44,29 @@ extension FocalPipeline {
     /// looked is rendered under its new identity, never under the old one.
     func openOverlay(_ input: ImageInput) async throws -> (contentID: String?, image: SourceImage) {
         let (id, image) = try await readOverlay(input)
-        let now = ContinuousClock.now
-        switch input.location {
-        case let .file(path) where input.contentID == nil:
-            if let id, let stamp = OverlayIdentity.stamp(of: path) { rememberOverlay("file:" + path, OverlayIdentity(contentID: id, stamp: stamp, read: now)) }
-        case let .url(url) where input.contentID == nil:
-            if let id { rememberOverlay("url:" + url.absoluteString, OverlayIdentity(contentID: id, stamp: nil, read: now)) }
-        default:
-            break
-        }
         return (id ?? input.contentID, image)
     }
 
-    /// Reads an overlay's bytes once: its identity and its image.
+    /// Reads an overlay's bytes once: its identity and its image. A file's or a URL's identity is
+    /// remembered (a file's under the stamp it had before it was read, so that a change while it
+    /// was read is seen next time).
     private func readOverlay(_ input: ImageInput) async throws -> (String?, SourceImage) {
+        let now = ContinuousClock.now
+        var remember: (key: String, stamp: String?)?
+        switch input.location {
+        case let .file(path) where input.contentID == nil:
+            remember = OverlayIdentity.stamp(of: path).map { ("file:" + path, $0) }
+        case let .url(url) where input.contentID == nil:
+            remember = ("url:" + url.absoluteString, nil)
+        default:
+            break
+        }
         let (location, identity) = try await fetched(input, identity: Self.givenIdentity(input))
-        return (identity?.contentID, try await open(location, identifiedAs: identity?.contentID))
+        let image = try await open(location, identifiedAs: identity?.contentID)
+        if let remember, let id = identity?.contentID {
+            rememberOverlay(remember.key, OverlayIdentity(contentID: id, stamp: remember.stamp, read: now))
+        }
+        return (identity?.contentID, image)
     }
 
     private func rememberOverlay(_ key: String, _ identity: OverlayIdentity) {

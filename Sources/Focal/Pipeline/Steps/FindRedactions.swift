@@ -67,9 +67,9 @@ struct FindRedactions: CropStep {
         // An uncertain candidate beside a cat or dog (on its box grown by `Redaction.petReach`),
         // overlapping it, and on no person is its fur or paw: detectors cut an animal's box short
         // at its edges. (A confirmed face above a dog's back may be a child's: it stays hidden.)
+        let reach = pets.map { Subject(kind: $0.kind, box: grown($0.box, by: Redaction.petReach), confidence: $0.confidence) }
         let nearPet = { (face: Subject) in
-            let reach = pets.map { Subject(kind: $0.kind, box: grown($0.box, by: Redaction.petReach), confidence: $0.confidence) }
-            return SubjectSelection.isPetsOwnFace(face, pets: reach, people: people) && pets.contains { $0.box.intersection(face.box) != nil }
+            SubjectSelection.isPetsOwnFace(face, pets: reach, people: people) && pets.contains { $0.box.intersection(face.box) != nil }
         }
         let more = candidates.filter { candidate in
             !isAnimalLooked(candidate.face) && !(!candidate.certain && nearPet(candidate.face))
