@@ -5,6 +5,11 @@ import Synchronization
 /// Runs blocking native work (decode, detect, encode) on a bounded set of threads of its own,
 /// never on Swift's cooperative pool, and refuses work beyond a queue limit.
 ///
+/// Waiting work takes turns by lane (`WorkLane.current` when it was queued): a thread that comes
+/// free takes the oldest work of the lane with the fewest jobs running (of those, the lane whose
+/// turn was longest ago), so a client with a hundred jobs queued does not make another client's
+/// one job wait behind all of them.
+///
 /// The threads are the pool's own (a thread per running drain of the queue), not libdispatch's
 /// worker threads: those are as many as the machine has cores, shared by every queue of the
 /// process, so a job that blocks there (a model compiling under a lock, a slow file) would stall
@@ -28,10 +33,50 @@ public final class NativeWorkPool: BlockingExecutor {
         }
     }
 
+    private struct Waiting {
+        let id: UInt64
+        let lane: String
+        let job: @Sendable () -> Void
+    }
+
     private struct State {
         var running = 0
-        var waiting: [(id: UInt64, job: @Sendable () -> Void)] = []
+        var waiting: [Waiting] = []
+        /// Jobs running per lane (lanes with none are left out).
+        var lanes: [String: Int] = [:]
+        /// When each lane last had work started (a count of starts), for taking turns.
+        var turns: [String: UInt64] = [:]
+        var starts: UInt64 = 0
         var nextID: UInt64 = 0
+
+        mutating func started(_ lane: String) {
+            lanes[lane, default: 0] += 1
+            starts += 1
+            // Lanes long idle are forgotten: a lane never seen goes first anyway.
+            if turns.count >= 4096 { turns = turns.filter { lanes[$0.key] != nil } }
+            turns[lane] = starts
+        }
+
+        mutating func ended(_ lane: String) {
+            let left = (lanes[lane] ?? 1) - 1
+            lanes[lane] = left > 0 ? left : nil
+        }
+
+        /// Takes the next work to run: the oldest of the lane with the fewest jobs running, and
+        /// of those the lane whose turn was longest ago.
+        mutating func next() -> Waiting? {
+            var best: Int?
+            var bestRank = (running: Int.max, turn: UInt64.max)
+            for (index, work) in waiting.enumerated() {
+                let rank = (running: lanes[work.lane] ?? 0, turn: turns[work.lane] ?? 0)
+                if rank < bestRank {
+                    best = index
+                    bestRank = rank
+                }
+            }
+            guard let best else { return nil }
+            return waiting.remove(at: best)
+        }
     }
 
     /// The most jobs that run at once.
@@ -66,6 +111,7 @@ public final class NativeWorkPool: BlockingExecutor {
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try Task.checkCancellation()
         let ticket = Ticket<T>()
+        let lane = WorkLane.current ?? ""
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -80,15 +126,16 @@ public final class NativeWorkPool: BlockingExecutor {
                 let start: Bool? = state.withLock { state in
                     if state.running < width {
                         state.running += 1
+                        state.started(lane)
                         return true
                     }
                     guard state.waiting.count < queueLimit else { return nil }
-                    state.waiting.append((id, job))
+                    state.waiting.append(Waiting(id: id, lane: lane, job: job))
                     return false
                 }
                 switch start {
                 case nil: ticket.finish(.failure(Overloaded(waiting: queueLimit)))
-                case true?: Thread.detachNewThread { self.drain(first: job) }
+                case true?: Thread.detachNewThread { self.drain(first: Waiting(id: id, lane: lane, job: job)) }
                 case false?: break
                 }
             }
@@ -159,17 +206,19 @@ public final class NativeWorkPool: BlockingExecutor {
         }
     }
 
-    /// Runs `first`, then waiting jobs, until none are left.
-    private func drain(first: @escaping @Sendable () -> Void) {
-        var next: (@Sendable () -> Void)? = first
-        while let job = next {
-            job()
+    /// Runs `first`, then waiting jobs in turn by lane, until none are left.
+    private func drain(first: Waiting) {
+        var next: Waiting? = first
+        while let work = next {
+            work.job()
             next = state.withLock { state in
-                if state.waiting.isEmpty {
+                state.ended(work.lane)
+                guard let following = state.next() else {
                     state.running -= 1
                     return nil
                 }
-                return state.waiting.removeFirst().job
+                state.started(following.lane)
+                return following
             }
         }
     }

@@ -71,6 +71,8 @@ public func buildRouter(_ service: FocalService) -> Router<FocalRequestContext> 
     // Any site may show Focal's images and call its API; writes still need the token.
     router.add(middleware: CrossOrigin(timingAllowOrigin: service.configuration.timingAllowOrigin))
     router.add(middleware: RequestObserver(logger: service.logger, metrics: service.metrics))
+    // Each client's work in a lane of its own: a flood from one client leaves the rest to others.
+    router.add(middleware: ClientLanes(trustedProxies: service.configuration.trustedProxies))
 
     // Writes: one collection behind the write authorization (the token).
     let writes = RouteCollection(context: FocalRequestContext.self).add(middleware: WriteAuthorization(authorization: service.authorization))

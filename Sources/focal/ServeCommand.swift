@@ -57,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(.animationFrames) var animationFrames: String?
     @Option(.overlongAnimations) var overlongAnimations: String?
     @Option(.metricsAllow) var metricsAllow: [String] = []
+    @Option(.trustedProxy) var trustedProxy: [String] = []
     @Flag(.noMetrics) var noMetrics = false
     @Option(.allowSource) var allowSource: [String] = []
     @Option(.allowNetwork) var allowNetwork: [String] = []

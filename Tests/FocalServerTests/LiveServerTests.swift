@@ -43,9 +43,10 @@ import Glibc
     }
 
     /// With a small queue, a burst of ten times the workers gets prompt 429s (with Retry-After)
-    /// for the excess, and every accepted request completes.
+    /// for the excess, and every accepted request completes. (One client holds at most half of
+    /// the 4 places.)
     @Test func aBurstBeyondTheQueueIsRefusedAndTheRestComplete() async throws {
-        try await withServer(.live, { $0.pipeline.workers = 1; $0.pipeline.maxJobs = 2; $0.pipeline.memoryCacheBytes = 0 }) { client in
+        try await withServer(.live, { $0.pipeline.workers = 1; $0.pipeline.maxJobs = 4; $0.pipeline.memoryCacheBytes = 0 }) { client in
             let port = try #require(client.port)
             // Ten connections at once (the test client would send one request at a time), each a
             // distinct size: distinct jobs, none shared.
@@ -59,7 +60,7 @@ import Glibc
             }
             let refused = responses.filter { $0.hasPrefix("HTTP/1.1 429") }, served = responses.filter { $0.hasPrefix("HTTP/1.1 200") }
             #expect(refused.count + served.count == 10, "\(responses.map { $0.prefix(40) })")
-            #expect(!refused.isEmpty, "a queue of 2 cannot hold 10 distinct requests at once")
+            #expect(!refused.isEmpty, "a client's 2 places cannot hold 10 distinct requests at once")
             #expect(served.count >= 2)
             #expect(refused.allSatisfy { $0.lowercased().contains("retry-after: 1") }, "429 carries Retry-After")
             #expect(refused.allSatisfy { $0.contains("server.overloaded") })
@@ -113,17 +114,18 @@ import Glibc
 /// models, a free loopback port; `arguments` add flags, `standardError` takes its log (default:
 /// discarded).
 enum ServeProcess {
-    /// Starts it and waits until `/readyz` answers 200; the caller terminates it.
-    static func start(_ arguments: [String], standardError: FileHandle? = nil) async throws -> (Process, port: Int) {
+    /// Starts it and waits until `/readyz` answers 200; the caller terminates it. `unsafe: false`
+    /// leaves out `--allow-unsafe` (a signed-only server).
+    static func start(_ arguments: [String], unsafe: Bool = true, standardError: FileHandle? = nil) async throws -> (Process, port: Int) {
         let port = try FreePort.pick()
         let process = Process()
         // This test process ignores SIGPIPE, and a child inherits that; `env --default-signal`
         // starts `focal` with the default a shell or a service manager gives it.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["--default-signal=PIPE", Checkout.focal] + [
-            "serve", "--port", String(port), "--root", Checkout.root.appendingPathComponent("Fixtures").path, "--allow-unsafe",
+            "serve", "--port", String(port), "--root", Checkout.root.appendingPathComponent("Fixtures").path,
             "--models", Checkout.models, "--log-level", "error",
-        ] + arguments
+        ] + (unsafe ? ["--allow-unsafe"] : []) + arguments
         process.standardError = standardError ?? FileHandle.nullDevice
         try process.run()
         do {
@@ -189,20 +191,42 @@ enum RawHTTP {
     }
 
     /// A GET whose whole response (head and body, as text) is returned; the server closes.
-    static func get(port: Int, path: String, timeout: Double = 10) throws -> String {
-        let fd = try connect(port)
+    /// `from` is the client's own loopback address (127.0.0.2 is another client than 127.0.0.1).
+    static func get(port: Int, path: String, from: String = "127.0.0.1", timeout: Double = 10) throws -> String {
+        let fd = try connect(port, from: from)
         defer { close(fd) }
         try send(fd, Data("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         return try receive(fd, until: nil, timeout: timeout)
     }
 
-    /// A connected socket; `receiveBuffer` sets its receive buffer first (a client that reads
-    /// nothing then takes little of an answer into its kernel).
-    static func connect(_ port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
+    /// A POST of a JSON body whose whole response is returned; the server closes.
+    static func post(port: Int, path: String, json: Data, from: String = "127.0.0.1", timeout: Double = 10) throws -> String {
+        let fd = try connect(port, from: from)
+        defer { close(fd) }
+        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: \(json.count)\r\n\r\n"
+        try send(fd, Data(head.utf8) + json)
+        return try receive(fd, until: nil, timeout: timeout)
+    }
+
+    /// A connected socket from the loopback address `from`; `receiveBuffer` sets its receive
+    /// buffer first (a client that reads nothing then takes little of an answer into its kernel).
+    static func connect(_ port: Int, from: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure() }
         if var size = receiveBuffer {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if from != "127.0.0.1" {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(from)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            guard bound else {
+                close(fd)
+                throw Failure()
+            }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

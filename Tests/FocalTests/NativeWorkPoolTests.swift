@@ -112,6 +112,27 @@ private func poolPoll(
         #expect(turnstile.counts.peak == 3)
     }
 
+    @Test("waiting work takes turns by lane: one lane's long queue does not hold another's one job")
+    func lanesTakeTurns() async throws {
+        let pool = NativeWorkPool(width: 1, queueLimit: 100)
+        let turnstile = Turnstile()
+        defer { turnstile.release(100) }
+        let order = Mutex<[String]>([])
+        let blocker = PoolCall { try await WorkLane.$current.withValue("flood") { try await pool.run { turnstile.pass() } } }
+        try await poolPoll("the worker is busy") { turnstile.counts.running == 1 }
+        let flood = (0..<8).map { index in
+            PoolCall { try await WorkLane.$current.withValue("flood") { try await pool.run { order.withLock { $0.append("flood \(index)") } } } }
+        }
+        try await poolPoll("the flood is queued") { pool.load.waiting == 8 }
+        let other = PoolCall { try await WorkLane.$current.withValue("other") { try await pool.run { order.withLock { $0.append("other") } } } }
+        try await poolPoll("the other client's job is queued") { pool.load.waiting == 9 }
+        turnstile.release()
+        try await poolPoll("everything ran") { blocker.isDone && other.isDone && flood.allSatisfy(\.isDone) }
+        let ran = order.withLock { $0 }
+        #expect(ran.first == "other", "the lane with nothing running goes first: \(ran)")
+        #expect(Array(ran.dropFirst()) == (0..<8).map { "flood \($0)" }, "a lane's own work keeps its order")
+    }
+
     @Test("beyond the queue limit work is refused with Overloaded, and the pool recovers")
     func queueLimit() async throws {
         let pool = NativeWorkPool(width: 1, queueLimit: 2)

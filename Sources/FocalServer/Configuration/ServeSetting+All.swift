@@ -10,7 +10,7 @@ extension ServeSetting {
     public static let all: [ServeSetting] = [
         host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, timingAllowOrigin, autoWebp, autoFormat,
         requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, answerMemory, maxJSONBytes, maxSignPaths,
-        maxFrames, animationFrames, overlongAnimations, metricsAllow, noMetrics, allowSource, allowNetwork, s3Endpoint, s3Region, s3AccessKeyID, s3SecretAccessKey, s3SessionToken,
+        maxFrames, animationFrames, overlongAnimations, metricsAllow, trustedProxy, noMetrics, allowSource, allowNetwork, s3Endpoint, s3Region, s3AccessKeyID, s3SecretAccessKey, s3SessionToken,
         s3Addressing, s3Bucket, redact, models, modelCache, precision, logLevel,
     ]
 
@@ -214,6 +214,14 @@ extension ServeSetting {
         apply: { configuration, networks in
             configuration.metricsNetworks = try networks.map { text throws(SettingError) in try IPNetwork(text) }
         }, show: { $0.metricsNetworks.map(\.description).joined(separator: ", ") })
+
+    /// `--trusted-proxy`, repeatable: `ServerConfiguration.trustedProxies`.
+    public static let trustedProxy = ServeSetting(
+        list: "trusted-proxy", valueName: "network", defaultNote: "loopback", sample: "10.0.0.0/24",
+        "A proxy whose X-Forwarded-For names the client (clients share the jobs and memory fairly)",
+        apply: { configuration, networks in
+            configuration.trustedProxies = try networks.map { text throws(SettingError) in try IPNetwork(text) }
+        }, show: { $0.trustedProxies.map(\.description).joined(separator: ", ") })
 
     /// `--no-metrics`: `ServerConfiguration.metrics` off.
     public static let noMetrics = ServeSetting(

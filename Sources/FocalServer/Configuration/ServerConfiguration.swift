@@ -52,6 +52,10 @@ public struct ServerConfiguration: Sendable {
     /// The networks `/metrics` answers; default loopback only (`127.0.0.0/8`, `::1`). Anyone else
     /// gets 404. A cache in front must not pass it (the VCL answers 404 itself).
     public var metricsNetworks: [IPNetwork]
+    /// The proxies (a cache, a load balancer) whose `X-Forwarded-For` names the client, for
+    /// sharing the job places and memory between clients (`ClientLanes`); default loopback only.
+    /// A proxy on another machine must be listed, or all its clients count as one.
+    public var trustedProxies: [IPNetwork] = ServerConfiguration.loopback
     /// With keys and without `allowUnsafe` (signed-only), whether `/v1/photos` and the originals
     /// (`/v1/images/{id}`) may be read without a signature or the token; default `false`.
     public var publicPhotos: Bool
