@@ -24,6 +24,7 @@
 
 @_exported public import class FocalRuntime.NativeWorkPool
 @_exported public import struct FocalRuntime.Deadline
+@_exported public import struct FocalRuntime.StepTiming
 
 @_exported public import struct FocalFetch.NetworkSettings
 @_exported public import struct FocalFetch.FetchError

@@ -146,19 +146,22 @@ public final class ObjectDetector: SubjectDetecting {
         let pads = Self.passes(accuracy)
         let size = Int32(Self.inputSize(accuracy))
         let (width, height, stride) = try image.cGeometry()
-        let count = try net().with { (session) throws(DetectionError) -> Int32 in
-            let (count, text) = withErrorText { err, len in
-                image.bytes.withUnsafeBufferPointer { pixels in
-                    boxes.withUnsafeMutableBufferPointer { out in
-                        focal_ov_yolo_detect(
-                            session, pixels.baseAddress, pixels.count, width, height, stride, size, pads, Int32(pads.count),
-                            ids, groups, Int32(ids.count), groupThresholds, Int32(groupThresholds.count), 0.45,
-                            out.baseAddress, Int32(capacity), err, len)
+        // The network's own time, its input copied in and its output read out.
+        let count = try StepClock.time("infer-objects") { () throws(DetectionError) -> Int32 in
+            try net().with { (session) throws(DetectionError) -> Int32 in
+                let (count, text) = withErrorText { err, len in
+                    image.bytes.withUnsafeBufferPointer { pixels in
+                        boxes.withUnsafeMutableBufferPointer { out in
+                            focal_ov_yolo_detect(
+                                session, pixels.baseAddress, pixels.count, width, height, stride, size, pads, Int32(pads.count),
+                                ids, groups, Int32(ids.count), groupThresholds, Int32(groupThresholds.count), 0.45,
+                                out.baseAddress, Int32(capacity), err, len)
+                        }
                     }
                 }
+                if count < 0 { throw DetectionError(.detectionFailed, "object detection failed", cause: text) }
+                return count
             }
-            if count < 0 { throw DetectionError(.detectionFailed, "object detection failed", cause: text) }
-            return count
         }
         return boxes.prefix(Int(count)).compactMap { box -> Subject? in
             guard let kind = Self.classes.first(where: { $0.id == box.label })?.kind,

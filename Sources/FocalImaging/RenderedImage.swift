@@ -106,6 +106,10 @@ public final class RenderedImage: @unchecked Sendable {
     /// Encodes the image with `settings` (its mirroring applied first).
     /// - Throws: `ImagingError` (`output.encode_failed`).
     public func encode(_ settings: EncodeSettings) throws(ImagingError) -> Data {
+        try StepClock.time("encode") { () throws(ImagingError) -> Data in try encodeNow(settings) }
+    }
+
+    private func encodeNow(_ settings: EncodeSettings) throws(ImagingError) -> Data {
         let format = settings.format
         guard format.holds(size) else {
             throw ImagingError(.outputEncodeFailed, "an output of \(size) is larger than \(format.rawValue.uppercased()) can hold")

@@ -352,6 +352,10 @@ public final class SourceImage: @unchecked Sendable {
     /// Decodes the whole oriented image scaled to exactly `width` × `height`, into memory.
     /// - Throws: `ImagingError` (`input.corrupt`) or `LimitExceeded` (`input.timeout`), naming this image.
     public func decode(width: Int, height: Int) throws -> RenderedImage {
+        try StepClock.time("decode") { try decodeNow(width: width, height: height) }
+    }
+
+    private func decodeNow(width: Int, height: Int) throws -> RenderedImage {
         try deadline.check(source: name)
         guard let w = Int32(exactly: width), let h = Int32(exactly: height), w > 0, h > 0 else {
             throw ImagingError(.internalFailure, "decode size \(width)x\(height) is out of range", source: name)
@@ -406,6 +410,11 @@ public final class SourceImage: @unchecked Sendable {
     ///   `ImagingError` (`input.corrupt`; `output.encode_failed` for an output larger than the
     ///   format holds) naming this image.
     public func encode(crop: PixelRect, to output: PixelSize, settings: EncodeSettings) throws -> Data {
+        // Decoded as it is encoded (libvips streams the one into the other): timed as one.
+        try StepClock.time("encode") { try encodeNow(crop: crop, to: output, settings: settings) }
+    }
+
+    private func encodeNow(crop: PixelRect, to output: PixelSize, settings: EncodeSettings) throws -> Data {
         let format = settings.format
         guard format.holds(output) else {
             throw ImagingError(.outputEncodeFailed, "an output of \(output) is larger than \(format.rawValue.uppercased()) can hold", source: name)

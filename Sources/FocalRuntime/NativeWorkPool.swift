@@ -112,6 +112,8 @@ public final class NativeWorkPool: BlockingExecutor {
         try Task.checkCancellation()
         let ticket = Ticket<T>()
         let lane = WorkLane.current ?? ""
+        // The part of a job this work is timed in, carried to the pool's thread.
+        let part = StepClock.current
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -121,7 +123,7 @@ public final class NativeWorkPool: BlockingExecutor {
                 guard ticket.attach(continuation) else { return }
                 let job: @Sendable () -> Void = {
                     guard ticket.begin() else { return }
-                    ticket.finish(Result { try work() })
+                    ticket.finish(StepClock.$current.withValue(part) { Result { try work() } })
                 }
                 let start: Bool? = state.withLock { state in
                     if state.running < width {

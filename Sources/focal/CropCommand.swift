@@ -83,6 +83,9 @@ struct CropCommand: AsyncParsableCommand {
     @Flag(help: "Also write <name>.debug.png beside each output, showing subjects, region and crop.")
     var debug = false
 
+    @Flag(help: "Print where each photo's time went, step by step, as JSON (in --json's line, else a line of its own). Needs -o.")
+    var timings = false
+
     @Option(help: "Keep finished crops in this folder and reuse them on later runs (created if missing).")
     var cacheDir: String?
 
@@ -100,6 +103,7 @@ struct CropCommand: AsyncParsableCommand {
                 throw ValidationError("Give exactly one of --size WxH or --aspect A:B.")
             }
             if debug && output == nil { throw ValidationError("--debug writes beside the outputs: give -o DIR as well.") }
+            if timings && output == nil { throw ValidationError("--timings times the render too: give -o DIR (without it nothing is rendered).") }
             guard cacheSize > 0 else { throw ValidationError("--cache-size must be a positive number of MiB.") }
             guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
             guard cacheSize <= 1 << 20 else { throw ValidationError("--cache-size is in MiB and at most 1048576 (1 TiB).") }
@@ -192,12 +196,16 @@ struct CropCommand: AsyncParsableCommand {
             switch result {
             case let .success(done):
                 if json {
-                    Terminal.out(JSONLine.crop(input: file, plan: done.plan, detected: done.detected, output: done.output, origin: done.origin, options: given))
+                    Terminal.out(
+                        JSONLine.crop(
+                            input: file, plan: done.plan, detected: done.detected, output: done.output, origin: done.origin, options: given,
+                            timings: timings ? done.timings : nil))
                 } else {
                     let plan = done.plan, used = plan.subjects.count
                     let cached = done.origin == "fresh" ? "" : ", \(done.origin)"
                     let why = "\(plan.strategy.rawValue), \(used) subject\(used == 1 ? "" : "s")\(cached)"
                     Terminal.out("\(file.oneLine): \(plan.imageSize) -> crop \(plan.crop) (\(why))\(Self.motion(plan))\(done.output.map { " -> \($0.oneLine)" } ?? "")")
+                    if timings { Terminal.out(JSONLine.timings(input: file, done.timings)) }
                 }
             case let .failure(failure):
                 failures += 1
@@ -212,6 +220,7 @@ struct CropCommand: AsyncParsableCommand {
         let detected: [Subject]
         let output: String?
         let origin: String
+        var timings: [StepTiming] = []
     }
 
     func process(
@@ -253,7 +262,7 @@ struct CropCommand: AsyncParsableCommand {
                 let overlay = try await pipeline.debugOverlay(analysis, plan: result.plan)
                 try AtomicFile.write(overlay, to: (finalPath as NSString).deletingPathExtension + ".debug.png")
             }
-            return .success(Cropped(plan: result.plan, detected: result.detected, output: finalPath, origin: result.origin.name))
+            return .success(Cropped(plan: result.plan, detected: result.detected, output: finalPath, origin: result.origin.name, timings: result.timings))
         } catch {
             return .failure(InputFailure(input: argument, error: error))
         }

@@ -18,8 +18,10 @@ enum JSONLine {
         let options: [String: String]
         /// An animated output's frames: each one's crop and delay.
         let frames: [FrameDocument]?
+        /// With `--timings`: where the time went, step by step.
+        var timings: [Timing]? = nil
 
-        private enum Keys: String, CodingKey { case input, width, height, crop, strategy, subjects, output, origin, region, options, frames }
+        private enum Keys: String, CodingKey { case input, width, height, crop, strategy, subjects, output, origin, region, options, frames, timings }
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
@@ -34,7 +36,30 @@ enum JSONLine {
             try c.encodeIfPresent(region, forKey: .region)
             try c.encode(options, forKey: .options)
             try c.encodeIfPresent(frames, forKey: .frames)
+            try c.encodeIfPresent(timings, forKey: .timings)
         }
+    }
+
+    /// One step's time (`CropResult.timings`): `{"step", "ms"}`, in the order the steps ran.
+    struct Timing: Encodable {
+        let step: String
+        let ms: Double
+
+        init(_ timing: StepTiming) {
+            step = timing.name
+            let (seconds, attoseconds) = timing.duration.components
+            ms = (Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000) / 1000)
+        }
+    }
+
+    /// `focal crop --timings` without `--json`: `{"input", "timings"}`.
+    struct Timings: Encodable {
+        let input: String
+        let timings: [Timing]
+    }
+
+    static func timings(input: String, _ timings: [StepTiming]) -> String {
+        DocumentEncoding.text(Timings(input: input, timings: timings.map(Timing.init)))
     }
 
     /// `focal detect --json`: the input, its size and every subject found.
@@ -67,14 +92,16 @@ enum JSONLine {
         }
     }
 
-    static func crop(input: String, plan: CropPlan, detected: [Subject], output: String?, origin: String, options: FocalOptions) -> String {
+    static func crop(
+        input: String, plan: CropPlan, detected: [Subject], output: String?, origin: String, options: FocalOptions, timings: [StepTiming]? = nil
+    ) -> String {
         DocumentEncoding.text(
             Crop(
                 input: input, width: plan.imageSize.width, height: plan.imageSize.height, crop: PixelRectDocument(plan.crop),
                 strategy: plan.strategy.rawValue, subjects: detected.map(SubjectDocument.init), output: output, origin: origin,
                 region: plan.region.map(BoxDocument.init),
                 options: Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) }),
-                frames: plan.frames?.map(FrameDocument.init)))
+                frames: plan.frames?.map(FrameDocument.init), timings: timings?.map(Timing.init)))
     }
 
     static func error(input: String?, message: String, code: ErrorCode) -> String {

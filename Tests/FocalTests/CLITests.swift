@@ -174,6 +174,31 @@ import Testing
         #expect(padded.objects.first?["origin"] as? String == "fresh")
     }
 
+    @Test("--timings: each photo's steps in the order they ran, decode, inference and encode among them; a cache hit is its lookup")
+    func timings() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let base = ["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "200x200", "--json", "--timings", "--cache-dir", scratch.file("cache")]
+        let first = try await Run(base + ["-o", scratch.file("a.jpg")])
+        #expect(first.status == 0, "\(first.stderr)")
+        let steps = try #require(first.objects.first?["timings"] as? [[String: Any]])
+        let names = steps.compactMap { $0["step"] as? String }
+        for name in ["fetch", "open", "decode", "infer-faces", "detect-faces", "plan", "render", "encode"] {
+            #expect(names.contains(name), "\(name) in \(names)")
+        }
+        #expect(names.firstIndex(of: "fetch") ?? 99 < names.firstIndex(of: "encode") ?? 0, "in the order they ran: \(names)")
+        #expect(steps.allSatisfy { ($0["ms"] as? Double ?? -1) >= 0 })
+        let second = try await Run(base + ["-o", scratch.file("b.jpg")])
+        let cached = try #require(second.objects.first?["timings"] as? [[String: Any]]).compactMap { $0["step"] as? String }
+        #expect(second.objects.first?["origin"] as? String == "disk")
+        #expect(cached.contains("look-up-result") && !cached.contains("decode"), "\(cached)")
+        // Without --json: a JSON line of its own after the usual one.
+        let plain = try await Run(["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "200x200", "--timings", "-o", scratch.file("c.jpg")])
+        #expect(plain.stdout.split(separator: "\n").last?.hasPrefix("{\"input\":") == true, "\(plain.stdout)")
+        let refused = try await Run(["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "200x200", "--timings"])
+        #expect(refused.status != 0 && refused.stderr.contains("-o"))
+    }
+
     @Test("--cache-dir that cannot be created is refused before any work, naming the folder")
     func cacheDirUnusable() async throws {
         let scratch = try Scratch()

@@ -1,5 +1,6 @@
 import FocalCore
 import FocalImaging
+import FocalRuntime
 import Foundation
 
 /// What one crop or plan knows so far: filled in by its steps, in order, and read by the ones
@@ -77,6 +78,8 @@ struct CropJob: Sendable {
     var redactedWatermark: [Box]?, redactedFrameImage: [Box]?
     /// The result: from a cache, or rendered.
     var result: CropResult?
+    /// Where the job's time went, step by step (`CropResult.timings`).
+    let clock = StepClock()
     /// Whether the job is done (a cached result, a fallback): the steps after stop.
     var finished = false
     /// Whether the job makes a result (a crop), so that a cached one may answer it; a plan does not.

@@ -1,3 +1,5 @@
+import FocalRuntime
+
 /// One named step of a crop or a plan: it reads what the job knows, does one thing, and writes
 /// what it learnt back into the job (`CropJob`).
 ///
@@ -11,7 +13,8 @@
 /// Adding a step (a watermark, a redaction, a loop over an animation's frames) is one type that
 /// conforms, named in the list where it belongs.
 protocol CropStep: Sendable {
-    /// The step's name, for logs and traces.
+    /// The step's name, for logs, traces and timings (`CropResult.timings`, `Server-Timing`):
+    /// lower case and `-`, a token HTTP headers and metric labels take as it is.
     var name: String { get }
     /// Does the step's work on `job`.
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws
@@ -24,7 +27,7 @@ extension FocalPipeline {
         try await runWhenKnown(&job)
         for step in steps where !job.finished {
             try Task.checkCancellation()
-            try await step.run(&job, in: self)
+            try await StepClock.time(step.name) { try await step.run(&job, in: self) }
             try await runWhenKnown(&job)
         }
     }
@@ -32,7 +35,7 @@ extension FocalPipeline {
     /// The steps that run as soon as what they need is known.
     func runWhenKnown(_ job: inout CropJob) async throws {
         for step in Self.whenKnown where !job.finished {
-            try await step.run(&job, in: self)
+            try await StepClock.time(step.name) { try await step.run(&job, in: self) }
         }
     }
 

@@ -158,8 +158,11 @@ public final class FocalPipeline: Sendable {
     private func cropOrShare(_ input: ImageInput, sizedBy rule: TargetRule, options: FocalOptions) async throws -> CropResult {
         var job = CropJob(input: input, rule: rule, options: options, detectors: detectorSignature(options.accuracy))
         job.wantsResult = true
-        try await runWhenKnown(&job)
-        if let result = job.result { return result }
+        try await job.clock.timing { try await runWhenKnown(&job) }
+        if var result = job.result {
+            result.timings = job.clock.timings
+            return result
+        }
         // Without an identity, requests for the same file or URL share a job all the same.
         var jobKey = ResultKey(
             identity: job.identity ?? ImageIdentity(location: input.location), target: rule.key, options: job.options,
@@ -172,10 +175,11 @@ public final class FocalPipeline: Sendable {
         } work: { [self] in
             do {
                 var job = start
-                try await run(&job, Self.cropSteps)
-                guard let result = job.result else {
+                try await job.clock.timing { try await run(&job, Self.cropSteps) }
+                guard var result = job.result else {
                     throw ImagingError(.internalFailure, "the crop's steps made no result", source: input.description)
                 }
+                result.timings = job.clock.timings
                 return result
             } catch is CancellationError {
                 counters.withLock { $0.jobsCancelled += 1 }

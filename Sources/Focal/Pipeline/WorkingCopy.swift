@@ -73,7 +73,7 @@ final class WorkingCopy: Sendable {
         }
         let source = try await baseTask().value
         return try await pool.run { () throws -> PixelBuffer in
-            wanted == source.size ? try source.pixels() : try source.resized(to: wanted).pixels()
+            try StepClock.time("proxy") { wanted == source.size ? try source.pixels() : try source.resized(to: wanted).pixels() }
         }
     }
 

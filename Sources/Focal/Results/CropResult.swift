@@ -1,4 +1,5 @@
 public import Foundation
+public import FocalRuntime
 
 /// A finished crop: the encoded bytes, the plan behind them, and where they came from.
 public struct CropResult: Sendable {
@@ -48,6 +49,12 @@ public struct CropResult: Sendable {
     /// Whether the store of saved crops could not answer, so that a saved crop may have been
     /// missed (`SavedCropsUnavailable`); such a result is cached nowhere.
     public var savedCropsUnknown = false
+    /// Where this request's time went, step by step, in the order the steps first ran: the
+    /// pipeline's steps (`fetch`, `open`, `detect`, `plan-frame`, `render`, ...) and the parts
+    /// timed inside them (`decode`, `proxy`, `detect-<stage>`, `infer-<network>`, `encode`), each
+    /// without the parts inside it. A cached result's are its lookup's; a request that joined an
+    /// identical one in flight gets that job's. Empty from `crop(_:to:)` callers that time nothing.
+    public var timings: [StepTiming] = []
 
     /// Creates a result.
     public init(data: Data, format: ImageFormat, plan: CropPlan, detected: [Subject], origin: Origin = .fresh, key: String? = nil) {

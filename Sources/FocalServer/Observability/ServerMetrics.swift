@@ -62,6 +62,15 @@ public final class ServerMetrics: Sendable {
             .recordNanoseconds(Self.nanoseconds(duration))
     }
 
+    /// Records the time of each step of a crop made for a request (`focal_step_duration_seconds`,
+    /// by `step`: the names of `CropResult.timings`, a fixed set).
+    func steps(_ timings: [StepTiming]) {
+        for timing in timings {
+            Metrics.Timer(label: "focal_step_duration_seconds", dimensions: [("step", timing.name)], factory: factory)
+                .recordNanoseconds(Self.nanoseconds(timing.duration))
+        }
+    }
+
     /// Brings the pipeline's counters into the registry (the increase since the last call), and
     /// its gauges; called before each scrape.
     func update(

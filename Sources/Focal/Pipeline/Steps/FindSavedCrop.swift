@@ -2,7 +2,7 @@
 /// target are known: its region and revision go into the options (and so into the result key).
 /// How it decides the crop is applied once the image's size is known (`ApplySavedCrop`).
 struct FindSavedCrop: CropStep {
-    let name = "find saved crop"
+    let name = "find-saved-crop"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard case .notAsked = job.savedCrop, let identity = job.identity else { return }

@@ -8,7 +8,7 @@ import FocalImaging
 /// (`FocalPipeline.overlayIdentity(of:)`): a cached crop is a hit with no overlay read, and is
 /// served while a URL overlay's host is down. `OpenOverlays` opens the ones a render needs.
 struct LoadOverlays: CropStep {
-    let name = "overlays"
+    let name = "load-overlays"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, !job.overlaysIdentified else { return }
@@ -38,7 +38,7 @@ struct LoadOverlays: CropStep {
 /// read it already (`LoadOverlays`), and identified from the bytes read, so that the result is
 /// stored under the overlay it shows (one changed since it was identified included).
 struct OpenOverlays: CropStep {
-    let name = "open overlays"
+    let name = "open-overlays"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil else { return }

@@ -12,7 +12,7 @@ import FocalImaging
 /// reserved: libvips holds an animated WebP's frames as it composes them, and a job of a
 /// 100-frame 500×400 WebP held about 150 MiB where it had reserved 67.
 struct ReadAnimation: CropStep {
-    let name = "animation"
+    let name = "read-animation"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.animation == nil, job.plan == nil, let image = job.image else { return }

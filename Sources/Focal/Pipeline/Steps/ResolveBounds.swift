@@ -8,7 +8,7 @@ import FocalImaging
 /// image, as in thumbor. Runs as soon as the image is open, before the target is derived from its
 /// size.
 struct ResolveBounds: CropStep {
-    let name = "bounds"
+    let name = "resolve-bounds"
 
     /// The longest side of the copy the borders are found on: an image up to this size is
     /// trimmed to the pixel, as thumbor does; a larger one within a pixel of the copy.

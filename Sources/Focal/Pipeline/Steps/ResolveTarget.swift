@@ -2,7 +2,7 @@
 /// image is open (and its bounds resolved, with `trim` or a relative crop), as is one the sizing
 /// filters (`no_upscale()`, `proportion(F)`) change.
 struct ResolveTarget: CropStep {
-    let name = "resolve target"
+    let name = "resolve-target"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.target == nil, let rule = job.rule else { return }

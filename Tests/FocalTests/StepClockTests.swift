@@ -1,0 +1,40 @@
+import FocalRuntime
+import Foundation
+import Testing
+
+/// `StepClock`: each part records its own time, less the parts timed inside it (on a native
+/// pool's thread too), so a job's timings add up to its time.
+@Suite struct StepClockTests {
+    @Test("nested parts: the outer one's own time leaves out the inner one's, and the pool carries the part")
+    func nestedPartsAddUp() async throws {
+        let clock = StepClock()
+        let pool = NativeWorkPool(width: 1, queueLimit: 4)
+        let start = ContinuousClock.now
+        try await clock.timing {
+            try await StepClock.time("outer") {
+                try await Task.sleep(for: .milliseconds(30))
+                try await pool.run {
+                    StepClock.time("native") { usleep(40_000) }
+                }
+                await StepClock.time("inner") { try? await Task.sleep(for: .milliseconds(20)) }
+                await StepClock.time("inner") { try? await Task.sleep(for: .milliseconds(20)) }
+            }
+        }
+        let whole = ContinuousClock.now - start
+        let timings = Dictionary(uniqueKeysWithValues: clock.timings.map { ($0.name, $0.duration) })
+        #expect(clock.timings.map(\.name) == ["native", "inner", "outer"], "in the order each was first recorded")
+        #expect(timings["native", default: .zero] >= .milliseconds(40))
+        #expect(timings["inner", default: .zero] >= .milliseconds(40), "a part that runs twice is summed")
+        let outer = timings["outer", default: .zero]
+        #expect(outer >= .milliseconds(30) && outer < whole - .milliseconds(80), "the outer part's own time: \(outer) of \(whole)")
+        let sum = clock.timings.reduce(Duration.zero) { $0 + $1.duration }
+        #expect(sum <= whole, "the parts add up to no more than the whole")
+    }
+
+    @Test("with no clock set, a timed part just runs, and a throwing one throws its own error")
+    func noClock() throws {
+        struct Failure: Error, Equatable {}
+        #expect(StepClock.time("free") { 42 } == 42)
+        #expect(throws: Failure()) { try StepClock.time("failing") { () throws(Failure) -> Int in throw Failure() } }
+    }
+}
