@@ -11,7 +11,8 @@
 //                     salient region (256 px proxy), proxies decoded beforehand; the detectors in
 //                     every precision this CPU runs ("faces_fp32_ms", "objects_int8_ms", ...)
 // FOCAL_BENCH_PRECISION=fp32 runs cold and nodetect with every model in fp32 (default auto).
-// Prints one JSON object per round: {"phase", "crops_per_second", "peak_mb", ...}. Peak memory
+// Prints one JSON object per round: {"phase", "crops_per_second", "peak_mb", "steps_ms" (each
+// step's milliseconds summed over the crops: `CropResult.timings`), ...}. Peak memory
 // is the process's peak resident set during the round (reset before it).
 import Focal
 import FocalRuntime
@@ -50,19 +51,29 @@ func resetPeak() {
     try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
 }
 
+/// The milliseconds each step took, summed over the crops of the last `crops` call.
+nonisolated(unsafe) var stepMilliseconds: [String: Double] = [:]
+
 /// Crops every input once, `2 × workers` requests in flight; returns crops per second.
 func crops(_ pipeline: FocalPipeline, _ inputs: [ImageInput], options: FocalOptions) async throws -> Double {
     let start = ContinuousClock.now
-    try await withThrowingTaskGroup(of: Void.self) { group in
+    stepMilliseconds = [:]
+    try await withThrowingTaskGroup(of: [StepTiming].self) { group in
         var next = 0
         func submit() {
             guard next < inputs.count else { return }
             let input = inputs[next]
             next += 1
-            group.addTask { _ = try await pipeline.crop(input, to: target, options: options) }
+            group.addTask { try await pipeline.crop(input, to: target, options: options).timings }
         }
         for _ in 0..<(2 * workers) { submit() }
-        while try await group.next() != nil { submit() }
+        while let timings = try await group.next() {
+            for timing in timings {
+                let (seconds, attoseconds) = timing.duration.components
+                stepMilliseconds[timing.name, default: 0] += Double(seconds) * 1000 + Double(attoseconds) / 1e15
+            }
+            submit()
+        }
     }
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -155,6 +166,7 @@ for _ in 0..<rounds {
         report([
             "phase": phase, "crops_per_second": rate, "peak_mb": peakMB(), "workers": workers, "images": files.count,
             "detections": statistics.detections, "decodes": statistics.proxyDecodes, "renders": statistics.renders,
+            "steps_ms": stepMilliseconds,
         ])
     default:
         let disk = FileManager.default.temporaryDirectory.appendingPathComponent("focal-bench-\(getpid())").path

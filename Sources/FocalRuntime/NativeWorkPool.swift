@@ -112,8 +112,10 @@ public final class NativeWorkPool: BlockingExecutor {
         try Task.checkCancellation()
         let ticket = Ticket<T>()
         let lane = WorkLane.current ?? ""
-        // The part of a job this work is timed in, carried to the pool's thread.
+        // The part of a job this work is timed in, carried to the pool's thread; the wait for a
+        // thread is timed as `pool-wait`, not as the part's own.
         let part = StepClock.current
+        let queued = ContinuousClock.now
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -123,6 +125,7 @@ public final class NativeWorkPool: BlockingExecutor {
                 guard ticket.attach(continuation) else { return }
                 let job: @Sendable () -> Void = {
                     guard ticket.begin() else { return }
+                    part?.record("pool-wait", ContinuousClock.now - queued)
                     ticket.finish(StepClock.$current.withValue(part) { Result { try work() } })
                 }
                 let start: Bool? = state.withLock { state in

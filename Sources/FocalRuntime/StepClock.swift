@@ -99,6 +99,13 @@ public final class StepClock: Sendable {
 }
 
 extension StepClock.Frame {
+    /// Records `duration` as the part `name` inside this one (time spent before the part's work
+    /// could start, such as a wait for a thread), left out of this part's own time.
+    public func record(_ name: String, _ duration: Duration) {
+        clock.record(name, duration)
+        inner.withLock { $0 += max(.zero, duration) }
+    }
+
     /// Records the part's own time and gives its whole time to `parent`'s inner total.
     fileprivate func finish(_ name: String, since start: ContinuousClock.Instant, in parent: StepClock.Frame) {
         let whole = ContinuousClock.now - start

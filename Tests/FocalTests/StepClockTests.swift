@@ -22,13 +22,29 @@ import Testing
         }
         let whole = ContinuousClock.now - start
         let timings = Dictionary(uniqueKeysWithValues: clock.timings.map { ($0.name, $0.duration) })
-        #expect(clock.timings.map(\.name) == ["native", "inner", "outer"], "in the order each was first recorded")
+        // (`pool-wait`, the native work's wait for a thread, is listed when it took 10 µs or more.)
+        #expect(clock.timings.map(\.name).filter { $0 != "pool-wait" } == ["native", "inner", "outer"], "in the order each was first recorded")
         #expect(timings["native", default: .zero] >= .milliseconds(40))
         #expect(timings["inner", default: .zero] >= .milliseconds(40), "a part that runs twice is summed")
         let outer = timings["outer", default: .zero]
         #expect(outer >= .milliseconds(30) && outer < whole - .milliseconds(80), "the outer part's own time: \(outer) of \(whole)")
         let sum = clock.timings.reduce(Duration.zero) { $0 + $1.duration }
         #expect(sum <= whole, "the parts add up to no more than the whole")
+    }
+
+    @Test("work that waits for a pool thread has the wait timed as pool-wait, not as its own")
+    func poolWaitIsApart() async throws {
+        let clock = StepClock()
+        let pool = NativeWorkPool(width: 1, queueLimit: 4)
+        let blocker = Task { try await pool.run { usleep(60_000) } }
+        try await Task.sleep(for: .milliseconds(10))
+        try await clock.timing {
+            try await StepClock.time("step") { try await pool.run { StepClock.time("native") { usleep(5_000) } } }
+        }
+        _ = try await blocker.value
+        let timings = Dictionary(uniqueKeysWithValues: clock.timings.map { ($0.name, $0.duration) })
+        #expect(timings["pool-wait", default: .zero] >= .milliseconds(30), "\(clock.timings)")
+        #expect(timings["step", default: .zero] < .milliseconds(20), "the step's own time leaves the wait out: \(clock.timings)")
     }
 
     @Test("with no clock set, a timed part just runs, and a throwing one throws its own error")

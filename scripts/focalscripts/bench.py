@@ -11,7 +11,9 @@
    with detection, Focal with detection off, and libvips's thumbnail with crop=attention (a small
    C harness on the same libvips, Benchmarks/vips-attention). Rounds interleaved; medians.
    Focal with detection runs twice: each model in the precision chosen for this CPU (int8, bf16
-   or fp32: `focal doctor`), and every model in fp32.
+   or fp32: `focal doctor`), and every model in fp32. Then where that time goes, step by step
+   (`CropResult.timings`, as `Server-Timing` and `focal crop --timings` give them), as
+   core-milliseconds per photo beside libvips attention's.
 3. Detection alone, per stage, on one thread: milliseconds per image for faces, objects and the
    salient region over the mixed set, the detectors in every precision this CPU runs.
 4. Focal's caches: memory hits by content and by cache name, disk hits after a restart.
@@ -175,8 +177,39 @@ def throughput(folder, used):
     cold = detail["Focal, cold, with detection"]
     print(f"  (Focal with detection: {cold['detections']} images detected, {cold['decodes']} decodes, {cold['renders']} renders from the decode)")
     print()
+    breakdown(detail, phases, workers, base)
     sys.stdout.flush()
     return {"nodetect": statistics.median(phases["Focal, cold, detection off"]), "attention": base, "workers": workers}
+
+
+def breakdown(detail, rates, workers, attention_rate):
+    """Where a crop's time goes, step by step, beside libvips attention: each step's share of the
+    steps' summed own time (`CropResult.timings`, the last round; the wait for a native thread
+    left out) times the time a photo takes the process on all its cores (cores x 1000 / crops per
+    second), so the rows add up to the row that compares with libvips's. The wait is printed
+    apart, as wall milliseconds per crop."""
+    rows = [(name, detail[name].get("steps_ms"), statistics.median(rates[name]))
+            for name in ("Focal, cold, with detection", "Focal, cold, detection off")]
+    rows = [(name, {k: v for k, v in steps.items() if k != "pool-wait"}, rate, steps.get("pool-wait", 0)) for name, steps, rate in rows if steps]
+    if not rows:
+        return
+    photos = detail[rows[0][0]]["images"]
+    names = []
+    for _, steps, _, _ in rows:
+        names += [n for n in steps if n not in names]
+    names.sort(key=lambda n: -max(steps.get(n, 0) / sum(steps.values()) for _, steps, _, _ in rows))
+    print(f"Where the time goes: core-milliseconds per photo on {workers} cores, each step's own share (CropResult.timings):")
+    print(f"  {'step':22} " + " ".join(f"{'detection' if 'with' in n else 'no detection':>13}" for n, _, _, _ in rows))
+    per_photo = [workers * 1000 / rate for _, _, rate, _ in rows]
+    for step in names:
+        values = [steps.get(step, 0) / sum(steps.values()) * total for (_, steps, _, _), total in zip(rows, per_photo)]
+        if max(values) >= 0.05:
+            print(f"  {step:22} " + " ".join(f"{v:13.1f}" for v in values))
+    print(f"  {'a photo, all steps':22} " + " ".join(f"{v:13.1f}" for v in per_photo))
+    print(f"  {'libvips attention':22} {workers * 1000 / attention_rate:13.1f}")
+    print(f"  {'(waiting for a thread)':22} " + " ".join(f"{wait / photos:13.1f}" for _, _, _, wait in rows) + "   wall ms per crop, not in the rows above")
+    print()
+    sys.stdout.flush()
 
 
 def stages(folder):
