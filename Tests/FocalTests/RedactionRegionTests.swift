@@ -41,8 +41,8 @@ import Testing
         let sure = RedactionCandidate(face: Self.face(100, 100, 40), certain: true)
         let unsure = RedactionCandidate(face: Self.face(300, 100, 40), certain: false)
         let hidden = FindRedactions.hidden([weak], candidates: [sure, unsure], by: Self.redaction)
-        // 40 px: half its size on every side when certain; the least margin (3 px) when not.
-        #expect(Self.same(hidden, [Box(x: 80, y: 80, width: 80, height: 80), Box(x: 297, y: 97, width: 46, height: 46)]))
+        // 40 px: half its size on every side when certain; its own size, not grown, when not.
+        #expect(Self.same(hidden, [Box(x: 80, y: 80, width: 80, height: 80), Box(x: 300, y: 100, width: 40, height: 40)]))
         // Where faces are not hidden, the weak face is nothing to it either way.
         #expect(FindRedactions.hidden([weak], candidates: [], by: Redaction(style: .blur, kinds: [.person])).isEmpty)
     }

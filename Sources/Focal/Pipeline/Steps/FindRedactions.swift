@@ -50,7 +50,7 @@ struct FindRedactions: CropStep {
     /// The boxes `redaction` hides: among `found` (the detection stages' subjects), those of its
     /// kinds, grown by `Redaction.margin(forSide:)` (at least `Redaction.minimumMargin` pixels) on
     /// every side; then the face `candidates` (`RedactionCandidate`), a confirmed one grown the
-    /// same way, an uncertain one by `Redaction.minimumMargin` alone. Faces that are a pet's own
+    /// same way, an uncertain one at its own size, not grown. Faces that are a pet's own
     /// are left out, and so are the faces of `found` scored under `Redaction.sureScore` when the
     /// redaction hides faces (they are among the candidates, looked at again), and candidates on
     /// the chest of a person whose face is sure (`isOnFacedPerson`), uncertain ones just beside
@@ -76,7 +76,8 @@ struct FindRedactions: CropStep {
                 && !isOnFacedPerson(candidate.face, faces: sureFaces, people: people)
         }.map { candidate in
             let box = candidate.face.box
-            return grown(box, by: candidate.certain ? Redaction.margin(forSide: max(box.width, box.height)) : 0)
+            // An uncertain one at its own size: a few pixels around a 7 px box would treble it.
+            return candidate.certain ? grown(box, by: Redaction.margin(forSide: max(box.width, box.height))) : box
         }
         return sure + more
     }
