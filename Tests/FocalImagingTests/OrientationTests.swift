@@ -86,7 +86,8 @@ extension LibvipsLayer {
             let proxy = try image.proxy(longSide: 80)
             #expect(proxy.size == expectedSize)
             #expect(Self.corners(of: proxy) == Self.displayed[orientation])
-            // Shrink-on-load takes the same path: a small proxy is oriented the same way.
+            // Shrink-on-load takes the same path: a small proxy is oriented the same way (a
+            // quarter: the DCT's own shrink, then the EXIF turn, `load_jpeg_shrunk`).
             let small = try image.proxy(longSide: 20)
             #expect(small.size == PixelSize(width: expectedSize.width / 4, height: expectedSize.height / 4))
             #expect(Self.corners(of: small) == Self.displayed[orientation])
