@@ -677,15 +677,24 @@ static VipsImage *load_jpeg_shrunk(focal_vips_source *source, int width, int hei
     // A shrink of 4 or 8 only, where most of the time goes (libvips's own is half of it there);
     // a decode 2 to 4 times the size wanted stays libvips's, whole, as the converted models'
     // reference boxes were measured on.
+    // Each side at least k times the one wanted, so that the shrunk image (a side over k,
+    // rounded either way) is never smaller than it: a 1 x 1 JPEG is no candidate.
     int shrink = 1;
     for (int k = 8; k >= 4 && shrink == 1; k /= 2)
-        if ((stored_width + k - 1) / k >= want_width && (stored_height + k - 1) / k >= want_height) shrink = k;
+        if (want_width >= 1 && want_height >= 1 && stored_width / k >= want_width && stored_height / k >= want_height)
+            shrink = k;
     if (shrink == 1 || vips_source_rewind(source->source) != 0) return NULL;
     *tried = 1;
     VipsImage *loaded = vips_image_new_from_source(source->source, source->options, "access", VIPS_ACCESS_SEQUENTIAL,
                                                    "shrink", shrink, NULL);
     if (loaded == NULL) return NULL;
     int w = vips_image_get_width(loaded), h = vips_image_get_height(loaded);
+    if (w < want_width || h < want_height) {
+        // Not what the header promised: libvips's own path decides.
+        g_object_unref(loaded);
+        *tried = 0;
+        return NULL;
+    }
     VipsImage *sized = crop_and_resize(loaded, 0, 0, w, h, want_width, want_height);
     g_object_unref(loaded);
     if (sized == NULL || orientation == 1) return sized;
