@@ -75,7 +75,8 @@ public struct Redaction: Hashable, Sendable, Codable {
     /// photo is searched at less than its own scale (`make check-redaction --smallest`).
     public static let tileCopySides = 3
     /// The most second looks one image (or animation frame) gets; candidates past them are hidden
-    /// as uncertain, so a photo of a thousand face-like textures costs a bounded time.
+    /// as faces, with their margin, so a photo of a thousand face-like textures costs a bounded
+    /// time and a crowd's 65th face keeps its hair and ears hidden.
     public static let mostSecondLooks = 64
     /// How many times larger than a candidate face the found face of a person it lies on (below
     /// that face) must be for the candidate to be taken for part of that person's body instead

@@ -55,6 +55,12 @@ public final class StepClock: Sendable {
         }
     }
 
+    /// `text` as a step name: lower case, and `-` for anything but letters, digits and `-`, so
+    /// that it is a token an HTTP header and a metric label take as it is.
+    public static func token(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.map { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" ? Character($0) : "-" })
+    }
+
     /// What a step must take to be listed: 10 µs.
     public static let idle = Duration.microseconds(10)
 

@@ -27,6 +27,11 @@ import Testing
         // A chain of trusted proxies is walked through.
         let trusted = Self.loopback + [try IPNetwork("10.0.0.0/8")]
         #expect(Self.lane("127.0.0.1", ["198.51.100.1, 10.1.2.3"], trusted: trusted) == "198.51.100.1")
+        // Entries with ports, as some balancers write them.
+        #expect(Self.lane("127.0.0.1", ["198.51.100.1:5678"]) == "198.51.100.1")
+        #expect(Self.lane("127.0.0.1", ["[2001:db8:7:8::1]:443"]) == "2001:db8:7:8::/64")
+        // A server on `::` sees a loopback proxy as IPv4-mapped: still trusted.
+        #expect(Self.lane("::ffff:127.0.0.1", ["198.51.100.1"]) == "198.51.100.1")
         // No header, or nothing readable: the proxy itself.
         #expect(Self.lane("127.0.0.1") == "127.0.0.1")
         #expect(Self.lane("127.0.0.1", ["unknown"]) == "127.0.0.1")

@@ -46,6 +46,23 @@ import Testing
         #expect(gate.usage.bytes == 0)
     }
 
+    @Test("a lane's only job may pass its share while the budget holds, even while another lane holds memory")
+    func aLanesOnlyJobMayPassItsShare() throws {
+        let gate = Admission(maxJobs: 8, budget: 256 << 20)
+        let other = try WorkLane.$current.withValue("other") { try gate.admit() }
+        try other.reserve(32 << 20)
+        let large = try WorkLane.$current.withValue("client") { try gate.admit() }
+        // 200 MiB: past the client's half (128 MiB), within the budget with the other's 40 MiB.
+        try large.reserve(200 << 20)
+        // A second job of the same client is held to the share: not even admitted now.
+        #expect(throws: NativeWorkPool.Overloaded.self) { try WorkLane.$current.withValue("client") { try gate.admit() } }
+        // A job finished takes nothing more.
+        other.finish()
+        try other.reserve(64 << 20)
+        large.finish()
+        #expect(gate.usage.jobs == 0 && gate.usage.bytes == 0)
+    }
+
     @Test("a lane's job alone may still go past its share, as past the budget")
     func aJobAloneMayPassTheShare() throws {
         let gate = Admission(maxJobs: 4, budget: 64 << 20)

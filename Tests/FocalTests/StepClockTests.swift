@@ -52,6 +52,12 @@ import Testing
         #expect(own + wait + timings["native", default: .zero] <= whole + .milliseconds(1), "\(clock.timings) of \(whole)")
     }
 
+    @Test("a stage's name becomes a token a header and a metric label take")
+    func tokens() {
+        #expect(StepClock.token("detect-faces") == "detect-faces")
+        #expect(StepClock.token("detect-custom:My Stage/1") == "detect-custom-my-stage-1")
+    }
+
     @Test("with no clock set, a timed part just runs, and a throwing one throws its own error")
     func noClock() throws {
         struct Failure: Error, Equatable {}

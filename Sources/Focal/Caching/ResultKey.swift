@@ -14,7 +14,7 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
 
     /// Changes when the meaning of a part of the key does (4: a redaction hides faces in the
     /// overlays too, and confirms its extra candidates).
-    static let schema = "focal-result-4"
+    static let schema = "focal-result-5"
 
     /// Encodings of options seen lately; emptied when it reaches `rememberedMost`.
     private static let remembered = Mutex<[FocalOptions: String]>([:])

@@ -43,7 +43,8 @@ final class Admission: Sendable {
         /// Reserves `bytes` more of the budget for this job.
         /// - Throws: `NativeWorkPool.Overloaded` when the budget cannot hold them.
         func reserve(_ bytes: Int) throws(NativeWorkPool.Overloaded) {
-            guard bytes > 0 else { return }
+            // Nothing is taken for a job already finished (it would never be given back).
+            guard bytes > 0, !done.load(ordering: .acquiring) else { return }
             try reserved.withLock { (held: inout Int) throws(NativeWorkPool.Overloaded) in
                 try admission.take(bytes, holding: held, lane: lane)
                 held += bytes
@@ -78,8 +79,8 @@ final class Admission: Sendable {
     let budget: Int
     /// The most jobs one lane may have in progress: half of `maxJobs`, at least one.
     let laneJobs: Int
-    /// The bytes one lane's jobs may reserve together: half of `budget` (a job alone may still
-    /// go past it, as past the budget).
+    /// The bytes one lane's jobs may reserve together: half of `budget` (a lane's only job may go
+    /// past it while the budget holds, and a job alone past both).
     let laneBudget: Int
     private let state = Mutex(State())
 
@@ -140,11 +141,13 @@ final class Admission: Sendable {
     fileprivate func take(_ bytes: Int, holding held: Int, lane: String?) throws(NativeWorkPool.Overloaded) {
         let refusal = state.withLock { state -> Int? in
             let (total, overflow) = state.bytes.addingReportingOverflow(bytes)
-            let laneHeld = lane.flatMap { state.lanes[$0]?.bytes } ?? 0
-            let (laneTotal, laneOverflow) = laneHeld.addingReportingOverflow(bytes)
+            let share = lane.flatMap { state.lanes[$0] } ?? Share()
+            let (laneTotal, laneOverflow) = share.bytes.addingReportingOverflow(bytes)
             // What the other jobs hold beyond their base: nothing means this one may pass the budget.
             let othersBeyondBase = state.bytes - held - (state.jobs - 1) * Self.baseBytes
-            let fits = total <= budget && (lane == nil || laneTotal <= laneBudget)
+            // A lane's only job may pass its share while the budget holds: one large input within
+            // the image limits is not refused for its client's share.
+            let fits = total <= budget && (lane == nil || laneTotal <= laneBudget || share.jobs <= 1)
             guard !overflow, !laneOverflow, fits || othersBeyondBase <= 0 else {
                 state.refused += 1
                 return state.jobs

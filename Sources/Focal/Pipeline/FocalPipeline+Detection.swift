@@ -44,7 +44,7 @@ extension FocalPipeline {
             try image.deadline.check(source: image.name)
             if !ran { counters.withLock { $0.detections += 1 } }
             ran = true
-            entry.found[stage.id] = try await StepClock.time("detect-" + stage.id) { try await Self.run(ready.detectors, request) }.filter { $0.box.area > 0 }
+            entry.found[stage.id] = try await StepClock.time(StepClock.token("detect-" + stage.id)) { try await Self.run(ready.detectors, request) }.filter { $0.box.area > 0 }
         }
         if ran {
             try configuration.limits.check(subjects: entry.subjects(loaded.map(\.0.id)).count)

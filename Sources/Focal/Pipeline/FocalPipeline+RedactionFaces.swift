@@ -63,10 +63,11 @@ extension FocalPipeline {
             }
             try Task.checkCancellation()
             try image.deadline.check(source: image.name)
-            // Past the most looks a photo gets, the rest are hidden as uncertain: bounded, and closed.
+            // Past the most looks a photo gets, the rest are hidden unexamined, as faces with their
+            // margin (an uncertain one is hidden at its own size): bounded, and closed.
             looks += 1
             guard looks <= Redaction.mostSecondLooks else {
-                candidates.append(RedactionCandidate(face: face, certain: false))
+                candidates.append(RedactionCandidate(face: face, certain: true))
                 continue
             }
             let inBase = Box(x: face.box.x / sx, y: face.box.y / sy, width: face.box.width / sx, height: face.box.height / sy)

@@ -170,7 +170,9 @@ public final class FocalPipeline: Sendable {
         ).text
         if options.fallback == .centerCrop { jobKey += "|center-fallback" }
         let start = job
-        return try await jobs.value(for: jobKey) { [self] admission in
+        let joined = Atomic(false)
+        var shared = try await jobs.value(for: jobKey) { [self] admission in
+            joined.store(admission == .joined, ordering: .relaxed)
             counters.withLock { admission == .joined ? ($0.jobsJoined += 1) : ($0.jobsStarted += 1) }
         } work: { [self] in
             do {
@@ -186,6 +188,8 @@ public final class FocalPipeline: Sendable {
                 throw CancellationError()
             }
         }
+        shared.joinedInFlight = joined.load(ordering: .relaxed)
+        return shared
     }
 
     /// The size a target rule is derived from: the bounds (clipped to the image), else the image.

@@ -50,11 +50,14 @@ public struct CropResult: Sendable {
     /// missed (`SavedCropsUnavailable`); such a result is cached nowhere.
     public var savedCropsUnknown = false
     /// Where this request's time went, step by step, in the order the steps first ran: the
-    /// pipeline's steps (`fetch`, `open`, `detect`, `plan-frame`, `render`, ...) and the parts
+    /// pipeline's steps (`fetch`, `open`, `detect`, `plan`, `render`, ...) and the parts
     /// timed inside them (`decode`, `proxy`, `detect-<stage>`, `infer-<network>`, `encode`), each
     /// without the parts inside it. A cached result's are its lookup's; a request that joined an
     /// identical one in flight gets that job's. Empty from `crop(_:to:)` callers that time nothing.
     public var timings: [StepTiming] = []
+    /// Whether this request joined an identical one already in flight, whose result and timings
+    /// it shares (so that a job's steps are counted once, by the request that started it).
+    public var joinedInFlight = false
 
     /// Creates a result.
     public init(data: Data, format: ImageFormat, plan: CropPlan, detected: [Subject], origin: Origin = .fresh, key: String? = nil) {

@@ -10,7 +10,7 @@ import HTTPTypes
 ///
 /// Then where the answer's time went, as browsers' devtools show it: `name;dur=ms` for each step
 /// of the crop (`CropResult.timings`: `fetch`, `open`, `decode`, `detect-faces`, `infer-faces`,
-/// `plan-frame`, `render`, `encode`, ...), and for a cached answer `cache;desc="memory"` (or
+/// `plan`, `render`, `encode`, ...), and for a cached answer `cache;desc="memory"` (or
 /// `disk`) before its lookup's.
 enum ServerTiming {
     /// The header value for an answer with `plan` (compact JSON) of media type `type`, and the

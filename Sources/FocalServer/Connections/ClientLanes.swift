@@ -31,12 +31,14 @@ struct ClientLanes: RouterMiddleware {
     /// The lane of a request from `peer` carrying `forwardedFor` (each header line a list of
     /// addresses, the nearest hop last); nil without a peer (a test driving the router directly).
     static func lane(peer: IPAddress?, forwardedFor: [String], trustedProxies: [IPNetwork]) -> String? {
-        guard var client = peer else { return nil }
+        guard let peer else { return nil }
+        // A server listening on `::` sees an IPv4 proxy as `::ffff:a.b.c.d`.
+        var client = unmapped(peer)
         if trustedProxies.contains(where: { $0.contains(client) }) {
             // At most 32 hops are read: a longer list is a client's own invention.
             let hops = forwardedFor.flatMap { $0.split(separator: ",") }.suffix(32)
             for hop in hops.reversed() {
-                guard let address = IPAddress(hop.trimmingCharacters(in: .whitespaces)) else { break }
+                guard let address = Self.address(ofHop: hop.trimmingCharacters(in: .whitespaces)) else { break }
                 client = address
                 if !trustedProxies.contains(where: { $0.contains(address) }) { break }
             }
@@ -44,13 +46,29 @@ struct ClientLanes: RouterMiddleware {
         return name(of: client)
     }
 
+    /// The address of one `X-Forwarded-For` entry: an address alone, or with a port as some
+    /// balancers write it (`192.0.2.7:5678`, `[2001:db8::1]:443`); IPv4-mapped ones as IPv4.
+    static func address(ofHop hop: String) -> IPAddress? {
+        var text = Substring(hop)
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            text = text[text.index(after: text.startIndex)..<close]
+        } else if text.contains("."), let colon = text.firstIndex(of: ":"), text.filter({ $0 == ":" }).count == 1 {
+            text = text[..<colon]
+        }
+        return IPAddress(String(text)).map(unmapped)
+    }
+
+    /// An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) as the IPv4 address; any other as it is.
+    static func unmapped(_ address: IPAddress) -> IPAddress {
+        let bytes = address.bytes
+        guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff else { return address }
+        return IPAddress(bytes: Array(bytes[12...])) ?? address
+    }
+
     /// An IPv4 address as itself, an IPv6 one as its /64 (an IPv4-mapped one as IPv4).
     static func name(of address: IPAddress) -> String {
-        let bytes = address.bytes
-        if bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
-            return bytes[12...].map(String.init).joined(separator: ".")
-        }
-        guard bytes.count == 16 else { return address.description }
+        let bytes = unmapped(address).bytes
+        guard bytes.count == 16 else { return unmapped(address).description }
         return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":") + "::/64"
     }
 }

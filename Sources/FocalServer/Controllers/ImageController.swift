@@ -172,7 +172,7 @@ struct ImageController: Controller {
         let plan = DocumentEncoding.text(PlanHeaderDocument(result, version: version))
         headers[.focalPlan] = plan
         headers[.serverTiming] = ServerTiming.value(plan: plan, type: result.format.mediaType, timings: result.timings, origin: result.origin)
-        if result.origin == .fresh { metrics.steps(result.timings) }
+        if result.origin == .fresh, !result.joinedInFlight { metrics.steps(result.timings) }
         if let match = request.headers[.ifNoneMatch],
             match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
         {

@@ -7,7 +7,7 @@ import FocalDetection
 /// `redactionFaces(in:confirmedBy:)`), whatever the crop itself used: a face a crop could do
 /// without is still a face to hide. A face whose centre lies on a cat or dog and on no person is
 /// the animal's (`SubjectSelection.isPetsOwnFace`), as a crop reads it. Each box is grown by
-/// `Redaction.margin(forSide:)` on every side, an uncertain candidate's by the least margin only.
+/// `Redaction.margin(forSide:)` on every side; an uncertain candidate is hidden at its own size.
 /// In an animated output, every frame is searched, not only the sampled ones, as it is rendered
 /// (`Render`: one decode of each frame for both), and hides what the frames on either side of it
 /// were found to hold too.
