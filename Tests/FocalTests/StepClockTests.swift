@@ -1,5 +1,6 @@
 import FocalRuntime
 import Foundation
+import Synchronization
 import Testing
 
 /// `StepClock`: each part records its own time, less the parts timed inside it (on a native
@@ -36,17 +37,25 @@ import Testing
     func poolWaitIsApart() async throws {
         let clock = StepClock()
         let pool = NativeWorkPool(width: 1, queueLimit: 4)
-        let blocker = Task { try await pool.run { usleep(60_000) } }
-        try await Task.sleep(for: .milliseconds(10))
-        let start = ContinuousClock.now
-        try await clock.timing {
-            try await StepClock.time("step") { try await pool.run { StepClock.time("native") { usleep(5_000) } } }
+        let release = Atomic(false)
+        // The pool's one thread is held until the timed work has waited for it a while.
+        let blocker = Task { try await pool.run { while !release.load(ordering: .acquiring) { usleep(1000) } } }
+        while pool.load.running < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let timed = Task { () async throws -> Duration in
+            let start = ContinuousClock.now
+            try await clock.timing {
+                try await StepClock.time("step") { try await pool.run { StepClock.time("native") { usleep(5_000) } } }
+            }
+            return ContinuousClock.now - start
         }
-        let whole = ContinuousClock.now - start
-        _ = try await blocker.value
+        while pool.load.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        try await Task.sleep(for: .milliseconds(40))
+        release.store(true, ordering: .releasing)
+        let whole = try await timed.value
+        try await blocker.value
         let timings = Dictionary(uniqueKeysWithValues: clock.timings.map { ($0.name, $0.duration) })
         let wait = timings["pool-wait", default: .zero], own = timings["step", default: .zero]
-        #expect(wait >= .milliseconds(30), "\(clock.timings)")
+        #expect(wait >= .milliseconds(40), "\(clock.timings)")
         // The step's own time is what is left of the whole once the wait and the native work are
         // out (on a busy machine, its resumption after the work can take a while).
         #expect(own + wait + timings["native", default: .zero] <= whole + .milliseconds(1), "\(clock.timings) of \(whole)")
