@@ -65,10 +65,10 @@ struct ClientLanes: RouterMiddleware {
         return IPAddress(bytes: Array(bytes[12...])) ?? address
     }
 
-    /// An IPv4 address as itself, an IPv6 one as its /64 (an IPv4-mapped one as IPv4).
+    /// An IPv4 address as itself, an IPv6 one as its /64 (`lane` unmaps IPv4-mapped ones first).
     static func name(of address: IPAddress) -> String {
-        let bytes = unmapped(address).bytes
-        guard bytes.count == 16 else { return unmapped(address).description }
+        let bytes = address.bytes
+        guard bytes.count == 16 else { return address.description }
         return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":") + "::/64"
     }
 }
