@@ -87,7 +87,53 @@ private func gatedPipeline(_ gate: GateDetector, maxJobs: Int? = nil) -> FocalPi
         #expect(pipeline.statistics.renders == 1)
     }
 
-    @Test("when every caller cancels, the job stops, caches nothing, and a later request starts afresh")
+    @Test("a srcset ladder at once: three sizes of one image are three jobs that detect once, in turn")
+    func sizesOfOneImageDetectOnce() async throws {
+        let gate = GateDetector()
+        defer { gate.open() }
+        let pipeline = gatedPipeline(gate)
+        let sizes = [(320, 180), (640, 360), (1024, 576)]
+        let calls = sizes.map { size in
+            Tracked { try await pipeline.crop(astronaut, to: .size(width: size.0, height: size.1)) }
+        }
+        try await pollUntil("the first job is at the gate and the two others wait for its detection") {
+            gate.waiting == 1 && pipeline.detectionTurns.waiting == 2
+        }
+        #expect(pipeline.statistics.jobsStarted == 3, "each size is a job of its own")
+
+        gate.open()
+        var results: [CropResult] = []
+        for call in calls { results.append(try await call.value()) }
+        #expect(zip(results, sizes).allSatisfy { $0.plan.outputSize == PixelSize(width: $1.0, height: $1.1) })
+        #expect(gate.calls == 1, "the later jobs found the first one's subjects")
+        #expect(pipeline.statistics.detections == 1)
+        #expect(pipeline.detectionTurns.waiting == 0)
+    }
+
+    @Test("a job waiting for another's detection leaves at once when cancelled; the next size finds the subjects")
+    func waitingForDetectionCancels() async throws {
+        let gate = GateDetector()
+        defer { gate.open() }
+        let pipeline = gatedPipeline(gate)
+        let first = Tracked { try await pipeline.crop(astronaut, to: .size(width: 200, height: 200)) }
+        try await pollUntil("the first job is at the gate") { gate.waiting == 1 }
+        let second = Tracked { try await pipeline.crop(astronaut, to: .size(width: 300, height: 200)) }
+        try await pollUntil("the second job waits for the first one's detection") { pipeline.detectionTurns.waiting == 1 }
+
+        second.cancel()
+        try await pollUntil("the cancelled job returns while the gate is still shut") { second.isDone }
+        #expect(second.threwCancellation)
+        #expect(pipeline.detectionTurns.waiting == 0, "it left the line")
+        #expect(!first.isDone)
+
+        gate.open()
+        _ = try await first.value()
+        _ = try await pipeline.crop(astronaut, to: .size(width: 100, height: 200))
+        #expect(gate.calls == 1)
+        #expect(pipeline.statistics.detections == 1)
+    }
+
+    @Test("when every caller cancels, the job stops and caches no result; a later request starts afresh with the subjects it found")
     func allCallersCancel() async throws {
         let gate = GateDetector()
         defer { gate.open() }
@@ -120,11 +166,11 @@ private func gatedPipeline(_ gate: GateDetector, maxJobs: Int? = nil) -> FocalPi
         statistics = pipeline.statistics
         #expect(statistics.jobsStarted == 2)
         #expect(statistics.jobsCancelled == 1)
-        #expect(statistics.detections == 2, "the abandoned job's subjects were not cached either")
-        #expect(statistics.detectionCacheHits == 0)
+        // Each stage's subjects are cached when it ends: the later job runs only the stages the
+        // abandoned one had not reached (at least its gate ran, so the gate is not called again).
+        #expect(gate.calls == 1, "the abandoned job's finished stages were kept")
         #expect(statistics.renders == 1)
         #expect(statistics.memoryEntries == 1)
-        #expect(gate.calls == 2)
     }
 
     @Test("beyond maxJobs a distinct request is refused with Overloaded while an identical one joins")
@@ -219,8 +265,11 @@ private func gatedPipeline(_ gate: GateDetector, maxJobs: Int? = nil) -> FocalPi
         var calls: [Tracked<CropResult>] = []
         for (index, side) in sides.enumerated() {
             calls.append(Tracked { try await holder.crop(to: .size(width: side, height: side)) })
-            // Each request's job is at the gate (held there even once cancelled) before the next.
-            try await pollUntil("request \(index + 1) is at the gate") { gate.waiting == index + 1 }
+            // The first request's job is at the gate (held there even once cancelled); each later
+            // one waits for that detection (and leaves the line when the next one cancels it).
+            try await pollUntil("request \(index + 1) is at the gate or waits for its detection") {
+                pipeline.statistics.jobsStarted == index + 1 && gate.waiting == 1 && pipeline.detectionTurns.waiting == min(index, 1)
+            }
         }
         try await pollUntil("every earlier request returns") { calls.dropLast().allSatisfy(\.isDone) }
         for (index, call) in calls.dropLast().enumerated() {
@@ -236,6 +285,7 @@ private func gatedPipeline(_ gate: GateDetector, maxJobs: Int? = nil) -> FocalPi
         #expect(statistics.jobsStarted == sides.count)
         #expect(statistics.renders == 1)
         #expect(statistics.memoryEntries == 1)
+        #expect(gate.calls == 1, "the cancelled first job left what it found to the last")
     }
 
     @Test("LatestCrop: cancel() ends the request in progress, and the holder works afterwards")

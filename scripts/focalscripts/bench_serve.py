@@ -8,6 +8,12 @@ and each case starts each server afresh with a temporary folder of its own. Case
           URL can answer and every request decodes and detects) at one of several sizes. Focal
           runs it twice: from the folder, and from a bucket (`focal-s3`: the same files in
           SeaweedFS on loopback, `--root s3://photos/site`), so the two differ by the transfer.
+  ladder  a page's `srcset` ladder: each original (a cold file of its own) asked at the 5 widths
+          `focalSources` writes for its aspect (320, 640, 1024, 1600 and 1920 px wide; one of
+          16:9, 4:3, 1:1 and 3:4 per original), the widths of an original one after another.
+          Focal detects once per original and keeps the decoded working copy for the smaller
+          widths; thumbor decodes and detects for each request. Reported beside it: Focal's
+          detections per request (from its /metrics).
   manual  `AxB:CxD/WxH/` crops, no detection: every request a different crop rectangle.
   cache   the same 8 `smart` URLs again and again after one request each: Focal's memory cache;
           thumbor's file result storage (its only built-in result cache), turned on for this case
@@ -37,10 +43,10 @@ camera's (1-3.5 MB rather than the 0.3-1 MB of a smooth enlargement), and saved 
 qualities: built once into .cache/bench-serve/photos/base/ (focalscripts.photos). Results are
 also written to .cache/bench-serve/results.json.
 
-Options: --only thumbor|focal, --cases cold,manual,cache, --quick (3 s per case, for CI).
+Options: --only thumbor|focal, --cases cold,ladder,manual,cache, --quick (3 s per case, for CI).
 Environment: BENCH_THREADS (wrk threads, default 2), BENCH_CONNECTIONS (8), BENCH_COLD_SECONDS
-(20), BENCH_MANUAL_SECONDS (20), BENCH_CACHE_SECONDS (10), BENCH_COLD_FILES (distinct cold
-files, 800), BENCH_THUMBOR_INSTANCES (the number of cores), BENCH_THUMBOR_DETECTORS
+(20), BENCH_LADDER_SECONDS (20), BENCH_MANUAL_SECONDS (20), BENCH_CACHE_SECONDS (10),
+BENCH_COLD_FILES (distinct cold files, 800; the ladder case has a fifth as many originals), BENCH_THUMBOR_INSTANCES (the number of cores), BENCH_THUMBOR_DETECTORS
 (comma-separated modules, default thumbor.detectors.face_detector), FOCAL_BIN
 (.build/release/focal), FOCAL_SERVE_ARGS (extra `focal serve` flags).
 """
@@ -54,10 +60,10 @@ import sys
 
 from . import images, paths, photos, processes, wrk
 from .cli import cores, env_int, prog, sayer
-from .photos import MEGAPIXELS, PHOTOS, SIZES
+from .photos import LADDER_WIDTHS, MEGAPIXELS, PHOTOS, SIZES
 from .cluster import SeaweedFS
 from .servers import FocalServer, ThumborServer, focal_serve_support, thumbor_executable
-from .web import get, signed
+from .web import get, metric_sum, signed
 
 WORK = os.path.join(paths.CACHE, "bench-serve")
 KEY = "focal-bench-serve-key"
@@ -139,6 +145,11 @@ def measure(group, case, warmup, urls, seconds, args):
         warm(group, warmup, args.connections, everywhere=(case == "cache"))
         result = run_wrk(group, urls, seconds, args.threads, args.connections)
         end_cpu = group.cpu()
+        # Focal counts the detections it ran: what a ladder's shared detection saves.
+        if all(hasattr(s, "metrics") for s in group.servers):
+            counted = [s.metrics() for s in group.servers]
+            result["detections"] = sum(metric_sum(m, "focal_detections_total") for m in counted)
+            result["renders"] = sum(metric_sum(m, "focal_renders_total") for m in counted)
         result["peak_rss_mib"] = group.hwm_kib() / 1024
         result["processes"] = len(group.pids())
         busy = {p: end_cpu.get(p, 0) - start_cpu.get(p, 0) for p in end_cpu}
@@ -201,8 +212,8 @@ def print_table(results, servers, setup_lines):
               f"{'peak RSS MiB':>12} {'requests':>9} {'errors':>7} {'4xx/5xx':>8}")
     print(header)
     print("-" * len(header))
-    titles = {"cold": "cold smart", "manual": "manual crop", "cache": "cache hit"}
-    for case in ("cold", "manual", "cache"):
+    titles = {"cold": "cold smart", "ladder": "srcset ladder", "manual": "manual crop", "cache": "cache hit"}
+    for case in ("cold", "ladder", "manual", "cache"):
         rows = [r for r in results if r["case"] == case]
         for i, r in enumerate(rows):
             errors = r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
@@ -210,6 +221,12 @@ def print_table(results, servers, setup_lines):
                   f"{r['p50_us'] / 1000:>8.1f} {r['p99_us'] / 1000:>8.1f} {r['peak_rss_mib']:>12.0f} "
                   f"{r['requests']:>9} {errors:>7} {r['http_errors']:>8}")
         by = {r["server"]: r for r in rows}
+        if case in ("cold", "ladder") and "focal" in by and "detections" in by["focal"]:
+            f = by["focal"]
+            # Every answer of these cases is rendered afresh (warm-ups and the answers wrk stopped
+            # waiting for included), so renders count the crops the detections served.
+            print(f"{'':<12} {'focal detections':<19} {f['detections']:.0f} for {f['renders']:.0f} crops "
+                  f"({f['detections'] / max(1, f['renders']):.2f} per crop)")
         if "focal" in by and "thumbor" in by and by["thumbor"]["rps"] > 0:
             print(f"{'':<12} {'focal/thumbor req/s':<19} {by['focal']['rps'] / by['thumbor']['rps']:.2f}x")
         if "focal" in by and "focal-s3" in by and by["focal"]["rps"] > 0:
@@ -220,8 +237,8 @@ def print_table(results, servers, setup_lines):
     print("errors: socket errors and timeouts (60 s); 4xx/5xx: answers with a status of 400 or more; "
           "peak RSS: VmHWM summed over the server's processes")
     for r in results:
-        if r["case"] in ("cold", "manual") and r["wraps"]:
-            remedy = "raise BENCH_COLD_FILES" if r["case"] == "cold" else "raise MANUAL_URLS"
+        if r["case"] in ("cold", "ladder", "manual") and r["wraps"]:
+            remedy = "raise MANUAL_URLS" if r["case"] == "manual" else "raise BENCH_COLD_FILES"
             print(f"warning: {r['server']} {r['case']}: {r['requests']} requests over {r['distinct']} "
                   f"distinct URLs, so some were sent twice and may have been cached; {remedy} "
                   f"or shorten the case")
@@ -232,19 +249,20 @@ def print_table(results, servers, setup_lines):
 def main():
     parser = argparse.ArgumentParser(prog=prog(__spec__), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=["thumbor", "focal"], help="measure one server alone")
-    parser.add_argument("--cases", default="cold,manual,cache", help="comma-separated: cold, manual, cache")
+    parser.add_argument("--cases", default="cold,ladder,manual,cache", help="comma-separated: cold, ladder, manual, cache")
     parser.add_argument("--quick", action="store_true", help="a few seconds per case (CI)")
     parser.add_argument("--no-bucket", action="store_true", help="no cold case from SeaweedFS")
     args = parser.parse_args()
     cases = [c for c in args.cases.split(",") if c]
     for c in cases:
-        if c not in ("cold", "manual", "cache"):
+        if c not in ("cold", "ladder", "manual", "cache"):
             parser.error(f"unknown case {c!r}")
     servers = [args.only] if args.only else ["thumbor", "focal"]
 
     args.threads = env_int("BENCH_THREADS", 2)
     args.connections = env_int("BENCH_CONNECTIONS", 8)
     durations = {"cold": env_int("BENCH_COLD_SECONDS", 3 if args.quick else 20),
+                 "ladder": env_int("BENCH_LADDER_SECONDS", 3 if args.quick else 20),
                  "manual": env_int("BENCH_MANUAL_SECONDS", 3 if args.quick else 20),
                  "cache": env_int("BENCH_CACHE_SECONDS", 3 if args.quick else 10)}
     cold_files = env_int("BENCH_COLD_FILES", 200 if args.quick else 800)
@@ -280,6 +298,14 @@ def main():
             files = photos.copies(base, cold_dir, cold_files + 2 * args.connections, "c", "focal bench-serve")
             cold = photos.smart_paths(files)
             plans["cold"] = (cold[:2 * args.connections], cold[2 * args.connections:])
+        if "ladder" in cases:
+            # A fifth as many originals as cold files, each asked at every width of the ladder;
+            # the warm-up originals are others than the measured ones.
+            originals = max(2, cold_files // len(LADDER_WIDTHS))
+            warm_originals = max(1, 2 * args.connections // len(LADDER_WIDTHS))
+            say(f"writing {originals} distinct originals for the srcset ladder")
+            files = photos.copies(base, cold_dir, originals + warm_originals, "l", "focal bench-serve ladder")
+            plans["ladder"] = (photos.ladder_paths(files[:warm_originals]), photos.ladder_paths(files[warm_originals:]))
         if "manual" in cases:
             manual = photos.manual_paths(base, MANUAL_URLS + 2 * args.connections, seed=12)
             plans["manual"] = (manual[:2 * args.connections], manual[2 * args.connections:])
@@ -315,7 +341,7 @@ def main():
                     f"{' '.join(args.focal_args) or '(default flags)'}")
     setup_lines = [
         f"bench-serve: {len(base)} photos of ~{MEGAPIXELS} MP, {len(SIZES)} sizes; wrk -t{args.threads} "
-        f"-c{args.connections}; cold {durations['cold']} s, manual {durations['manual']} s, cache "
+        f"-c{args.connections}; cold {durations['cold']} s, ladder {durations['ladder']} s, manual {durations['manual']} s, cache "
         f"{durations['cache']} s per server; {cores()} cores; load average {load_before[0]:.1f} "
         f"before, {load_after[0]:.1f} after (a shared machine: compare within a run)",
     ]

@@ -105,6 +105,35 @@ def smart_paths(files):
     return out
 
 
+# The widths `focalSources` (the element's helper for static pages) offers by default, and the
+# five of them a page's srcset ladder asks for in `make bench-serve`'s ladder case.
+ELEMENT_WIDTHS = [320, 480, 640, 800, 1024, 1280, 1600, 1920]
+LADDER_WIDTHS = [320, 640, 1024, 1600, 1920]
+LADDER_ASPECTS = [(16, 9), (4, 3), (1, 1), (3, 4)]
+
+
+def element_size(width, aspect):
+    """The frame `focalSources` asks for at `width` for an aspect p:q: the width rounded to a
+    multiple of p (so that saved crops apply), the height in proportion (focal-img.js sizeAt)."""
+    p, q = aspect
+    d = math.gcd(p, q)
+    p, q = p // d, q // d
+    k = max(1, math.floor(width / p + 0.5))  # Math.round
+    return k * p, k * q
+
+
+def ladder_paths(files, widths=LADDER_WIDTHS):
+    """Each file at every width of a page's srcset ladder, one aspect per file (in rotation),
+    the widths of a file one after another: [(path, (w, h))]."""
+    out = []
+    for i, (rel, _, _) in enumerate(files):
+        aspect = LADDER_ASPECTS[i % len(LADDER_ASPECTS)]
+        for width in widths:
+            w, h = element_size(width, aspect)
+            out.append((f"{w}x{h}/smart/{rel}", (w, h)))
+    return out
+
+
 def manual_paths(photos, count, seed):
     """`count` distinct manual crops (`AxB:CxD/WxH/`) over the photos: [(path, (w, h))]."""
     rng = random.Random(seed)

@@ -20,8 +20,18 @@ extension FocalPipeline {
     func subjects(
         of copy: WorkingCopy, identity: ImageIdentity?, accuracy: Accuracy, scopes: Set<DetectionScope>
     ) async throws -> [DetectionScope: [Subject]] {
+        guard let identity else { return try await detect(in: copy, key: nil, accuracy: accuracy, scopes: scopes) }
+        // Jobs for the same image detect in turn: the second finds the first's subjects cached.
+        let key = DetectionCache.Key(identity: identity.description, detectors: detectorSignature(accuracy))
+        return try await detectionTurns.inTurn(key) { try await detect(in: copy, key: key, accuracy: accuracy, scopes: scopes) }
+    }
+
+    /// The body of `subjects(of:identity:accuracy:scopes:)`: the stages `scopes` need that the
+    /// cache entry under `key` (none when nil) lacks run, and the entry is stored after each.
+    private func detect(
+        in copy: WorkingCopy, key: DetectionCache.Key?, accuracy: Accuracy, scopes: Set<DetectionScope>
+    ) async throws -> [DetectionScope: [Subject]] {
         let everything = scopes.contains(.everything)
-        let key = identity.map { DetectionCache.Key(identity: $0.description, detectors: detectorSignature(accuracy)) }
         var entry = key.flatMap { detectionCache.entry(for: $0) } ?? DetectionCache.Entry(found: [:])
         let loaded = try loadedStages(accuracy)
         let image = copy.image
@@ -45,13 +55,12 @@ extension FocalPipeline {
             if !ran { counters.withLock { $0.detections += 1 } }
             ran = true
             entry.found[stage.id] = try await StepClock.time(StepClock.token("detect-" + stage.id)) { try await Self.run(ready.detectors, request) }.filter { $0.box.area > 0 }
-        }
-        if ran {
+            // Stored stage by stage: a job cancelled after a stage leaves what it found to the
+            // job that waits for its turn.
             try configuration.limits.check(subjects: entry.subjects(loaded.map(\.0.id)).count)
             if let key { detectionCache.store(entry, for: key) }
-        } else {
-            counters.withLock { $0.detectionCacheHits += 1 }
         }
+        if !ran { counters.withLock { $0.detectionCacheHits += 1 } }
         var result: [DetectionScope: [Subject]] = [:]
         for scope in scopes {
             result[scope] = (scope == .everything ? all : cropUses).flatMap { entry.found[$0] ?? [] }

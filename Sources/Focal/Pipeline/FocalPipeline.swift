@@ -40,6 +40,8 @@ public final class FocalPipeline: Sendable {
     let loadedStages = Mutex<[Accuracy: [(DetectionStage, DetectionStage.Loaded)]]>([:])
     let pool: NativeWorkPool
     let detectionCache: DetectionCache
+    /// Jobs detecting in the same image take turns, so the later ones find the subjects cached.
+    let detectionTurns = DetectionTurns()
     private let results: ResultCache
     private let disk: DiskCache?
     private let jobs: SharedJobs<CropResult>
