@@ -18,7 +18,7 @@ EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
 .PHONY: all deps test-deps models fixtures build release demo serve test test-browser eval stress eval-stress check-redaction bench bench-formats package-element check-element \
-	bench-serve client-tests compare-filters cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
+	bench-serve output-digests client-tests compare-filters cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
 	bench-lock bench-abuse bench-build lint readme-options generated man install uninstall test-install
 
 all: build
@@ -166,6 +166,12 @@ bench-formats: fixtures
 bench-serve: models fixtures release
 	@scripts/setup.sh seaweedfs
 	python3 -m focalscripts.bench_serve $(BENCH_SERVE_FLAGS)
+
+# The SHA-256 of `focal serve`'s answers to a fixed corpus of URLs (every effect, overlay,
+# redaction, animation and format); OUTPUT_DIGESTS_FLAGS="--before OTHER/.build/release/focal"
+# compares another build's, byte for byte (a refactor's proof that no output changed).
+output-digests: models fixtures release
+	python3 -m focalscripts.output_digests $(OUTPUT_DIGESTS_FLAGS)
 
 # `focal serve` under hostile load on loopback (URL and file floods, stalled and drip bodies, idle
 # connections at the fd limit, unknown ids, SIGTERM mid-answer) beside a well-behaved client; runs

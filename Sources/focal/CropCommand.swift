@@ -187,8 +187,8 @@ struct CropCommand: AsyncParsableCommand {
         let pipeline = try detection.pipeline(inputs: files.count) { configuration in
             configuration.diskCache = cacheDir.map { DiskCacheSettings(folder: $0, maxBytes: cacheSize << 20) }
             // Each input is cropped once: without a disk cache, no result outlives the job, so a
-            // file is read by the decoder alone, not first read whole and hashed (2 to 5 ms for
-            // a 12 MP JPEG). The same file given twice is detected twice.
+            // file is not hashed (2 to 5 ms for a 12 MP JPEG). The same file given twice is
+            // detected twice.
             configuration.identifyByContent = cacheDir != nil
             configuration.network.totalTimeout = .milliseconds(Int(timeout * 1000))
         }

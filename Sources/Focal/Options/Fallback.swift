@@ -1,7 +1,9 @@
 public import Foundation
 
-/// What a crop returns when the image cannot be used. A crop with a redaction never falls back:
-/// when the faces it hides cannot be looked for, it throws, so that no image leaves unredacted.
+/// What a crop returns when the image cannot be used: made by the crop's own steps, so the
+/// request's effects, overlays, fill and redaction apply to it. A redaction fails closed: a centre
+/// crop still looks for the faces it hides (and throws when it cannot), and no placeholder stands
+/// in for a crop with a redaction.
 public enum Fallback: Hashable, Sendable, Encodable {
     /// Throw the error (the default).
     case error

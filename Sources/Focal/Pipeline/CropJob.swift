@@ -80,8 +80,12 @@ struct CropJob: Sendable {
     var result: CropResult?
     /// Where the job's time went, step by step (`CropResult.timings`).
     let clock = StepClock()
-    /// Whether the job is done (a cached result, a fallback): the steps after stop.
+    /// Whether the job is done (a cached result): the steps after stop.
     var finished = false
+    /// Why the job fell back to a centre crop (its detection's error), when it did: it is then
+    /// planned without subjects and rendered with every change its options ask for (a
+    /// redaction's faces still looked for), and never stored.
+    var fallback: String?
     /// Whether the job makes a result (a crop), so that a cached one may answer it; a plan does not.
     var wantsResult = false
     /// Whether an image read for this job is identified by its content (a crop's is; a plan's or
@@ -121,6 +125,7 @@ struct CropJob: Sendable {
     var planCrop: CropOptions {
         var crop = frameCrop ?? options.crop
         if let bounds { crop.bounds = bounds }
+        if fallback != nil { crop.detect = false }
         return crop
     }
 

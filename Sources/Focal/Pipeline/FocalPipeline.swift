@@ -497,28 +497,26 @@ public final class FocalPipeline: Sendable {
         try await pool.run(work)
     }
 
-    /// A centre crop of an image whose detection failed; not cached, so a later request retries.
-    func centerFallback(
-        _ image: SourceImage, to target: CropTarget, options: FocalOptions, reason: any Error
-    ) async throws -> CropResult {
-        var crop = options.crop
-        crop.detect = false
-        let plan = try Analysis(image: image, subjects: []).plan(target, options: crop)
-        let format = try options.outputFormat(for: image.format, size: plan.outputSize)
-        let data = try await render(image, plan: plan, settings: EncodeSettings(format: format, options: options.encoding))
-        counters.withLock { $0.fallbacks += 1 }
-        return CropResult(data: data, format: format, plan: plan, detected: [], origin: .centerCropFallback(reason: "\(reason)"))
-    }
-
-    /// The caller's placeholder, centre-cropped to the target.
+    /// The caller's placeholder, centre-cropped to the target by the crop's own steps: the
+    /// request's effects, overlays, fill and encoding apply to it; its crop options do not (they
+    /// were for the photo). Not identified, so neither looked up nor stored.
     private func placeholder(_ bytes: Data, sizedBy rule: TargetRule, options: FocalOptions, reason: any Error) async throws -> CropResult {
-        let image = try await open(.data(bytes, name: "placeholder"))
-        let target = try rule.target(for: image.size)
-        let plan = try Analysis(image: image, subjects: []).plan(target, options: CropOptions(detect: false))
-        let format = try options.outputFormat(for: image.format, size: plan.outputSize)
-        let data = try await render(image, plan: plan, settings: EncodeSettings(format: format, options: options.encoding))
+        var options = options
+        options.crop = CropOptions(detect: false)
+        options.fallback = .error
+        var job = CropJob(input: .data(bytes, name: "placeholder"), rule: rule, options: options, detectors: detectorSignature(options.accuracy))
+        job.wantsResult = true
+        job.identify = false
+        try await job.clock.timing { try await run(&job, Self.cropSteps) }
+        guard var result = job.result else {
+            throw ImagingError(.internalFailure, "the placeholder's steps made no result", source: "placeholder")
+        }
+        result.origin = .placeholder(reason: "\(reason)")
+        result.key = nil
+        result.detected = []
+        result.timings = job.clock.timings
         counters.withLock { $0.fallbacks += 1 }
-        return CropResult(data: data, format: format, plan: plan, detected: [], origin: .placeholder(reason: "\(reason)"))
+        return result
     }
 
     // MARK: - Caches

@@ -2,8 +2,9 @@ import FocalDetection
 
 /// The working copy (one decode, at the larger of what the detectors and the output need) and
 /// the subjects the job's scopes use, from the detection cache or the detectors. A crop whose
-/// detection fails falls back to a centre crop when its options say so, unless it has a
-/// redaction: that fails closed (the error is thrown), since its faces cannot be looked for.
+/// detection fails falls back to a centre crop when its options say so (`CropJob.fallback`):
+/// no subjects, and the steps after run as for any crop, so a redaction still looks for its
+/// faces (and fails closed when it cannot) and every change still applies.
 struct Detect: CropStep {
     let name = "detect"
 
@@ -24,10 +25,9 @@ struct Detect: CropStep {
                 of: copy, identity: job.subjectIdentity, accuracy: job.options.accuracy, scopes: everything ? job.scopes.union([.everything]) : job.scopes)
             if everything { found[.crop] = found[.everything] }
             job.subjects = found
-        } catch let error as DetectionError where job.wantsResult && job.options.fallback == .centerCrop && job.options.redaction == nil {
-            guard let target = job.target else { throw error }
-            job.result = try await pipeline.centerFallback(image, to: target, options: job.options, reason: error)
-            job.finished = true
+        } catch let error as DetectionError where job.wantsResult && job.options.fallback == .centerCrop {
+            job.fallback = "\(error)"
+            job.subjects = [:]
         }
     }
 }

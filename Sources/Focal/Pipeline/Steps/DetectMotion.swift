@@ -16,7 +16,7 @@ struct DetectMotion: CropStep {
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.frameSubjects == nil, let animation = job.animation, let image = job.image, job.subjects != nil,
-            job.options.crop.needsDetection
+            job.options.crop.needsDetection, job.fallback == nil
         else { return }
         var found: [(frame: Int, subjects: [Subject])] = [(0, job.cropSubjects)]
         let sampled = MotionPlanner.sampledFrames(animation.frames, count: Self.samples).filter { $0 > 0 }

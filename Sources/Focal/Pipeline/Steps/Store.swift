@@ -5,7 +5,7 @@ struct Store: CropStep {
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         try Task.checkCancellation()
-        guard let result = job.result, !job.finished, !job.options.savedCropsUnknown, let key = job.resultKey(pipeline) else { return }
+        guard let result = job.result, !job.finished, job.fallback == nil, !job.options.savedCropsUnknown, let key = job.resultKey(pipeline) else { return }
         await pipeline.store(result, for: key)
     }
 }
