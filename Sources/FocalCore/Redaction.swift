@@ -150,15 +150,12 @@ public struct Redaction: Hashable, Sendable, Codable {
                 }
                 strength = number
             } else {
-                // Singular or plural: `face`, `faces`, `people` for persons.
-                let named: [SubjectKind] = part.split(separator: "+").map { word -> SubjectKind in
-                    let text = String(word)
-                    if text == "people" { return .person }
-                    return SubjectKind(rawValue: text.hasSuffix("s") ? String(text.dropLast()) : text)
-                }
-                guard !named.isEmpty, named.allSatisfy(Self.redactable.contains), Set(named).count == named.count else {
+                // The words of every door (`SubjectKindNames`): `faces`, `pets`, `people`.
+                let words = part.split(separator: "+").map { SubjectKindNames.kinds(named: String($0)) }
+                let named = words.compactMap { $0 }.flatMap { $0 }
+                guard !words.isEmpty, !words.contains(nil), named.allSatisfy(Self.redactable.contains), Set(named).count == named.count else {
                     throw PlanningError.invalidOption(
-                        "\(name) kinds '\(part)' must be joined by + from \(Self.redactable.map(\.rawValue).joined(separator: ", "))")
+                        "\(name) kinds '\(part)' must be joined by + from \(SubjectKindNames.words(for: Self.redactable).joined(separator: ", "))")
                 }
                 kinds = named
             }

@@ -46,25 +46,19 @@ public struct SubjectPreference: Hashable, Sendable, Codable {
 
     private static func invalid(_ text: String) -> PlanningError {
         PlanningError.invalidOption(
-            "kinds '\(text)' must be kinds joined by + (face, pet, cat, dog, person, saliency), the preferred first, or kinds to leave out (no-person)")
+            "kinds '\(text)' must be kinds joined by + (\(SubjectKindNames.words(for: nameable).joined(separator: ", "))), the preferred first, or kinds to leave out (no-person)")
     }
 
-    /// The kinds a word names: `pet` is cats and dogs; plurals and `people` are read.
+    /// The kinds a word names (`SubjectKindNames`: `pet` is cats and dogs, plurals and `people`
+    /// are read), when a preference may name them.
     static func kinds(named word: String) -> [SubjectKind]? {
-        switch word {
-        case "pet", "pets": return [.cat, .dog]
-        case "people", "persons", "person": return [.person]
-        case "face", "faces": return [.face]
-        case "cat", "cats": return [.cat]
-        case "dog", "dogs": return [.dog]
-        case "saliency", "salient": return [.saliency]
-        default: return nil
-        }
+        guard let kinds = SubjectKindNames.kinds(named: word), kinds.allSatisfy(nameable.contains) else { return nil }
+        return kinds
     }
 
     /// The canonical written form: `pet+face`, `no-person`.
     public var text: String {
-        func name(_ rank: [SubjectKind]) -> String { rank == [.cat, .dog] ? "pet" : rank.map(\.rawValue).joined(separator: "+") }
+        func name(_ rank: [SubjectKind]) -> String { SubjectKindNames.groupWord(for: rank) ?? rank.map(\.rawValue).joined(separator: "+") }
         if let ranks { return ranks.map(name).joined(separator: "+") }
         return excluded.map { "no-" + $0.rawValue }.joined(separator: "+")
     }

@@ -179,7 +179,7 @@ public struct CropOption: Sendable {
             print: { String($0.quality) }),
         CropOption(
             name: "redact", filter: "redact",
-            values: "`blur`, `pixelate` or a colour (`000000`), then optionally a strength 1-100, kinds joined by `+` (`face`, `person`, `cat`, `dog`) and `oval`",
+            values: "`blur`, `pixelate` or a colour (`000000`), then optionally a strength 1-100, kinds joined by `+` (`face`, `person`, `cat`, `dog`, `pet`, `people`; plurals too, as in `kinds`) and `oval`",
             defaultText: "none",
             summary: "hides faces (or the kinds named) in the output, found by the thorough detection: blurred (strength: radius in % "
                 + "of the face, default 25), pixelated (blocks across, default 5, each at least 8 px or a third of a small face) or filled; `oval` (a URL's `redact_oval(…)`) hides ovals",
@@ -188,7 +188,7 @@ public struct CropOption: Sendable {
             print: { $0.redaction?.text }),
         CropOption(
             name: "kinds", filter: "kinds",
-            values: "kinds joined by `+`, the preferred first (`face`, `pet`, `cat`, `dog`, `person`, `saliency`), or kinds to leave out (`no-person`)",
+            values: "kinds joined by `+`, the preferred first (`face`, `pet`, `cat`, `dog`, `person`, `people`, `saliency`; plurals too, as in `redact`), or kinds to leave out (`no-person`)",
             defaultText: "every kind: faces, then pets, then people, then saliency",
             summary: "which kinds of subject a crop is built around, in which order: `face` only faces (none found: a centre crop), "
                 + "`pet+face` pets before faces, `face+saliency` faces, else the salient region, `no-person` never people",

@@ -38,6 +38,30 @@ struct ConfigDocument: Encodable {
     let pageURLSides: [Int]?
     let version: String
     let options: [Option]
+    /// The words for kinds of subject that every door takes (`SubjectKindNames`).
+    let kinds: Kinds
+
+    /// The vocabulary of kinds: each kind with its label and colour, each group's kinds, and the
+    /// words `kinds(…)` and `redact(…)` accept.
+    struct Kinds: Encodable {
+        struct Kind: Encodable {
+            let name: String
+            let label: String
+            let colour: String
+        }
+
+        let all: [Kind]
+        let groups: [String: [String]]
+        let preferable: [String]
+        let redactable: [String]
+
+        init() {
+            all = SubjectKindTraits.all.map { Kind(name: $0.kind.rawValue, label: $0.label, colour: $0.colour) }
+            groups = Dictionary(uniqueKeysWithValues: SubjectKindNames.groups.flatMap { group in group.words.map { ($0, group.kinds.map(\.rawValue)) } })
+            preferable = SubjectKindNames.words(for: SubjectPreference.nameable)
+            redactable = SubjectKindNames.words(for: Redaction.redactable)
+        }
+    }
     /// Where to load `<focal-img>` from for good: its versioned, immutable path and its
     /// Subresource Integrity, for `<script type="module" src=... integrity=...>`; the same for
     /// its stylesheet when the server has one.
@@ -68,5 +92,6 @@ struct ConfigDocument: Encodable {
         options = CropOption.all.map {
             Option(name: $0.name, filter: $0.filter, values: $0.values, default: $0.defaultText, summary: $0.summary)
         }
+        kinds = Kinds()
     }
 }
