@@ -11,8 +11,8 @@ NAME=test-install
 . scripts/common.sh
 
 checkout=$PWD
-version=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/FocalCore/FocalVersion.swift)
-[ -n "$version" ] || die "no version in Sources/FocalCore/FocalVersion.swift"
+version=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/FocalCore/Support/FocalVersion.swift)
+[ -n "$version" ] || die "no version in Sources/FocalCore/Support/FocalVersion.swift"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/focal-test-install.XXXXXX")
 prefix=$tmp/p

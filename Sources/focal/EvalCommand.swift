@@ -21,7 +21,7 @@ struct EvalCommand: AsyncParsableCommand {
     var directory: String
 
     @Option(help: "Comma-separated aspects.")
-    var aspects: String = "1:1,16:9,9:16,4:5,3:2"
+    var aspects: String = AspectList.defaultText
 
     @Flag(help: "Skip detection: score plain centre crops.")
     var noDetect = false
@@ -54,14 +54,7 @@ struct EvalCommand: AsyncParsableCommand {
         return try EvalRequirement.list(parsing: require, known: EvalFigures.names)
     }
 
-    func parsedAspects() throws -> [(Int, Int)] {
-        try aspects.split(separator: ",").map { text -> (Int, Int) in
-            guard case let .aspect(w, h) = try CropTarget(parsing: String(text)) else {
-                throw ValidationError("--aspects takes A:B values, e.g. 1:1,16:9")
-            }
-            return (w, h)
-        }
-    }
+    func parsedAspects() throws -> [(Int, Int)] { try AspectList.parse(aspects) }
 
     func run() async throws {
         let targets = try parsedAspects()

@@ -19,7 +19,7 @@ struct SheetCommand: AsyncParsableCommand {
     var output: String
 
     @Option(help: "Comma-separated aspects.")
-    var aspects: String = "1:1,16:9,9:16,4:5,3:2"
+    var aspects: String = AspectList.defaultText
 
     @Option(help: "Row height in pixels.")
     var rowHeight: Int = 180
@@ -37,14 +37,7 @@ struct SheetCommand: AsyncParsableCommand {
         }
     }
 
-    func parsedAspects() throws -> [(Int, Int)] {
-        try aspects.split(separator: ",").map { text -> (Int, Int) in
-            guard case let .aspect(w, h) = try CropTarget(parsing: String(text)) else {
-                throw ValidationError("--aspects takes A:B values, e.g. 1:1,16:9")
-            }
-            return (w, h)
-        }
-    }
+    func parsedAspects() throws -> [(Int, Int)] { try AspectList.parse(aspects) }
 
     func run() async throws {
         let (files, empty) = InputList.expand(inputs)

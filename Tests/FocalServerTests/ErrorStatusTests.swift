@@ -21,7 +21,7 @@ import Testing
     /// The library's codes are listed in `ErrorCode.all`, the server's own in `ErrorCode.server`,
     /// each once, and each has one row of the status table.
     @Test func theListsHaveEveryCodeOnce() throws {
-        let library = try Self.declared(in: "Sources/FocalCore/ErrorCode.swift")
+        let library = try Self.declared(in: "Sources/FocalCore/Errors/ErrorCode.swift")
         let server = try Self.declared(in: "Sources/FocalServer/ServerErrorCode.swift")
         #expect(library.count > 25 && server.count > 10)
         #expect(Set(ErrorCode.all.map(\.rawValue)) == Set(library), "ErrorCode.all and the declarations differ")
