@@ -18,6 +18,9 @@ public enum ImageSource: Hashable, Sendable {
     /// An object in a bucket: under the root bucket (with its relative path), or named by an
     /// `s3://` URL in an allowed bucket (no relative path).
     case object(ObjectAddress, relative: String?)
+    /// imagor's `color:` source (`color:ff6600`, `color:red`, `color:transparent`): a blank image
+    /// of that colour at the output's size, made by the door that knows the size.
+    case color(String)
 }
 
 /// Turns the image part of a request into a source: a path under the root folder or bucket
@@ -83,6 +86,7 @@ public struct SourceResolver: Sendable {
             guard Self.isPlainPath(address.key) else { throw ServerError(.inputNotFound, "no image \(address.key.excerpt()) here") }
             return .object(address, relative: nil)
         }
+        if BlankImage.names(decoded) { return .color(decoded) }
         if decoded.hasPrefix("id:") {
             let id = String(decoded.dropFirst(3)).lowercased()
             guard Self.isImageID(id) else { throw ServerError.invalid("an image id is id: followed by 64 hex digits") }

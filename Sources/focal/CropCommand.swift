@@ -227,11 +227,21 @@ struct CropCommand: AsyncParsableCommand {
         var timings: [StepTiming] = []
     }
 
+    /// The input an argument names: imagor's `color:` source is a blank image at `--size` (an
+    /// `--aspect` has no size to make it at), anything else `ImageInput.argument`.
+    static func input(_ argument: String, target: CropTarget, limits: ImageLimits) throws -> ImageInput {
+        guard BlankImage.names(argument) else { return ImageInput.argument(argument) }
+        guard case let .size(width, height) = target else {
+            throw PlanningError.invalidOption("a color: source is made at the output's size: give --size WxH, not --aspect")
+        }
+        return .blank(try BlankImage(argument, size: PixelSize(width: width, height: height), limits: limits))
+    }
+
     func process(
         _ argument: String, target: CropTarget, given: FocalOptions, pipeline: FocalPipeline, destination: OutputDestination
     ) async -> Result<Cropped, InputFailure> {
         do {
-            let input = ImageInput.argument(argument)
+            let input = try Self.input(argument, target: target, limits: pipeline.configuration.limits)
             let path = destination.path(for: argument)
             // A named output file decides the format by its extension; else --format (`auto`: AVIF where
             // it fits, else WebP), else the input's own.

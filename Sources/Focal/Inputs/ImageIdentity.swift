@@ -32,6 +32,7 @@ enum ImageIdentity: Hashable, Sendable, CustomStringConvertible {
         case let .url(url): self = .location("url:" + url.absoluteString)
         case let .object(address): self = .location(address.description)
         case .data: self = .location("unshared:" + UUID().uuidString)
+        case let .blank(blank): self = .location(blank.description)
         }
     }
 

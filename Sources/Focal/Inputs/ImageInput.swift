@@ -19,6 +19,8 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
         case url(URL)
         /// An object in a bucket, read with the pipeline's `ObjectStorageSettings`.
         case object(ObjectAddress)
+        /// A blank image of one colour (imagor's `color:` source), made, not read.
+        case blank(BlankImage)
     }
 
     /// Where the image is.
@@ -57,6 +59,12 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
         ImageInput(.url(url), cacheName: cacheName)
     }
 
+    /// A blank image of one colour, named by its colour and size (so its results are cached
+    /// without making it first).
+    public static func blank(_ blank: BlankImage) -> ImageInput {
+        ImageInput(.blank(blank), cacheName: blank.description)
+    }
+
     /// An object in a bucket.
     public static func object(_ address: ObjectAddress, cacheName: String? = nil, contentID: String? = nil) -> ImageInput {
         ImageInput(.object(address), cacheName: cacheName, contentID: contentID)
@@ -78,7 +86,7 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
     public var isRemote: Bool {
         switch location {
         case .url, .object: true
-        case .file, .data: false
+        case .file, .data, .blank: false
         }
     }
 
@@ -86,6 +94,7 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
         switch location {
         case let .file(path): path
         case let .data(_, name): name
+        case let .blank(blank): blank.description
         case let .url(url): url.absoluteString
         case let .object(address): address.description
         }

@@ -326,6 +326,11 @@ public final class FocalPipeline: Sendable {
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool = true) async throws -> (ImageInput.Location, ImageIdentity?) {
         var location = input.location
         switch location {
+        case let .blank(blank):
+            // Made, not read: named by its colour and size (`ImageInput.blank`), never hashed.
+            let data = try await pool.run { try blank.encoded() }
+            try Admission.reserve(data.count)
+            return (.data(data, name: blank.description), identity ?? ImageIdentity(cacheName: blank.description))
         case let .url(url):
             counters.withLock { $0.downloads += 1 }
             let data = try await loader.fetch(url)
@@ -433,6 +438,7 @@ public final class FocalPipeline: Sendable {
             switch location {
             case let .file(path): try SourceImage.open(path: path, limits: limits, page: page, turn: turn)
             case let .data(data, name): try SourceImage.open(data: data, name: name, limits: limits, page: page, turn: turn)
+            case let .blank(blank): try SourceImage.open(data: blank.encoded(), name: blank.description, limits: limits, page: page, turn: turn)
             case let .url(url):
                 throw ImagingError(.internalFailure, "a URL must be fetched before it is opened", source: url.absoluteString)
             case let .object(address):

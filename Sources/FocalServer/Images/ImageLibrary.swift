@@ -37,6 +37,8 @@ final class ImageLibrary: Sendable {
             return (.url(url), nil)
         case let .object(address, _):
             return (.object(address), nil)
+        case .color:
+            throw ServerError.invalid("a color: source is a blank image at the output's size: only an image URL's own image can be one")
         case let .upload(id):
             guard let input = try await located(id: id) else { throw ServerError(.inputNotFound, "no image with id \(id)") }
             // An object the catalog listed under this id is identified again (by its ETag) when read.
