@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 /// imagor's `color:` source through the URL: a blank image of one colour at the size the URL asks
@@ -34,6 +35,29 @@ import Testing
             let (grey, _) = try await FilterRouteTests.get(client, "/unsafe/20x20/filters:grayscale():format(png)/color:red")
             let g = try FilterRouteTests.pixels(grey)
             #expect(g.bytes[0] == g.bytes[1] && g.bytes[1] == g.bytes[2], "grayscale() applied to the blank")
+        }
+    }
+
+    @Test("POST /v1/plan plans a color: source at its largest sized frame, with previews; without a sized frame it is a 400")
+    func plan() async throws {
+        try await withServer { client in
+            let request: [String: Any] = [
+                "source": ["url": "color:ff6600"], "frames": [["width": 320, "height": 180], ["aspect": "1:1"]], "previews": true,
+            ]
+            try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: request))) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body).prefix(300))")
+                let json = try #require(response.json)
+                let image = try #require(json["image"] as? [String: Any])
+                #expect(image["width"] as? Int == 320 && image["height"] as? Int == 180)
+                let frames = try #require(json["frames"] as? [[String: Any]])
+                #expect(frames.count == 2)
+                #expect(frames.allSatisfy { ($0["preview"] as? String)?.hasPrefix("data:image/") == true })
+            }
+            let aspectOnly: [String: Any] = ["source": ["url": "color:red"], "frames": [["aspect": "16:9"]]]
+            try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: aspectOnly))) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("a frame's size"))
+            }
         }
     }
 
