@@ -51,6 +51,7 @@ struct CropCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: CropOption.help("page")) var page: String?
     @Option(parsing: .unconditional, help: CropOption.help("orient")) var orient: String?
     @Option(parsing: .unconditional, help: CropOption.help("watermark")) var watermark: String?
+    @Option(parsing: .unconditional, help: CropOption.help("overlay")) var overlay: String?
     @Option(parsing: .unconditional, help: CropOption.help("frame")) var frame: String?
     @Option(parsing: .unconditional, help: CropOption.help("trim")) var trim: String?
     @Option(parsing: .unconditional, help: CropOption.help("brightness")) var brightness: String?
@@ -151,9 +152,8 @@ struct CropCommand: AsyncParsableCommand {
             do { try option.apply(text, to: &options) } catch { throw ValidationError("--\(option.name): \(error.publicMessage)") }
         }
         if noDetect { options.crop.detect = false }
-        // A watermark's image is a file, a URL or an object, as an input is.
-        if let mark = options.watermark { options.watermarkInput = ImageInput.argument(mark.source) }
-        if let frame = options.frame { options.frameInput = ImageInput.argument(frame.source) }
+        // An overlay's image (watermark, frame, image) is a file, a URL or an object, as an input is.
+        for (slot, source) in options.overlays { options.overlayInputs[slot] = ImageInput.argument(source) }
         return options
     }
 

@@ -40,7 +40,7 @@ import Testing
         return try RenderedImage(rgba: rgba, size: PixelSize(width: width, height: height)).encode(.png)
     }
 
-    @Test func aForcedRedactionHidesFacesInTheWatermarkAndTheFrame() async throws {
+    @Test func aForcedRedactionHidesFacesInTheWatermarkTheFrameAndTheImageOverlay() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         for name in ["grace_hopper.jpg", "coffee.png"] {
@@ -50,6 +50,7 @@ import Testing
         let uris = [
             "/unsafe/400x300/filters:watermark(grace_hopper.jpg,0,0,0,60,100):format(png)/coffee.png",
             "/unsafe/400x400/filters:frame(face.9.png):format(png)/coffee.png",
+            "/unsafe/400x300/filters:image(grace_hopper.jpg,right,bottom):format(png)/coffee.png",
         ]
         // Without a redaction, the face in each overlay reaches the answer (so the test can fail).
         try await withServer({ $0.root = scratch.path }) { client in

@@ -76,11 +76,15 @@ CORPUS = [
     "300x200/filters:frame(frame.9.png)/grace_hopper.jpg",
     "fit-in/300x300/filters:fill(ff0000):frame(frame.9.png):watermark(chelsea.png,10,10,20):blur(2)/grace_hopper.jpg",
     "300x200/smart/filters:frame(frame.9.png):redact(pixelate)/grace_hopper.jpg",
+    "300x200/smart/filters:image(chelsea.png,right-10,bottom-10,30,multiply)/grace_hopper.jpg",
+    "300x200/filters:image(grace_hopper.jpg,0,0):redact(blur):format(png)/alpha.png",
     # Animations: a crop, effects, a redaction, overlays.
     "200x150/smart/animation.gif",
     "200x150/smart/filters:grayscale():format(webp)/animation.gif",
     "200x150/smart/filters:redact(blur)/animation.gif",
     "200x150/filters:watermark(chelsea.png,0,0,20):frame(frame.9.png)/animation.gif",
+    "200x150/filters:image(chelsea.png,center,center,50)/animation.gif",
+    "200x100/filters:grayscale()/color:ff6600",
     "-200x150/filters:draw_detections()/animation.gif",
     # Formats and encoding.
     "300x200/smart/filters:format(png)/grace_hopper.jpg",

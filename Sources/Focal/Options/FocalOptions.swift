@@ -55,14 +55,24 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     public var relativeCrop: Box?
     /// thumbor's `watermark(…)`: another image laid over the output; default nil.
     public var watermark: Watermark?
-    /// Where the watermark's image is, as the door resolved `watermark.source` (a file under the
-    /// root, an allowed URL, an object); the pipeline reads it like any input. Not part of result
-    /// keys: the watermark's content is.
-    public var watermarkInput: ImageInput?
     /// thumbor's `frame(…)`: the output framed by a nine-patch image; default nil.
     public var frame: NinePatch?
-    /// Where the frame's image is, as the door resolved `frame.source` (as `watermarkInput`).
-    public var frameInput: ImageInput?
+    /// imagor's `image(…)`: another image composited over the output; default nil.
+    public var imageOverlay: ImageOverlay?
+    /// Where each overlay's image is, by slot (`OverlaySlot.name`), as the door resolved its
+    /// source (`overlays`: a file under the root, an allowed URL, an object); the pipeline reads
+    /// each like any input. Not part of result keys: each overlay's content is.
+    public var overlayInputs: [String: ImageInput] = [:]
+    /// Where the watermark's image is (`overlayInputs["watermark"]`).
+    public var watermarkInput: ImageInput? {
+        get { overlayInputs["watermark"] }
+        set { overlayInputs["watermark"] = newValue }
+    }
+    /// Where the frame's image is (`overlayInputs["frame"]`).
+    public var frameInput: ImageInput? {
+        get { overlayInputs["frame"] }
+        set { overlayInputs["frame"] = newValue }
+    }
     /// The revision of the saved crop applied as `crop.override`, when one was (set by the
     /// pipeline; part of result keys).
     var savedCropRevision: Int?
@@ -82,7 +92,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, page, orient, trim, relativeCrop, watermark, frame
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, page, orient, trim, relativeCrop, watermark, frame, imageOverlay = "image"
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -109,6 +119,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encodeIfPresent(relativeCrop, forKey: .relativeCrop)
         try container.encodeIfPresent(watermark, forKey: .watermark)
         try container.encodeIfPresent(frame, forKey: .frame)
+        try container.encodeIfPresent(imageOverlay, forKey: .imageOverlay)
         try encoding.encode(to: encoder)
     }
 

@@ -56,10 +56,9 @@ struct CropJob: Sendable {
     var boundsResolved = false
     /// Whether `LoadOverlays` has identified the overlays (their content IDs in `options`).
     var overlaysIdentified = false
-    /// The watermark's image, once `LoadOverlays` or `OpenOverlays` has read it.
-    var watermarkImage: SourceImage?
-    /// The frame's nine-patch image, once `LoadOverlays` or `OpenOverlays` has read it.
-    var frameImage: SourceImage?
+    /// Each overlay's image by slot (`OverlaySlot.name`), once `LoadOverlays` or `OpenOverlays`
+    /// has read it.
+    var overlayImages: [String: SourceImage] = [:]
     /// The decode the detectors and the render share.
     var copy: WorkingCopy?
     /// What the detectors found, by scope.
@@ -73,9 +72,9 @@ struct CropJob: Sendable {
     /// What a redaction hides, in pixels of the oriented image (`FindRedactions`), once found;
     /// empty for an animation, whose frames are searched as they are rendered (`Render`).
     var redacted: [Box]?
-    /// What a redaction hides in the watermark's and the frame's images, in their own pixels:
-    /// the output shows them too.
-    var redactedWatermark: [Box]?, redactedFrameImage: [Box]?
+    /// What a redaction hides in each overlay's image by slot, in its own pixels: the output
+    /// shows them too.
+    var redactedOverlays: [String: [Box]] = [:]
     /// The result: from a cache, or rendered.
     var result: CropResult?
     /// Where the job's time went, step by step (`CropResult.timings`).
@@ -137,8 +136,8 @@ struct CropJob: Sendable {
     func resultKey(_ pipeline: FocalPipeline) -> ResultKey? {
         guard let identity, let rule else { return nil }
         if case .notAsked = savedCrop, mayHaveSavedCrop(pipeline) { return nil }
-        // A watermark and a frame are part of the key by their content, once identified.
-        if options.watermark != nil || options.frame != nil, !overlaysIdentified { return nil }
+        // Overlays are part of the key by their content, once identified.
+        if !options.overlays.isEmpty, !overlaysIdentified { return nil }
         // A saved crop's bounds depend on the upscale limit as well (`SavedCropRule.crop`).
         let target = foundSavedCrop == nil ? rule.key : "\(rule.key) upscale \(pipeline.configuration.limits.maxUpscale)"
         return ResultKey(identity: identity, target: target, options: options, detectors: detectors)

@@ -44,10 +44,10 @@ struct FrameContext: Sendable {
 extension FocalPipeline {
     /// The changes to each rendered frame, in the order they apply: what a redaction hides, then
     /// what the detectors saw (`draw_detections()`), then the mirroring (thumbor mirrors before
-    /// its filters), the effects in the order given, the watermark, `fill(…)`'s box and
-    /// `frame(…)`'s nine-patch.
+    /// its filters), the effects in the order given, the watermark, imagor's `image(…)`,
+    /// `fill(…)`'s box and `frame(…)`'s nine-patch.
     static let frameChanges: [any FrameChange] = [
-        HideRedactedRegions(), DrawDetections(), MirrorFrame(), ApplyEffects(), LayWatermark(), FillBox(), FrameWithNinePatch(),
+        HideRedactedRegions(), DrawDetections(), MirrorFrame(), ApplyEffects(), LayWatermark(), LayImage(), FillBox(), FrameWithNinePatch(),
     ]
 
     /// The frame changes `job` asks for, readied in list order; empty when none changes a frame

@@ -8,11 +8,11 @@ struct FrameWithNinePatch: FrameChange {
     let name = "frame"
 
     func ready(for job: CropJob, plan: CropPlan, in pipeline: FocalPipeline) async throws -> ReadyFrameChange? {
-        guard let source = job.frameImage else { return nil }
+        guard let source = job.overlayImages["frame"] else { return nil }
         try pipeline.configuration.limits.check(output: source.size)
         let whole = PixelRect(x: 0, y: 0, width: source.size.width, height: source.size.height)
         let regions = job.options.redaction == nil
-            ? [] : Self.inside(FocalPipeline.outputRegions(job.redactedFrameImage ?? [], crop: whole, output: source.size), source.size)
+            ? [] : Self.inside(FocalPipeline.outputRegions(job.redactedOverlays["frame"] ?? [], crop: whole, output: source.size), source.size)
         let redaction = job.options.redaction
         let patch = try await pipeline.pool.run {
             var image = try source.decode(width: source.size.width, height: source.size.height)

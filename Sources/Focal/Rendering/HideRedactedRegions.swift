@@ -9,7 +9,7 @@ struct HideRedactedRegions: FrameChange {
 
     func ready(for job: CropJob, plan: CropPlan, in pipeline: FocalPipeline) async throws -> ReadyFrameChange? {
         guard let redaction = job.options.redaction else { return nil }
-        if job.redacted == nil || (job.watermarkImage != nil && job.redactedWatermark == nil) || (job.frameImage != nil && job.redactedFrameImage == nil) {
+        if job.redacted == nil || job.overlayImages.keys.contains(where: { job.redactedOverlays[$0] == nil }) {
             throw ImagingError(.internalFailure, "the redaction's regions were not found before rendering", source: job.image?.name ?? job.input.description)
         }
         return ReadyFrameChange { image, frame in

@@ -65,12 +65,9 @@ struct ImageController: Controller {
         let source = try library.resolver.resolve(url.source)
         let blank = try Self.blank(source, url, limits: pipeline.configuration.limits)
         let (input, known) = if let blank { blank } else { try await library.input(for: source) }
-        // A watermark's image is resolved as the image is: under the root, or an allowed source.
-        if let mark = imageRequest.options.watermark {
-            imageRequest.options.watermarkInput = try await library.input(for: library.resolver.resolve(mark.source)).0
-        }
-        if let frame = imageRequest.options.frame {
-            imageRequest.options.frameInput = try await library.input(for: library.resolver.resolve(frame.source)).0
+        // An overlay's image is resolved as the image is: under the root, or an allowed source.
+        for (slot, overlay) in imageRequest.options.overlays {
+            imageRequest.options.overlayInputs[slot] = try await library.input(for: library.resolver.resolve(overlay)).0
         }
         let vary = negotiateFormat(&imageRequest, accept: request.headers[.accept])
         let (rule, options) = (imageRequest.rule, imageRequest.options)

@@ -189,9 +189,10 @@ public struct ImageRequest: Sendable {
         rule = try Self.rule(url, aspect: aspect, upscale: options.sizing.upscale)
     }
 
-    /// The filters whose argument names an image (a file, `id:`, `b64:` or a URL): the source
-    /// resolver decodes it, as it does the image part, so it is passed on as written.
-    static let addressFilters: Set<String> = ["watermark", "frame"]
+    /// The filters whose argument names an image (a file, `id:`, `b64:` or a URL): the overlays
+    /// (`OverlaySlot.all`). The source resolver decodes it, as it does the image part, so it is
+    /// passed on as written.
+    static let addressFilters = Set(OverlaySlot.all.map(\.name))
 
     /// A filter's argument as it means, percent-decoded once (thumbor's router decodes the
     /// filters before reading them, so a signed `curve(%5B…%5D)` is `curve([…])`); an address

@@ -83,6 +83,7 @@ const CROP_OPTIONS = /*focal:crop-options*/[
   {"attribute": "page", "filter": "page", "default": null},
   {"attribute": "orient", "filter": "orient", "default": null},
   {"attribute": "watermark", "filter": "watermark", "default": null},
+  {"attribute": "overlay", "filter": "image", "default": null},
   {"attribute": "frame", "filter": "frame", "default": null},
   {"attribute": "trim", "filter": null, "default": null, "segment": "trim"},
   {"attribute": "brightness", "filter": "brightness", "default": null},

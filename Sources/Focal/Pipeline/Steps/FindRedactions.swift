@@ -12,18 +12,18 @@ import FocalDetection
 /// (`Render`: one decode of each frame for both), and hides what the frames on either side of it
 /// were found to hold too.
 ///
-/// The output shows its overlays too: the watermark's and the frame's images are searched the
-/// same way, so that no face reaches an answer through them (`focal serve --redact`).
+/// The output shows its overlays too: each overlay's image (the watermark's, the frame's,
+/// `image()`'s) is searched the same way, so that no face reaches an answer through them
+/// (`focal serve --redact`).
 struct FindRedactions: CropStep {
     let name = "find-redactions"
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil, job.redacted == nil, let redaction = job.options.redaction, let image = job.image else { return }
-        if let mark = job.watermarkImage {
-            job.redactedWatermark = try await Self.found(in: pipeline.workingCopy(of: mark, accuracy: .accurate, outputLongSide: nil), by: redaction, pipeline)
-        }
-        if let frame = job.frameImage {
-            job.redactedFrameImage = try await Self.found(in: pipeline.workingCopy(of: frame, accuracy: .accurate, outputLongSide: nil), by: redaction, pipeline)
+        for slot in OverlaySlot.all {
+            guard let overlay = job.overlayImages[slot.name] else { continue }
+            job.redactedOverlays[slot.name] = try await Self.found(
+                in: pipeline.workingCopy(of: overlay, accuracy: .accurate, outputLongSide: nil), by: redaction, pipeline)
         }
         // An animation's frames are searched as they are rendered, from the one decode of each
         // (`FocalPipeline.renderAnimation(…finding:…)`).

@@ -12,17 +12,12 @@ struct LoadOverlays: CropStep {
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, !job.overlaysIdentified else { return }
-        if let mark = job.options.watermark {
-            let input = try Self.input(job.options.watermarkInput, named: mark.source, for: "watermark")
+        for slot in OverlaySlot.all {
+            guard let overlay = slot.option(job.options) else { continue }
+            let input = try Self.input(job.options.overlayInputs[slot.name], named: overlay.source, for: slot.name)
             let (contentID, image) = try await pipeline.overlayIdentity(of: input)
-            job.options.watermark?.contentID = contentID
-            job.watermarkImage = image
-        }
-        if let frame = job.options.frame {
-            let input = try Self.input(job.options.frameInput, named: frame.source, for: "frame")
-            let (contentID, image) = try await pipeline.overlayIdentity(of: input)
-            job.options.frame?.contentID = contentID
-            job.frameImage = image
+            slot.setContentID(&job.options, contentID)
+            job.overlayImages[slot.name] = image
         }
         job.overlaysIdentified = true
     }
@@ -43,17 +38,12 @@ struct OpenOverlays: CropStep {
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil else { return }
         // Identified again from the bytes read: the result is stored under what was rendered.
-        if let mark = job.options.watermark, job.watermarkImage == nil {
-            let input = try LoadOverlays.input(job.options.watermarkInput, named: mark.source, for: "watermark")
+        for slot in OverlaySlot.all where job.overlayImages[slot.name] == nil {
+            guard let overlay = slot.option(job.options) else { continue }
+            let input = try LoadOverlays.input(job.options.overlayInputs[slot.name], named: overlay.source, for: slot.name)
             let (contentID, image) = try await pipeline.openOverlay(input)
-            job.options.watermark?.contentID = contentID
-            job.watermarkImage = image
-        }
-        if let frame = job.options.frame, job.frameImage == nil {
-            let input = try LoadOverlays.input(job.options.frameInput, named: frame.source, for: "frame")
-            let (contentID, image) = try await pipeline.openOverlay(input)
-            job.options.frame?.contentID = contentID
-            job.frameImage = image
+            slot.setContentID(&job.options, contentID)
+            job.overlayImages[slot.name] = image
         }
     }
 }
