@@ -36,7 +36,10 @@ public struct ImageOverlay: Hashable, Sendable, Encodable, OverlayOption {
     /// How the image's colours combine with the output's.
     public enum BlendMode: String, CaseIterable, Hashable, Sendable, Encodable {
         case normal, multiply, screen, overlay, darken, lighten
-        case colorDodge = "color-dodge", colorBurn = "color-burn", hardLight = "hard-light", softLight = "soft-light"
+        case colorDodge = "color-dodge"
+        case colorBurn = "color-burn"
+        case hardLight = "hard-light"
+        case softLight = "soft-light"
         case difference, exclusion, add
     }
 

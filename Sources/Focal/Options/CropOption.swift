@@ -302,7 +302,9 @@ public struct CropOption: Sendable {
             print: { $0.watermark?.text }),
         CropOption(
             name: "overlay", filter: "image", values: ImageOverlay.values, defaultText: "none",
-            summary: "composites another image over the output, as imagor's `image(…)`: `image(badge.png,right-10,top-10)` a badge 10 px in from the top-right corner; `image(paper.png,0,0,40,multiply)` a texture multiplied in at 40 % transparency",
+            summary:
+                "composites another image over the output, as imagor's `image(…)`: `image(badge.png,right-10,top-10)` a badge 10 px in from the top-right corner; "
+                + "`image(paper.png,0,0,40,multiply)` a texture multiplied in at 40 % transparency",
             examples: ["badge.png,right-10,top-10", "paper.png,0,0,40,multiply", "logo.png,center,0.9,0,screen"],
             parse: { text, options throws(PlanningError) in options.imageOverlay = try ImageOverlay(text: text) },
             print: { $0.imageOverlay?.text }),
