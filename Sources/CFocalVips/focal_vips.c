@@ -57,6 +57,16 @@ static void put_text(char *err, size_t errlen, const char *text) {
     err[n] = '\0';
 }
 
+/// Returns FOCAL_VIPS_ERR_ARGUMENT from the entry point it is written in, with "WHAT pointer is
+/// NULL" in `err`, when `failed` (an argument pointer the caller must give is NULL).
+#define REFUSE_NULL(failed, what)                           \
+    do {                                                    \
+        if (failed) {                                       \
+            put_text(err, errlen, what " pointer is NULL"); \
+            return FOCAL_VIPS_ERR_ARGUMENT;                 \
+        }                                                   \
+    } while (0)
+
 /// One call's body. It returns a status; for a failure it knows itself (a bad argument, a
 /// deadline) it points `own` at its fixed text, and the call is not retried.
 typedef focal_vips_status (*body_fn)(void *args, const char **own);
@@ -729,10 +739,7 @@ static focal_vips_status thumbnail_body(void *raw, const char **own) {
 
 focal_vips_status focal_vips_thumbnail(focal_vips_source *source, int width, int height, int timeout_ms,
                                        focal_vips_image **out, char *err, size_t errlen) {
-    if (out == NULL || source == NULL) {
-        put_text(err, errlen, "source or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(out == NULL || source == NULL, "source or output");
     *out = NULL;
     if (!side_ok(width) || !side_ok(height) || timeout_ms < 0) {
         put_text(err, errlen, "thumbnail size out of range");
@@ -813,10 +820,7 @@ focal_vips_status focal_vips_render(focal_vips_source *source, int scaled_width,
                                     int left, int top, int area_width, int area_height,
                                     int out_width, int out_height, int timeout_ms,
                                     focal_vips_image **out, char *err, size_t errlen) {
-    if (out == NULL || source == NULL) {
-        put_text(err, errlen, "source or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(out == NULL || source == NULL, "source or output");
     *out = NULL;
     if (!side_ok(scaled_width) || !side_ok(scaled_height) || !side_ok(out_width) || !side_ok(out_height) ||
         !area_inside(left, top, area_width, area_height, scaled_width, scaled_height) || timeout_ms < 0) {
@@ -879,10 +883,7 @@ static focal_vips_status render_encode_body(void *raw, const char **own) {
 focal_vips_status focal_vips_render_encode(focal_vips_source *source, int scaled_width, int scaled_height, int left,
                                            int top, int out_width, int out_height, const focal_vips_saver *saver,
                                            int timeout_ms, void **bytes, size_t *length, char *err, size_t errlen) {
-    if (source == NULL || saver == NULL || saver->format == NULL || bytes == NULL || length == NULL) {
-        put_text(err, errlen, "source, saver or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(source == NULL || saver == NULL || saver->format == NULL || bytes == NULL || length == NULL, "source, saver or output");
     *bytes = NULL;
     *length = 0;
     if (!side_ok(scaled_width) || !side_ok(scaled_height) || !side_ok(out_width) || !side_ok(out_height) ||
@@ -918,10 +919,7 @@ static focal_vips_status crop_resize_body(void *raw, const char **own) {
 focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left, int top, int area_width,
                                          int area_height, int out_width, int out_height,
                                          focal_vips_image **out, char *err, size_t errlen) {
-    if (out == NULL || image == NULL) {
-        put_text(err, errlen, "image or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(out == NULL || image == NULL, "image or output");
     *out = NULL;
     if (!side_ok(out_width) || !side_ok(out_height) ||
         !area_inside(left, top, area_width, area_height, vips_image_get_width(image->image),
@@ -936,10 +934,7 @@ focal_vips_status focal_vips_crop_resize(const focal_vips_image *image, int left
 /// Wraps a copy of 8-bit pixels of `bands` bands (3: RGB, 4: RGBA) as an sRGB image.
 static focal_vips_status from_pixels(const unsigned char *pixels, size_t length, int width, int height, int bands,
                                      focal_vips_image **out, char *err, size_t errlen) {
-    if (out == NULL || pixels == NULL) {
-        put_text(err, errlen, "pixel or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(out == NULL || pixels == NULL, "pixel or output");
     *out = NULL;
     if (!side_ok(width) || !side_ok(height) || (uint64_t)width * (uint64_t)height * (uint64_t)bands != (uint64_t)length) {
         put_text(err, errlen, "pixel buffer length does not match width * height * bands");
@@ -982,10 +977,7 @@ static focal_vips_status resize_body(void *raw, const char **own) {
 
 focal_vips_status focal_vips_resize(const focal_vips_image *image, int width, int height,
                                     focal_vips_image **out, char *err, size_t errlen) {
-    if (out == NULL || image == NULL) {
-        put_text(err, errlen, "image or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(out == NULL || image == NULL, "image or output");
     *out = NULL;
     if (!side_ok(width) || !side_ok(height)) {
         put_text(err, errlen, "resize size out of range");
@@ -1028,10 +1020,7 @@ static focal_vips_status flip_body(void *raw, const char **own) {
 
 focal_vips_status focal_vips_flip(const focal_vips_image *image, int horizontal, int vertical,
                                   focal_vips_image **out, char *err, size_t errlen) {
-    if (out == NULL || image == NULL) {
-        put_text(err, errlen, "image or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(out == NULL || image == NULL, "image or output");
     *out = NULL;
     struct flip_args a = {image, horizontal != 0, vertical != 0, out};
     return guarded(flip_body, &a, NULL, err, errlen, "cannot flip the image");
@@ -1065,10 +1054,7 @@ static focal_vips_status flatten_body(void *raw, const char **own) {
 
 focal_vips_status focal_vips_flatten_on(const focal_vips_image *image, int red, int green, int blue,
                                         focal_vips_image **out, char *err, size_t errlen) {
-    if (out == NULL || image == NULL) {
-        put_text(err, errlen, "image or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(out == NULL || image == NULL, "image or output");
     *out = NULL;
     struct flatten_args a = {image, {red, green, blue}, out};
     return guarded(flatten_body, &a, NULL, err, errlen, "cannot flatten the image");
@@ -1261,10 +1247,7 @@ static focal_vips_status pixels_body(void *raw, const char **own) {
 
 focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned char **rgb, size_t *length,
                                         char *err, size_t errlen) {
-    if (image == NULL || rgb == NULL || length == NULL) {
-        put_text(err, errlen, "image or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(image == NULL || rgb == NULL || length == NULL, "image or output");
     *rgb = NULL;
     *length = 0;
     struct pixels_args a = {image, rgb, length};
@@ -1303,10 +1286,7 @@ static focal_vips_status rgba_body(void *raw, const char **own) {
 
 focal_vips_status focal_vips_rgba_pixels(const focal_vips_image *image, unsigned char **rgba, size_t *length,
                                          char *err, size_t errlen) {
-    if (image == NULL || rgba == NULL || length == NULL) {
-        put_text(err, errlen, "image or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(image == NULL || rgba == NULL || length == NULL, "image or output");
     *rgba = NULL;
     *length = 0;
     struct pixels_args a = {image, rgba, length};
@@ -1368,10 +1348,7 @@ static focal_vips_status encode_body(void *raw, const char **own) {
 
 focal_vips_status focal_vips_encode(const focal_vips_image *image, const focal_vips_saver *saver, void **bytes,
                                     size_t *length, char *err, size_t errlen) {
-    if (image == NULL || saver == NULL || saver->format == NULL || bytes == NULL || length == NULL) {
-        put_text(err, errlen, "image, saver or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(image == NULL || saver == NULL || saver->format == NULL || bytes == NULL || length == NULL, "image, saver or output");
     *bytes = NULL;
     *length = 0;
     struct encode_args a = {image, saver, bytes, length};
@@ -1409,10 +1386,7 @@ static focal_vips_status text_body(void *raw, const char **own) {
 
 focal_vips_status focal_vips_text_mask(const char *text, int height, unsigned char **mask, int *width,
                                        int *mask_height, char *err, size_t errlen) {
-    if (text == NULL || mask == NULL || width == NULL || mask_height == NULL) {
-        put_text(err, errlen, "text or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(text == NULL || mask == NULL || width == NULL || mask_height == NULL, "text or output");
     *mask = NULL;
     *width = *mask_height = 0;
     if (height < 1 || height > 1000) {
@@ -1475,10 +1449,7 @@ static focal_vips_status animation_body(void *raw, const char **own) {
 
 focal_vips_status focal_vips_animation_info(focal_vips_source *source, focal_vips_animation *info, int *delays,
                                             int max_delays, char *err, size_t errlen) {
-    if (source == NULL || info == NULL || (delays == NULL && max_delays > 0) || max_delays < 0) {
-        put_text(err, errlen, "source or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(source == NULL || info == NULL || (delays == NULL && max_delays > 0) || max_delays < 0, "source or output");
     memset(info, 0, sizeof *info);
     struct animation_args a = {source, info, delays, max_delays};
     return guarded(animation_body, &a, NULL, err, errlen, "unreadable animation header");
@@ -1586,10 +1557,7 @@ static focal_vips_status frames_render_body(void *raw, const char **own) {
 focal_vips_status focal_vips_frames_render(focal_vips_frames *frames, int frame, int left, int top, int area_width,
                                            int area_height, int out_width, int out_height, int timeout_ms,
                                            focal_vips_image **out, char *err, size_t errlen) {
-    if (frames == NULL || out == NULL) {
-        put_text(err, errlen, "frames or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(frames == NULL || out == NULL, "frames or output");
     *out = NULL;
     int quarter = frames->turn == 90 || frames->turn == 270;
     int turned_width = quarter ? frames->frame_height : frames->width;
@@ -1690,11 +1658,8 @@ static focal_vips_status encode_animation_body(void *raw, const char **own) {
 focal_vips_status focal_vips_encode_animation(const focal_vips_image *const *frames, int count, const int *delays,
                                               int loop, const focal_vips_saver *saver, int timeout_ms, void **bytes,
                                               size_t *length, char *err, size_t errlen) {
-    if (frames == NULL || delays == NULL || saver == NULL || saver->format == NULL || bytes == NULL ||
-        length == NULL) {
-        put_text(err, errlen, "frames, saver or output pointer is NULL");
-        return FOCAL_VIPS_ERR_ARGUMENT;
-    }
+    REFUSE_NULL(frames == NULL || delays == NULL || saver == NULL || saver->format == NULL || bytes == NULL || length == NULL,
+                "frames, saver or output");
     *bytes = NULL;
     *length = 0;
     if (count < 1 || loop < 0 || timeout_ms < 0) {
