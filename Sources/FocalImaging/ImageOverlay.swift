@@ -201,27 +201,18 @@ public struct ImageOverlay: Hashable, Sendable, Encodable, OverlayOption {
         let opacity = Double(100 - alpha) / 100
         let xs = Self.offsets(x, length: output.width, side: side.width)
         let ys = Self.offsets(y, length: output.height, side: side.height)
-        for oy0 in ys {
-            for ox0 in xs {
-                for sy in 0..<side.height {
-                    let oy = oy0 + sy
-                    guard oy >= 0, oy < output.height else { continue }
-                    for sx in 0..<side.width {
-                        let ox = ox0 + sx
-                        guard ox >= 0, ox < output.width else { continue }
-                        let s = 4 * (sy * side.width + sx), o = 4 * (oy * output.width + ox)
-                        let a = Double(top[s + 3]) / 255 * opacity
-                        guard a > 0 else { continue }
-                        let below = Double(base[o + 3]) / 255
-                        for c in 0..<3 {
-                            let b = Double(base[o + c]) / 255, t = Double(top[s + c]) / 255
-                            let mixed = blend == .normal ? t : Self.blend(blend, b, t)
-                            base[o + c] = UInt8(clamping: Int(((mixed * a + b * (1 - a)) * 255).rounded()))
-                        }
-                        base[o + 3] = UInt8(clamping: Int(((a + below * (1 - a)) * 255).rounded()))
-                    }
-                }
+        let mode = blend
+        OverlayPlacement.forEachCovered(xs: xs, ys: ys, side: side, output: output) { laid, out in
+            let s = 4 * laid, o = 4 * out
+            let a = Double(top[s + 3]) / 255 * opacity
+            guard a > 0 else { return }
+            let below = Double(base[o + 3]) / 255
+            for c in 0..<3 {
+                let b = Double(base[o + c]) / 255, t = Double(top[s + c]) / 255
+                let mixed = mode == .normal ? t : Self.blend(mode, b, t)
+                base[o + c] = UInt8(clamping: Int(((mixed * a + b * (1 - a)) * 255).rounded()))
             }
+            base[o + 3] = UInt8(clamping: Int(((a + below * (1 - a)) * 255).rounded()))
         }
         if keepsAlpha { return try RenderedImage(rgba: base, size: output) }
         var rgb = [UInt8](repeating: 0, count: output.width * output.height * 3)

@@ -153,21 +153,11 @@ public struct Watermark: Hashable, Sendable, Encodable {
         let ys = Self.offsets(y, length: output.height, side: markSize.height, manyOnOtherAxis: many && x == .repeat)
         let opacity = Double(100 - alpha) / 100
         var bytes = base.bytes
-        for top in ys {
-            for left in xs {
-                for my in 0..<markSize.height {
-                    let oy = top + my
-                    guard oy >= 0, oy < output.height else { continue }
-                    for mx in 0..<markSize.width {
-                        let ox = left + mx
-                        guard ox >= 0, ox < output.width else { continue }
-                        let m = 4 * (my * markSize.width + mx), o = 3 * (oy * output.width + ox)
-                        let a = Double(overlay[m + 3]) / 255 * opacity
-                        guard a > 0 else { continue }
-                        for c in 0..<3 { bytes[o + c] = UInt8(clamping: Int((Double(overlay[m + c]) * a + Double(bytes[o + c]) * (1 - a)).rounded())) }
-                    }
-                }
-            }
+        OverlayPlacement.forEachCovered(xs: xs, ys: ys, side: markSize, output: output) { mark, out in
+            let m = 4 * mark, o = 3 * out
+            let a = Double(overlay[m + 3]) / 255 * opacity
+            guard a > 0 else { return }
+            for c in 0..<3 { bytes[o + c] = UInt8(clamping: Int((Double(overlay[m + c]) * a + Double(bytes[o + c]) * (1 - a)).rounded())) }
         }
         return try RenderedImage(pixels: PixelBuffer(unchecked: output.width, height: output.height, bytes: bytes))
     }
