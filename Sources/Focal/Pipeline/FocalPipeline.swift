@@ -46,7 +46,7 @@ public final class FocalPipeline: Sendable {
     private let disk: DiskCache?
     private let jobs: SharedJobs<CropResult>
     let admission: Admission
-    private let loader: URLLoader
+    let loader: URLLoader
     /// Reads `s3://` inputs; nil when no store is configured.
     let storage: S3Client?
     /// What each object read had: its ETag and content identity, so that an unchanged object is
@@ -321,46 +321,10 @@ public final class FocalPipeline: Sendable {
 
     /// Brings an input into memory when it needs to be (a URL is fetched; a file without an
     /// identity is read, so that it is read once for its identity and its pixels) and identifies
-    /// it by content when it has no identity yet. Runs inside an admitted job: the bytes are
-    /// reserved on its pass as they arrive.
+    /// it by content when it has no identity yet, through its reader (`sourceReaders`). Runs
+    /// inside an admitted job: the bytes are reserved on its pass as they arrive.
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool = true) async throws -> (ImageInput.Location, ImageIdentity?) {
-        var location = input.location
-        switch location {
-        case let .blank(blank):
-            // Made, not read: named by its colour and size (`ImageInput.blank`), never hashed.
-            let data = try await pool.run { try blank.encoded() }
-            try Admission.reserve(data.count)
-            return (.data(data, name: blank.description), identity ?? ImageIdentity(cacheName: blank.description))
-        case let .url(url):
-            counters.withLock { $0.downloads += 1 }
-            let data = try await loader.fetch(url)
-            try Task.checkCancellation()
-            location = .data(data, name: url.absoluteString)
-        case .file(let path) where ObjectAddress.looksLikeOne(path):
-            throw StorageError(
-                .storageInvalidAddress, address: path, "is not s3://BUCKET/KEY with a bucket name of 3-63 characters (a-z, 0-9, dots, hyphens) and a key")
-        case .file:
-            guard identity == nil, identify, configuration.identifyByContent else { return (location, identity) }
-            location = try await loaded(input).location
-        case let .object(address):
-            guard identity == nil, identify, configuration.identifyByContent else { return (location, identity) }
-            // What the store says of the object identifies it (`objectID`), without its bytes:
-            // `open` reads them if a crop still needs them, and refuses them if the object was
-            // replaced in between. A store that names no version has its bytes read and hashed.
-            let head = try await objectStore(address).head(address)
-            if let etag = head.etag {
-                let id = Self.objectID(address, etag: etag, size: head.size)
-                rememberObject(address, etag: etag, contentID: id)
-                return (location, .content(id))
-            }
-            let object = try await readObject(address)
-            location = .data(object.data, name: address.description)
-            return (location, try await contentIdentity(location))
-        case .data:
-            break
-        }
-        guard identity == nil, identify, configuration.identifyByContent else { return (location, identity) }
-        return (location, try await contentIdentity(location))
+        try await reader(of: input.location).fetched(input, identity: identity, identify: identify, in: self)
     }
 
     /// The client for objects, or `storage.not_configured`.
@@ -382,29 +346,6 @@ public final class FocalPipeline: Sendable {
         return object
     }
 
-    /// The content identity of loaded bytes; nil for an input not loaded yet.
-    private func contentIdentity(_ location: ImageInput.Location) async throws -> ImageIdentity? {
-        guard case let .data(data, _) = location else { return nil }
-        return try await pool.run { ImageIdentity(digestOf: data) }
-    }
-
-    /// A file input read into memory (only a regular file, only up to the byte limit), so that it
-    /// is read once for its identity and its pixels; other inputs pass through.
-    private func loaded(_ input: ImageInput) async throws -> ImageInput {
-        guard case let .file(path) = input.location else { return input }
-        let maxBytes = configuration.limits.maxInputBytes
-        let data = try await pool.run { () throws -> Data in
-            do throws(InputFile.Failure) {
-                return try InputFile.read(path, maxBytes: maxBytes)
-            } catch {
-                if let limit = error.limit { throw limit }
-                throw ImagingError(error.code, error.message, source: path, cause: error.cause)
-            }
-        }
-        try Admission.reserve(data.count)
-        return ImageInput(.data(data, name: path), cacheName: input.cacheName, contentID: input.contentID)
-    }
-
     /// The identity an input brings: its content ID, else its cache name.
     static func givenIdentity(_ input: ImageInput) -> ImageIdentity? {
         input.contentID.flatMap { ImageIdentity(contentID: $0) } ?? input.cacheName.map { ImageIdentity(cacheName: $0) }
@@ -415,34 +356,14 @@ public final class FocalPipeline: Sendable {
     /// - Parameter identifiedAs: The content ID the job identified the input by, if any: an
     ///   object read now must still be that version.
     func open(_ given: ImageInput.Location, page: Int? = nil, turn: Int = 0, identifiedAs expected: String? = nil) async throws -> SourceImage {
-        var read = given
-        // An object identified by its ETag and not read yet: read now, since a crop needs its
-        // pixels. Replaced since its HEAD (another version): its bytes are not the identity the
-        // job has, and would be cached under it.
-        if case let .object(address) = given {
-            let known = objectTags.withLock { $0[address] }
-            let object = try await readObject(address)
-            let current = object.etag.map { Self.objectID(address, etag: $0, size: object.data.count) }
-            let replaced = expected.map { current != $0 } ?? (known.map { object.etag != $0.etag } ?? false)
-            if replaced {
-                objectTags.withLock { $0[address] = nil }
-                throw StorageError(
-                    .storageUnavailable, address: address.description, "the object was replaced while it was read; try again",
-                    cause: "identified as \(expected ?? known?.contentID ?? "?"), read as \(current ?? "no ETag")")
-            }
-            read = .data(object.data, name: address.description)
-        }
-        let location = read
+        // An object identified by its ETag and not read yet is read now, still that version.
+        let location = try await reader(of: given).readable(given, identifiedAs: expected, in: self)
         let limits = configuration.limits
         let image = try await pool.run { () throws -> SourceImage in
             switch location {
             case let .file(path): try SourceImage.open(path: path, limits: limits, page: page, turn: turn)
             case let .data(data, name): try SourceImage.open(data: data, name: name, limits: limits, page: page, turn: turn)
-            case let .blank(blank): try SourceImage.open(data: blank.encoded(), name: blank.description, limits: limits, page: page, turn: turn)
-            case let .url(url):
-                throw ImagingError(.internalFailure, "a URL must be fetched before it is opened", source: url.absoluteString)
-            case let .object(address):
-                throw ImagingError(.internalFailure, "an object must be read before it is opened", source: address.description)
+            default: throw ImagingError(.internalFailure, "\(location) was not read before it was opened")
             }
         }
         var held = 0

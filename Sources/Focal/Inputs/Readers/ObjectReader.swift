@@ -1,0 +1,47 @@
+import FocalFetch
+import Synchronization
+
+/// An object in a bucket (`s3://BUCKET/KEY`), through the pipeline's store. Identified by what
+/// the store says of it (`FocalPipeline.objectID`: its address, ETag and length, one `HEAD`, no
+/// download); a store that names no version has its bytes read and hashed. Its bytes are read
+/// when a crop needs them, and refused when the object was replaced since it was identified (its
+/// bytes are not the identity the job has, and would be cached under it).
+struct ObjectReader: SourceReader {
+    let name = "object"
+
+    func reads(_ location: ImageInput.Location) -> Bool {
+        if case .object = location { return true }
+        return false
+    }
+
+    func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
+        -> (ImageInput.Location, ImageIdentity?)
+    {
+        guard case let .object(address) = input.location, identity == nil, identify, pipeline.configuration.identifyByContent else {
+            return (input.location, identity)
+        }
+        let head = try await pipeline.objectStore(address).head(address)
+        if let etag = head.etag {
+            let id = FocalPipeline.objectID(address, etag: etag, size: head.size)
+            pipeline.rememberObject(address, etag: etag, contentID: id)
+            return (input.location, .content(id))
+        }
+        let object = try await pipeline.readObject(address)
+        return try await pipeline.identified(.data(object.data, name: address.description), identity: identity, identify: identify)
+    }
+
+    func readable(_ location: ImageInput.Location, identifiedAs expected: String?, in pipeline: FocalPipeline) async throws -> ImageInput.Location {
+        guard case let .object(address) = location else { return location }
+        let known = pipeline.objectTags.withLock { $0[address] }
+        let object = try await pipeline.readObject(address)
+        let current = object.etag.map { FocalPipeline.objectID(address, etag: $0, size: object.data.count) }
+        let replaced = expected.map { current != $0 } ?? (known.map { object.etag != $0.etag } ?? false)
+        if replaced {
+            pipeline.objectTags.withLock { $0[address] = nil }
+            throw StorageError(
+                .storageUnavailable, address: address.description, "the object was replaced while it was read; try again",
+                cause: "identified as \(expected ?? known?.contentID ?? "?"), read as \(current ?? "no ETag")")
+        }
+        return .data(object.data, name: address.description)
+    }
+}

@@ -1,0 +1,48 @@
+import FocalImaging
+
+/// Where an input's bytes come from: one reader per kind of location, found in one list
+/// (`FocalPipeline.sourceReaders`) by the location it reads. Each owns how its inputs are fetched
+/// and identified (a file's bytes hashed, a URL downloaded, an object known by its ETag, a blank
+/// named by its colour) and how they are opened; the pipeline asks the list and never switches on
+/// a location itself. A new kind of source is a reader here, its line in the list, and its case
+/// of `ImageInput.Location`.
+protocol SourceReader: Sendable {
+    /// Its name: `file`, `data`, `url`, `object`, `blank`.
+    var name: String { get }
+    /// Whether it reads `location`.
+    func reads(_ location: ImageInput.Location) -> Bool
+    /// The input brought into memory when it needs to be and identified when it has no identity
+    /// yet (and `identify` asks for one); runs inside an admitted job, its bytes reserved as they
+    /// arrive. Returns the location to open and the identity.
+    func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
+        -> (ImageInput.Location, ImageIdentity?)
+    /// The location as bytes or a file the decoder opens (`.data` or `.file`): an object is read
+    /// here, still the version the job identified (`expected`).
+    func readable(_ location: ImageInput.Location, identifiedAs expected: String?, in pipeline: FocalPipeline) async throws -> ImageInput.Location
+}
+
+extension SourceReader {
+    /// The location as it is: already bytes or a file.
+    func readable(_ location: ImageInput.Location, identifiedAs expected: String?, in pipeline: FocalPipeline) async throws -> ImageInput.Location {
+        location
+    }
+}
+
+extension FocalPipeline {
+    /// The readers, one per kind of location.
+    static let sourceReaders: [any SourceReader] = [FileReader(), DataReader(), URLReader(), ObjectReader(), BlankReader()]
+
+    /// The reader of `location`.
+    func reader(of location: ImageInput.Location) throws -> any SourceReader {
+        guard let reader = Self.sourceReaders.first(where: { $0.reads(location) }) else {
+            throw ImagingError(.internalFailure, "no reader for this kind of input")
+        }
+        return reader
+    }
+
+    /// The content identity of loaded bytes, unless the input has one or none is asked for.
+    func identified(_ location: ImageInput.Location, identity: ImageIdentity?, identify: Bool) async throws -> (ImageInput.Location, ImageIdentity?) {
+        guard identity == nil, identify, configuration.identifyByContent, case let .data(data, _) = location else { return (location, identity) }
+        return (location, try await pool.run { ImageIdentity(digestOf: data) })
+    }
+}

@@ -1,0 +1,29 @@
+import FocalImaging
+import Foundation
+import Synchronization
+
+/// An http or https URL: downloaded under the pipeline's network settings (`URLLoader`: its
+/// address policy, redirects, time and byte limits), then identified by its bytes when asked.
+struct URLReader: SourceReader {
+    let name = "url"
+
+    func reads(_ location: ImageInput.Location) -> Bool {
+        if case .url = location { return true }
+        return false
+    }
+
+    func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
+        -> (ImageInput.Location, ImageIdentity?)
+    {
+        guard case let .url(url) = input.location else { return (input.location, identity) }
+        pipeline.counters.withLock { $0.downloads += 1 }
+        let data = try await pipeline.loader.fetch(url)
+        try Task.checkCancellation()
+        return try await pipeline.identified(.data(data, name: url.absoluteString), identity: identity, identify: identify)
+    }
+
+    func readable(_ location: ImageInput.Location, identifiedAs expected: String?, in pipeline: FocalPipeline) async throws -> ImageInput.Location {
+        guard case let .url(url) = location else { return location }
+        throw ImagingError(.internalFailure, "a URL must be fetched before it is opened", source: url.absoluteString)
+    }
+}
