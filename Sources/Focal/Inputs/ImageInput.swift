@@ -100,3 +100,17 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension ImageInput.Location {
+    /// The kind of location, by which its reader is found (`FocalPipeline.sourceReaders`):
+    /// `file`, `data`, `url`, `object` or `blank`.
+    var scheme: String {
+        switch self {
+        case .file: "file"
+        case .data: "data"
+        case .url: "url"
+        case .object: "object"
+        case .blank: "blank"
+        }
+    }
+}

@@ -141,7 +141,7 @@ public struct ImageLimits: Hashable, Sendable {
         let each = Double(max(1, taps)) * Double(output.area)
         let left = Double(maxFilterWork) - Double(max(0, spent))
         guard left > 0, each > 0 else { return 0 }
-        return Int(min(64, (left / each).rounded(.down)))
+        return Int(rounding: (left / each).rounded(.down), within: 0...64)
     }
 
     /// Checks an input's byte count.
@@ -234,6 +234,7 @@ public struct ImageLimits: Hashable, Sendable {
 
     /// A number as the limits' messages write it: whole, or to two decimals.
     package static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String((value * 100).rounded() / 100)
+        if abs(value) < 1e15, let whole = Int(exactly: value) { return String(whole) }
+        return String((value * 100).rounded() / 100)
     }
 }

@@ -5,11 +5,6 @@ import FocalRuntime
 struct BlankReader: SourceReader {
     let name = "blank"
 
-    func reads(_ location: ImageInput.Location) -> Bool {
-        if case .blank = location { return true }
-        return false
-    }
-
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
         -> (ImageInput.Location, ImageIdentity?)
     {

@@ -2,11 +2,6 @@
 struct DataReader: SourceReader {
     let name = "data"
 
-    func reads(_ location: ImageInput.Location) -> Bool {
-        if case .data = location { return true }
-        return false
-    }
-
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
         -> (ImageInput.Location, ImageIdentity?)
     {

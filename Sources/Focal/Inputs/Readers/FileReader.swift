@@ -9,11 +9,6 @@ import Foundation
 struct FileReader: SourceReader {
     let name = "file"
 
-    func reads(_ location: ImageInput.Location) -> Bool {
-        if case .file = location { return true }
-        return false
-    }
-
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
         -> (ImageInput.Location, ImageIdentity?)
     {

@@ -9,11 +9,6 @@ import Synchronization
 struct ObjectReader: SourceReader {
     let name = "object"
 
-    func reads(_ location: ImageInput.Location) -> Bool {
-        if case .object = location { return true }
-        return false
-    }
-
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
         -> (ImageInput.Location, ImageIdentity?)
     {

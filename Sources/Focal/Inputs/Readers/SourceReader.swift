@@ -7,10 +7,9 @@ import FocalImaging
 /// a location itself. A new kind of source is a reader here, its line in the list, and its case
 /// of `ImageInput.Location`.
 protocol SourceReader: Sendable {
-    /// Its name: `file`, `data`, `url`, `object`, `blank`.
+    /// The scheme of the locations it reads (`ImageInput.Location.scheme`): `file`, `data`,
+    /// `url`, `object`, `blank`.
     var name: String { get }
-    /// Whether it reads `location`.
-    func reads(_ location: ImageInput.Location) -> Bool
     /// The input brought into memory when it needs to be and identified when it has no identity
     /// yet (and `identify` asks for one); runs inside an admitted job, its bytes reserved as they
     /// arrive. Returns the location to open and the identity.
@@ -34,7 +33,7 @@ extension FocalPipeline {
 
     /// The reader of `location`.
     func reader(of location: ImageInput.Location) throws -> any SourceReader {
-        guard let reader = Self.sourceReaders.first(where: { $0.reads(location) }) else {
+        guard let reader = Self.sourceReaders.first(where: { $0.name == location.scheme }) else {
             throw ImagingError(.internalFailure, "no reader for this kind of input")
         }
         return reader

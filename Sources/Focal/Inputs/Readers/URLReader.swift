@@ -7,11 +7,6 @@ import Synchronization
 struct URLReader: SourceReader {
     let name = "url"
 
-    func reads(_ location: ImageInput.Location) -> Bool {
-        if case .url = location { return true }
-        return false
-    }
-
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
         -> (ImageInput.Location, ImageIdentity?)
     {
