@@ -159,22 +159,36 @@ package final class SeaweedServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// `count` ports free now, all below the kernel's range for outgoing connections'
+    /// own ports (`ip_local_port_range`, 32768 up by default). A port picked from that range can
+    /// be taken, between the pick and weed's bind, by one of weed's own connections to itself
+    /// (its metrics listener binds last): weed then exits with "address already in use".
     private static func freePorts(_ count: Int) throws -> [Int] {
-        let held = try (0..<count).map { _ in try RefusingPort() }
-        defer { for port in held { port.close() } }
-        return held.map(\.port)
+        var ports: [Int] = []
+        for _ in 0..<(count * 200) where ports.count < count {
+            let port = Int.random(in: quietRange)
+            if !ports.contains(port) && canBind(port) { ports.append(port) }
+        }
+        guard ports.count == count else { throw LoopbackError("no \(count) free ports in \(quietRange)") }
+        return ports
     }
 
     /// A free port whose neighbour 10000 above is free too (SeaweedFS's worker dials the admin's
-    /// gRPC port there, whatever `-admin.port.grpc` says).
+    /// gRPC port there, whatever `-admin.port.grpc` says), both below the outgoing range.
     private static func adminPort() throws -> Int {
-        for _ in 0..<50 {
-            let port = try RefusingPort()
-            defer { port.close() }
-            guard port.port + 10000 < 65536 else { continue }
-            if canBind(port.port + 10000) { return port.port }
+        let range = quietRange.lowerBound...(quietRange.upperBound - 10000)
+        for _ in 0..<200 {
+            let port = Int.random(in: range)
+            if canBind(port) && canBind(port + 10000) { return port }
         }
         throw LoopbackError("no free port pair for the admin server")
+    }
+
+    /// 12000 up to the first port of `ip_local_port_range` (at least 10000 ports wide).
+    private static var quietRange: ClosedRange<Int> {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let low = text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
+        return 12000...max(low - 1, 32767)
     }
 
     private static func canBind(_ port: Int) -> Bool {

@@ -44,7 +44,7 @@ import urllib.request
 
 from . import paths
 from .cli import prog, sayer
-from .ports import free_port, port_is_free
+from .ports import free_port, port_is_free, quiet_port
 from .processes import Process, processes_in_groups, processes_naming
 from .servers import FocalServer
 from .web import NotReady, wait_ready
@@ -157,12 +157,14 @@ class SeaweedFS:
         self.log_path = os.path.join(self.folder, "log")
         self.access_key = "focal-cluster"
         self.secret = secrets.token_urlsafe(24)
-        self.ports = {name: free_port() for name in (
-            "s3", "s3.grpc", "master", "master.grpc", "volume", "volume.grpc", "filer", "filer.grpc", "metrics")}
+        # Below the outgoing range: weed connects to itself while it binds its listeners.
+        self.ports = {}
+        for name in ("s3", "s3.grpc", "master", "master.grpc", "volume", "volume.grpc", "filer", "filer.grpc", "metrics"):
+            self.ports[name] = quiet_port(taken=self.ports.values())
         # SeaweedFS's worker dials the admin's gRPC port 10000 above its HTTP port.
         while True:
-            admin = free_port()
-            if admin + 10000 < 65536 and port_is_free(admin + 10000):
+            admin = quiet_port(taken=self.ports.values(), headroom=10000)
+            if port_is_free(admin + 10000) and admin + 10000 not in self.ports.values():
                 break
         self.ports["admin"] = admin
         self.process = None
