@@ -7,20 +7,20 @@ import Glibc
 import Darwin
 #endif
 
-/// Where the image of a request comes from.
+/// Where the image of a request comes from: an input the library reads (by the reader of its
+/// scheme), or an upload found by its identity.
 public enum ImageSource: Hashable, Sendable {
-    /// A file under the root folder: its real path, and the relative path as asked.
-    case file(path: String, relative: String)
-    /// An http(s) URL, fetched under the network policy.
-    case url(URL)
+    /// An input the library reads: a file or object under the root (with the relative path as
+    /// asked), or any other source a reader names (an http(s) URL, an object in an allowed
+    /// bucket, a `color:` blank).
+    case input(ImageInput, relative: String?)
     /// An uploaded image, by its identity (SHA-256 of its bytes, hex).
     case upload(id: String)
-    /// An object in a bucket: under the root bucket (with its relative path), or named by an
-    /// `s3://` URL in an allowed bucket (no relative path).
-    case object(ObjectAddress, relative: String?)
-    /// imagor's `color:` source (`color:ff6600`, `color:red`, `color:transparent`): a blank image
-    /// of that colour at the output's size, made by the door that knows the size.
-    case color(String)
+
+    /// The path under the root as asked, for a photo there.
+    public var relative: String? {
+        if case let .input(_, relative) = self { relative } else { nil }
+    }
 }
 
 /// Turns the image part of a request into a source: a path under the root folder or bucket
@@ -59,40 +59,47 @@ public struct SourceResolver: Sendable {
         self.root = real
     }
 
-    /// The source the image part names.
-    /// - Parameter image: The image part of the request, as sent (percent-encoded or not, or
-    ///   imagor's `b64:` and base64url).
-    /// - Throws: `ServerError` with `request.invalid` for a malformed name or `input.not_found`
-    ///   for one that is missing or not allowed.
-    public func resolve(_ image: String) throws(ServerError) -> ImageSource {
+    /// The source the image part names: an upload's `id:`, a name a library reader knows
+    /// (`ImageInput.named`: a URL, an object, a `color:` blank made at `size`), else a path under
+    /// the root. Objects are held to the root's bucket and prefix or the allowed buckets.
+    /// - Parameters:
+    ///   - image: The image part of the request, as sent (percent-encoded or not, or imagor's
+    ///     `b64:` and base64url).
+    ///   - size: The output's size, for a made source; nil when the route has none.
+    ///   - limits: The limits a made source is made within; default `ImageLimits.default`.
+    /// - Throws: `ServerError` with `request.invalid` for a malformed name, `input.not_found`
+    ///   for one that is missing or not allowed, or the reader's code (`storage.invalid_address`).
+    public func resolve(_ image: String, size: PixelSize? = nil, limits: ImageLimits = .default) throws(ServerError) -> ImageSource {
         let decoded = Base64Source.decoded(image) ?? image.removingPercentEncoding ?? image
-        let lowered = decoded.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            guard let url = URL(string: decoded) ?? URL(string: image), url.host?.isEmpty == false else {
-                throw ServerError.invalid("the image URL is malformed")
-            }
-            return .url(url)
-        }
-        if lowered.hasPrefix("s3://") {
-            guard let address = ObjectAddress(decoded) else {
-                throw ServerError(.storageInvalidAddress, "the image is not s3://BUCKET/KEY with a valid bucket name and key")
-            }
-            // Only the root's keys, or a bucket the operator allowed: a client never picks the store.
-            if let bucket, address.bucket == bucket.bucket, let relative = bucket.relative(address.key) { return try file(relative) }
-            guard allowedBuckets.contains(address.bucket) else {
-                throw ServerError(.storageNotAllowed, "the bucket \(address.bucket.excerpt()) is not one this server reads")
-            }
-            // Its key by the rule of a path: a hop that normalises `.` and `..` never sees one.
-            guard Self.isPlainPath(address.key) else { throw ServerError(.inputNotFound, "no image \(address.key.excerpt()) here") }
-            return .object(address, relative: nil)
-        }
-        if BlankImage.names(decoded) { return .color(decoded) }
         if decoded.hasPrefix("id:") {
             let id = String(decoded.dropFirst(3)).lowercased()
             guard Self.isImageID(id) else { throw ServerError.invalid("an image id is id: followed by 64 hex digits") }
             return .upload(id: id)
         }
-        return try file(decoded)
+        let named: ImageInput?
+        do {
+            // A URL that is only valid still encoded (a space in its path) is read as sent.
+            named = try ImageInput.named(decoded, size: size, limits: limits)
+        } catch {
+            guard decoded != image, let again = try? ImageInput.named(image, size: size, limits: limits) else { throw Self.refusal(error) }
+            named = again
+        }
+        guard let named else { return try file(decoded) }
+        guard case let .object(address) = named.location else { return .input(named, relative: nil) }
+        // Only the root's keys, or a bucket the operator allowed: a client never picks the store.
+        if let bucket, address.bucket == bucket.bucket, let relative = bucket.relative(address.key) { return try file(relative) }
+        guard allowedBuckets.contains(address.bucket) else {
+            throw ServerError(.storageNotAllowed, "the bucket \(address.bucket.excerpt()) is not one this server reads")
+        }
+        // Its key by the rule of a path: a hop that normalises `.` and `..` never sees one.
+        guard Self.isPlainPath(address.key) else { throw ServerError(.inputNotFound, "no image \(address.key.excerpt()) here") }
+        return .input(named, relative: nil)
+    }
+
+    /// A reader's refusal of a name as the service's error: its code and public message.
+    static func refusal(_ error: any Error) -> ServerError {
+        guard let error = error as? any FocalError else { return ServerError.invalid("the image name is malformed") }
+        return ServerError(error.code, error.publicMessage, cause: error.detail)
     }
 
     /// A relative path under the root, checked.
@@ -101,13 +108,13 @@ public struct SourceResolver: Sendable {
         guard Self.isPlainPath(relative) else { throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here") }
         if let bucket {
             guard let address = bucket.address(relative) else { throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here") }
-            return .object(address, relative: relative)
+            return .input(.object(address), relative: relative)
         }
         guard let root else { throw ServerError(.inputNotFound, "this service has no local images (no root folder)") }
         guard let real = Self.realPath(root + "/" + relative), real.hasPrefix(root + "/") else {
             throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here")
         }
-        return .file(path: real, relative: relative)
+        return .input(.file(real), relative: relative)
     }
 
     /// Whether `relative` is a path a request may name: not empty, no NUL, no leading `/`, no

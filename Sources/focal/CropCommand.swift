@@ -227,14 +227,11 @@ struct CropCommand: AsyncParsableCommand {
         var timings: [StepTiming] = []
     }
 
-    /// The input an argument names: imagor's `color:` source is a blank image at `--size` (an
-    /// `--aspect` has no size to make it at), anything else `ImageInput.argument`.
+    /// The input an argument names (`ImageInput.named`, else a file path); a `color:` source is
+    /// made at `--size` (an `--aspect` has no size to make it at).
     static func input(_ argument: String, target: CropTarget, limits: ImageLimits) throws -> ImageInput {
-        guard BlankImage.names(argument) else { return ImageInput.argument(argument) }
-        guard case let .size(width, height) = target else {
-            throw PlanningError.invalidOption("a color: source is made at the output's size: give --size WxH, not --aspect")
-        }
-        return .blank(try BlankImage(argument, size: PixelSize(width: width, height: height), limits: limits))
+        let size: PixelSize? = if case let .size(width, height) = target { PixelSize(width: width, height: height) } else { nil }
+        return try ImageInput.named(argument, size: size, limits: limits) ?? .file(argument)
     }
 
     func process(

@@ -56,13 +56,13 @@ import Testing
             let aspectOnly: [String: Any] = ["source": ["url": "color:red"], "frames": [["aspect": "16:9"]]]
             try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: aspectOnly))) { response in
                 #expect(response.status == .badRequest)
-                #expect(String(buffer: response.body).contains("a frame's size"))
+                #expect(String(buffer: response.body).contains("a sized frame in a plan"))
             }
         }
     }
 
     @Test("a color: source without a size, with a bad colour, too large or as an overlay is a 400 naming why", arguments: [
-        ("/unsafe/color:red", "give WxH"),
+        ("/unsafe/color:red", "WxH in a URL"),
         ("/unsafe/200x100/color:glitter", "is not a colour"),
         ("/unsafe/99999x100/color:red", "pixels a side"),
         ("/unsafe/200x100/filters:watermark(color:red,0,0,0)/grace_hopper.jpg", "only an image URL's own image"),

@@ -1,3 +1,4 @@
+public import FocalCore
 public import Foundation
 
 /// Where an image comes from, and optionally the name its results are cached under.
@@ -70,16 +71,28 @@ public struct ImageInput: Hashable, Sendable, CustomStringConvertible {
         ImageInput(.object(address), cacheName: cacheName, contentID: contentID)
     }
 
-    /// A command-line argument: an http(s) URL, an `s3://BUCKET/KEY` address or a file path. (A
-    /// malformed `s3://` address stays a path, refused as such by the pipeline with
-    /// `storage.invalid_address`.)
-    public static func argument(_ text: String) -> ImageInput {
-        if let address = ObjectAddress(text) { return .object(address) }
-        let lowered = text.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let url = URL(string: text) {
-            return .url(url)
+    /// The input a name in a request or on a command line is, by the reader of its scheme
+    /// (`http://` and `https://` URLs, `s3://BUCKET/KEY` objects, `color:` blanks); nil for a
+    /// name in no reader's scheme, which the door reads as a file path under its own rules.
+    /// - Parameters:
+    ///   - text: The name, decoded (no percent-encoding, no `b64:`).
+    ///   - size: The output's size, which a made source (`color:`) needs; default nil.
+    ///   - limits: The limits a made source is made within; default `ImageLimits.default`.
+    /// - Throws: The reader's typed error for a malformed name: `ImagingError`
+    ///   (`request.invalid`) for a URL, `StorageError` (`storage.invalid_address`) for an
+    ///   object, `PlanningError.invalidOption` for a colour or a missing size.
+    public static func named(_ text: String, size: PixelSize? = nil, limits: ImageLimits = .default) throws -> ImageInput? {
+        for reader in FocalPipeline.sourceReaders {
+            if let input = try reader.input(named: text, size: size, limits: limits) { return input }
         }
-        return .file(text)
+        return nil
+    }
+
+    /// A command-line argument: an http(s) URL, an `s3://BUCKET/KEY` address, or else a file
+    /// path (a malformed `s3://` address or URL stays a path, refused as such by the pipeline).
+    /// `named(_:size:limits:)` says what is malformed instead.
+    public static func argument(_ text: String) -> ImageInput {
+        (try? named(text)) ?? .file(text)
     }
 
     /// Whether the image must be fetched over the network (a URL or an object).

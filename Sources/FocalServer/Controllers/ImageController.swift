@@ -23,21 +23,12 @@ struct ImageController: Controller {
         routes.get("**") { request, context in try await answer(request, context: context) }
     }
 
-    /// The input of a `color:` source: a blank image at the size the URL asks for (a side left
-    /// out or 0 takes the other's), or nil for any other source.
-    /// - Throws: `request.invalid` when the URL gives no size, or the colour or size is refused.
-    static func blank(_ source: ImageSource, _ url: ThumborURL, limits: ImageLimits) throws(ServerError) -> (ImageInput, String?)? {
-        guard case let .color(text) = source else { return nil }
-        func pixels(_ side: ThumborURL.Side) -> Int? { if case let .pixels(n) = side, n != 0 { abs(n) } else { nil } }
-        guard let side = pixels(url.width) ?? pixels(url.height) else {
-            throw ServerError.invalid("a color: source is made at the output's size: give WxH (or one side) in the URL")
-        }
-        let size = PixelSize(width: pixels(url.width) ?? side, height: pixels(url.height) ?? side)
-        do throws(PlanningError) {
-            return (.blank(try BlankImage(text, size: size, limits: limits)), nil)
-        } catch {
-            throw ServerError.invalid(error.publicMessage)
-        }
+    /// The size the URL asks for, for a source made at it (`color:`): a side left out or 0 takes
+    /// the other's; nil when it gives neither.
+    static func madeSize(_ url: ThumborURL) -> PixelSize? {
+        func pixels(_ side: ThumborURL.Side) -> Int? { if case let .pixels(n) = side, n != 0, n != .min { abs(n) } else { nil } }
+        guard let side = pixels(url.width) ?? pixels(url.height) else { return nil }
+        return PixelSize(width: pixels(url.width) ?? side, height: pixels(url.height) ?? side)
     }
 
     /// Answers a thumbor-style image or `meta/` URL.
@@ -62,11 +53,13 @@ struct ImageController: Controller {
         // Answers hold their whole budget already: refused before any work, not after a render,
         // and the clients stalled the longest lose their answers so that later ones fit.
         if answers.isFull { throw answersFull() }
-        let source = try library.resolver.resolve(url.source)
-        let blank = try Self.blank(source, url, limits: pipeline.configuration.limits)
-        let (input, known) = if let blank { blank } else { try await library.input(for: source) }
+        let source = try library.resolver.resolve(url.source, size: Self.madeSize(url), limits: pipeline.configuration.limits)
+        let (input, known) = try await library.input(for: source)
         // An overlay's image is resolved as the image is: under the root, or an allowed source.
         for (slot, overlay) in imageRequest.options.overlays {
+            guard !BlankImage.names(overlay) else {
+                throw ServerError.invalid("a color: source is a blank image at the output's size: only an image URL's own image can be one")
+            }
             imageRequest.options.overlayInputs[slot] = try await library.input(for: library.resolver.resolve(overlay)).0
         }
         let vary = negotiateFormat(&imageRequest, accept: request.headers[.accept])

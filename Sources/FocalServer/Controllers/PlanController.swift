@@ -76,7 +76,7 @@ struct PlanController: Controller {
     }
 
     /// The source a JSON body names.
-    func source(_ body: SourceBody) throws(ServerError) -> ImageSource {
+    func source(_ body: SourceBody, size: PixelSize? = nil) throws(ServerError) -> ImageSource {
         let given = [body.path, body.id, body.url].compactMap { $0 }
         guard given.count == 1 else { throw ServerError.invalid("name the source by exactly one of path, id or url") }
         if let path = body.path { return try library.resolver.file(path) }
@@ -85,25 +85,14 @@ struct PlanController: Controller {
             guard SourceResolver.isImageID(id) else { throw ServerError.invalid("an image id is 64 hex digits") }
             return .upload(id: id)
         }
-        return try library.resolver.resolve(body.url ?? "")
+        return try library.resolver.resolve(body.url ?? "", size: size, limits: configuration.pipeline.limits)
     }
 
-    /// The input of a `color:` source (`{"url": "color:ff6600"}`): a blank image at the size of
-    /// the largest sized frame, or nil for any other source.
-    /// - Throws: `request.invalid` when no frame has a size, or the colour or size is refused.
-    static func blank(_ source: ImageSource, frames: [CropTarget], limits: ImageLimits) throws(ServerError) -> (ImageInput, String?)? {
-        guard case let .color(text) = source else { return nil }
-        let sizes = frames.compactMap { frame -> PixelSize? in
-            if case let .size(w, h) = frame { PixelSize(width: w, height: h) } else { nil }
-        }
-        guard let size = sizes.max(by: { $0.area < $1.area }) else {
-            throw ServerError.invalid("a color: source is made at a frame's size: give one frame a width and a height")
-        }
-        do throws(PlanningError) {
-            return (.blank(try BlankImage(text, size: size, limits: limits)), nil)
-        } catch {
-            throw ServerError.invalid(error.publicMessage)
-        }
+    /// The size a made source (`{"url": "color:ff6600"}`) is made at: the largest sized frame's,
+    /// nil when no frame has a size.
+    static func madeSize(_ frames: [CropTarget]) -> PixelSize? {
+        frames.compactMap { frame -> PixelSize? in if case let .size(w, h) = frame { PixelSize(width: w, height: h) } else { nil } }
+            .max(by: { $0.area < $1.area })
     }
 
     /// The crop options a JSON body gives, read through the option table.
@@ -158,9 +147,8 @@ struct PlanController: Controller {
         }
         let targets = try body.frames.map { frame throws(ServerError) in try Self.target(frame) }
         let options = try Self.options(body.options)
-        let source = try source(body.source)
-        let blank = try Self.blank(source, frames: targets, limits: configuration.pipeline.limits)
-        let (input, known) = if let blank { blank } else { try await library.input(for: source) }
+        let source = try source(body.source, size: Self.madeSize(targets))
+        let (input, known) = try await library.input(for: source)
         let limits = configuration.pipeline.limits
         for case let .size(w, h) in targets { try limits.check(output: PixelSize(width: w, height: h)) }
         let (plans, found) = try await RequestTimeout.run(configuration.requestTimeout) { [pipeline] () -> (FramePlans, String?) in

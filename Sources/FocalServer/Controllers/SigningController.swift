@@ -82,11 +82,7 @@ struct SigningController: Controller {
         default:
             throw refuse("the size must be on the page's ladder (long sides \(PageURLLadder.sides.map(String.init).joined(separator: ", ")); previews fit-in/SxS with S 200 to 2000 by 200)")
         }
-        let relative: String
-        switch try resolver.resolve(url.image) {
-        case let .file(_, path), let .object(_, relative: path?): relative = path
-        default: throw refuse("only photos under the root are signed here")
-        }
+        guard let relative = try resolver.resolve(url.image).relative else { throw refuse("only photos under the root are signed here") }
         // Written exactly as the page writes it: one URL per image, size and mode.
         let image = (try? FocalImageMarkup.encoded(relative)) ?? ""
         let canonical = size + (url.filters.isEmpty ? "" : "filters:format(auto)/") + image

@@ -29,16 +29,12 @@ final class ImageLibrary: Sendable {
     /// - Throws: `ServerError` (`input.not_found`) for a file or id that is not here.
     func input(for source: ImageSource) async throws -> (ImageInput, String?) {
         switch source {
-        case let .file(path, relative):
+        case let .input(input, relative):
+            // A file under the root: its identity when the catalog knows it (by path and stamp).
+            guard let relative, case let .file(path) = input.location else { return (input, nil) }
             guard let stamp = ImageCatalog.stamp(path) else { throw ServerError(.inputNotFound, "no image \(relative.excerpt()) here") }
             let id = catalog.knownIdentity(path: path, stamp: stamp)
             return (.file(path, contentID: id), id)
-        case let .url(url):
-            return (.url(url), nil)
-        case let .object(address, _):
-            return (.object(address), nil)
-        case .color:
-            throw ServerError.invalid("a color: source is a blank image at the output's size: only an image URL's own image can be one")
         case let .upload(id):
             guard let input = try await located(id: id) else { throw ServerError(.inputNotFound, "no image with id \(id)") }
             // An object the catalog listed under this id is identified again (by its ETag) when read.
@@ -55,14 +51,16 @@ final class ImageLibrary: Sendable {
         guard let upload = uploads.path(id) else { return nil }
         if ImageCatalog.stamp(upload) != nil { return .file(upload, contentID: id) }
         if let relative = catalog.path(for: id) {
-            switch try resolver.file(relative) {
-            case let .file(path, _) where ImageCatalog.stamp(path) != nil:
-                return .file(path, contentID: id)
-            case let .object(address, _):
-                // Identified again when read: the object may have been replaced since it was listed.
-                return .object(address)
-            default:
-                break
+            if case let .input(input, _) = try resolver.file(relative) {
+                switch input.location {
+                case let .file(path) where ImageCatalog.stamp(path) != nil:
+                    return .file(path, contentID: id)
+                case let .object(address):
+                    // Identified again when read: the object may have been replaced since it was listed.
+                    return .object(address)
+                default:
+                    break
+                }
             }
         }
         if let shared, let data = try await shared.get(id) {
@@ -80,7 +78,7 @@ final class ImageLibrary: Sendable {
 
     /// Tells the catalog the identity a request found for a file under the root.
     func learn(_ id: String, for source: ImageSource) {
-        guard case let .file(path, relative) = source, let stamp = ImageCatalog.stamp(path) else { return }
+        guard case let .input(input, relative?) = source, case let .file(path) = input.location, let stamp = ImageCatalog.stamp(path) else { return }
         catalog.remember(path: path, relative: relative, stamp: stamp, id: id)
     }
 }

@@ -163,7 +163,7 @@ public final class ImageCatalog: Sendable {
         var seen: [String: Known] = [:]
         for relative in relatives {
             if Task.isCancelled { return 0 }
-            guard seen.count < Self.capacity, case let .file(path, _)? = try? resolver.file(relative),
+            guard seen.count < Self.capacity, case let .input(input, _)? = try? resolver.file(relative), case let .file(path) = input.location,
                 let stamp = Self.stamp(path), stamp.size <= maxBytes
             else { continue }
             if let id = knownIdentity(path: path, stamp: stamp) {

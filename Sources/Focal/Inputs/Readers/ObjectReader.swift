@@ -1,3 +1,4 @@
+import FocalCore
 import FocalFetch
 import Synchronization
 
@@ -8,6 +9,14 @@ import Synchronization
 /// bytes are not the identity the job has, and would be cached under it).
 struct ObjectReader: SourceReader {
     let name = "object"
+
+    func input(named text: String, size: PixelSize?, limits: ImageLimits) throws -> ImageInput? {
+        guard ObjectAddress.looksLikeOne(text) else { return nil }
+        guard let address = ObjectAddress(text) else {
+            throw StorageError(.storageInvalidAddress, address: text.excerpt(), "the image is not s3://BUCKET/KEY with a valid bucket name and key")
+        }
+        return .object(address)
+    }
 
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
         -> (ImageInput.Location, ImageIdentity?)

@@ -1,15 +1,26 @@
+import FocalCore
 import FocalImaging
 
 /// Where an input's bytes come from: one reader per kind of location, found in one list
-/// (`FocalPipeline.sourceReaders`) by the location it reads. Each owns how its inputs are fetched
-/// and identified (a file's bytes hashed, a URL downloaded, an object known by its ETag, a blank
-/// named by its colour) and how they are opened; the pipeline asks the list and never switches on
-/// a location itself. A new kind of source is a reader here, its line in the list, and its case
-/// of `ImageInput.Location`.
+/// (`FocalPipeline.sourceReaders`) by the location it reads. Each owns how its sources are named
+/// (`http://…`, `s3://…`, `color:…`; a name no reader knows is a file path), fetched and
+/// identified (a file's bytes hashed, a URL downloaded, an object known by its ETag, a blank
+/// named by its colour) and opened; the pipeline, the command line and the service ask the list
+/// and never switch on a location themselves. A new kind of source is a reader here, its line in
+/// the list, and its case of `ImageInput.Location`: three files, no door touched.
 protocol SourceReader: Sendable {
     /// The scheme of the locations it reads (`ImageInput.Location.scheme`): `file`, `data`,
     /// `url`, `object`, `blank`.
     var name: String { get }
+    /// The input a name in a request or on a command line is, when it is in this reader's
+    /// scheme; nil when it is not.
+    /// - Parameters:
+    ///   - text: The name as written (percent-decoding and imagor's `b64:` already undone).
+    ///   - size: The output's size, for a source made rather than read (a blank), when the door
+    ///     knows one.
+    ///   - limits: The limits a made source is made within.
+    /// - Throws: The reader's error when the name is in its scheme but malformed.
+    func input(named text: String, size: PixelSize?, limits: ImageLimits) throws -> ImageInput?
     /// The input brought into memory when it needs to be and identified when it has no identity
     /// yet (and `identify` asks for one); runs inside an admitted job, its bytes reserved as they
     /// arrive. Returns the location to open and the identity.
@@ -21,6 +32,9 @@ protocol SourceReader: Sendable {
 }
 
 extension SourceReader {
+    /// No name of its own (files are the names no reader claims; bytes have none).
+    func input(named text: String, size: PixelSize?, limits: ImageLimits) throws -> ImageInput? { nil }
+
     /// The location as it is: already bytes or a file.
     func readable(_ location: ImageInput.Location, identifiedAs expected: String?, in pipeline: FocalPipeline) async throws -> ImageInput.Location {
         location

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalImaging
 import Foundation
 import Synchronization
@@ -6,6 +7,15 @@ import Synchronization
 /// address policy, redirects, time and byte limits), then identified by its bytes when asked.
 struct URLReader: SourceReader {
     let name = "url"
+
+    func input(named text: String, size: PixelSize?, limits: ImageLimits) throws -> ImageInput? {
+        let lowered = text.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
+        guard let url = URL(string: text), url.host?.isEmpty == false else {
+            throw ImagingError(.requestInvalid, "the image URL is malformed", hint: "write it http(s)://HOST/PATH, percent-encoded")
+        }
+        return .url(url)
+    }
 
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool, in pipeline: FocalPipeline) async throws
         -> (ImageInput.Location, ImageIdentity?)
