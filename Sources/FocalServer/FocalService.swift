@@ -107,7 +107,7 @@ public final class FocalService: Sendable {
                 } while token != nil && seen < capacity && !Task.isCancelled
                 return Array(listed.prefix(capacity))
             },
-            identify: { address, etag, size in try await pipeline.contentID(of: address, etag: etag, size: size) })
+            identify: { address, etag, size in try await pipeline.objects.contentID(of: address, etag: etag, size: size) })
     }
 
     deinit {

@@ -154,7 +154,7 @@ extension S3StoreTests {
         #expect(fromBucket.plan == fromDisk.plan)
         // Identified by its key, ETag and length (a HEAD), not by hashing its bytes as a file is.
         let head = try await client.head(object)
-        #expect(fromBucket.contentID == FocalPipeline.objectID(object, etag: try #require(head.etag), size: head.size))
+        #expect(fromBucket.contentID == ObjectSource.id(of: object, etag: try #require(head.etag), size: head.size))
         #expect(fromBucket.contentID != fromDisk.contentID)
 
         // The same object at another size: known by its ETag, downloaded only to be decoded again.

@@ -105,7 +105,7 @@ import Testing
             // Identified by what the store says of the object (its key, ETag and length), not its bytes.
             let address = try #require(ObjectAddress(bucket: "photos", key: "site/people/chelsea.png"))
             let head = try await S3Client(settings: settings).head(address)
-            #expect(id == FocalPipeline.objectID(address, etag: try #require(head.etag), size: chelsea.count))
+            #expect(id == ObjectSource.id(of: address, etag: try #require(head.etag), size: chelsea.count))
             #expect(id != SHA256.hash(data: chelsea).map { String(format: "%02x", $0) }.joined())
             // Its original, by id, and a crop by id.
             try await client.execute(uri: "/v1/images/\(id)", method: .get) { #expect($0.data == chelsea) }
@@ -148,7 +148,7 @@ import Testing
             let etag = try #require(try await S3Client(settings: settings).head(address).etag)
             try await client.execute(uri: "/unsafe/100x100/smart/zz-astronaut.png", method: .get) { response in
                 #expect(response.status == .ok)
-                #expect(response.headers[HTTPField.Name("xkey")!] == FocalPipeline.objectID(address, etag: etag, size: astronaut.count))
+                #expect(response.headers[HTTPField.Name("xkey")!] == ObjectSource.id(of: address, etag: etag, size: astronaut.count))
             }
         }
     }

@@ -47,15 +47,10 @@ public final class FocalPipeline: Sendable {
     private let jobs: SharedJobs<CropResult>
     let admission: Admission
     let loader: URLLoader
-    /// Reads `s3://` inputs; nil when no store is configured.
-    let storage: S3Client?
-    /// What each object read had: its ETag and content identity, so that an unchanged object is
-    /// known by a `HEAD` instead of a download.
-    let objectTags = Mutex<[ObjectAddress: (etag: String, contentID: String)]>([:])
+    /// The objects `s3://` inputs are read from: the store's client and what each read had.
+    public let objects: ObjectSource
     /// The overlays' identities, by where they are read (`overlayIdentity(of:)`).
     let overlayIdentities = Mutex<[String: OverlayIdentity]>([:])
-    /// The most objects `objectTags` remembers.
-    static let objectTagEntries = 8192
     let overrides: (any CropOverriding)?
     let counters = Mutex(PipelineStatistics())
     /// The face detectors redaction adds, made on first use: the accurate one at
@@ -88,12 +83,13 @@ public final class FocalPipeline: Sendable {
         jobs = SharedJobs(gate: admission)
         // A download is held until its job ends: its bytes go on the job's memory budget.
         loader = URLLoader(settings: configuration.network, maxBytes: configuration.limits.maxInputBytes) { try Admission.reserve($0) }
-        storage = configuration.storage.map { S3Client(settings: $0) }
+        objects = ObjectSource(settings: configuration.storage, maxBytes: configuration.limits.maxInputBytes, admission: admission, pool: pool)
     }
 
     /// What the pipeline has done so far, and what its caches hold now.
     public var statistics: PipelineStatistics {
         var statistics = counters.withLock { $0 }
+        statistics.downloads += objects.readCount
         (statistics.memoryEntries, statistics.memoryBytes) = results.usage
         let usage = admission.usage
         statistics.jobsInProgress = usage.jobs
@@ -325,25 +321,6 @@ public final class FocalPipeline: Sendable {
     /// inside an admitted job: the bytes are reserved on its pass as they arrive.
     func fetched(_ input: ImageInput, identity: ImageIdentity?, identify: Bool = true) async throws -> (ImageInput.Location, ImageIdentity?) {
         try await reader(of: input.location).fetched(input, identity: identity, identify: identify, in: self)
-    }
-
-    /// The client for objects, or `storage.not_configured`.
-    func objectStore(_ address: ObjectAddress) throws -> S3Client {
-        guard let storage else {
-            throw StorageError(
-                .storageNotConfigured, address: address.description,
-                "no object storage is configured; set AWS_ENDPOINT_URL_S3 (or AWS_ENDPOINT_URL), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
-        }
-        return storage
-    }
-
-    /// An object's bytes and ETag, reserved on the current job's pass as they arrive.
-    func readObject(_ address: ObjectAddress) async throws -> S3Client.Object {
-        let store = try objectStore(address)
-        counters.withLock { $0.downloads += 1 }
-        let object = try await store.get(address, maxBytes: configuration.limits.maxInputBytes) { try Admission.reserve($0) }
-        try Task.checkCancellation()
-        return object
     }
 
     /// The identity an input brings: its content ID, else its cache name.

@@ -40,7 +40,7 @@ enum FramePreview {
                 // An object is read once for every preview, not once per render, and identified by
                 // the bytes read (it may have been replaced since the plan).
                 if case let .object(address) = input.location {
-                    input = ImageInput(.data(try await pipeline.objectData(address), name: address.description))
+                    input = ImageInput(.data(try await pipeline.objects.data(address), name: address.description))
                 }
                 var made: [String: String] = [:]
                 for crop in wanted {

@@ -57,7 +57,7 @@ struct UploadController: Controller {
             // A photo in the root bucket: read (within the byte limit, on the memory budget) and
             // sent only if it is still the image with this id (it may have been replaced since it
             // was listed).
-            let (data, current) = try await pipeline.objectVersion(address)
+            let (data, current) = try await pipeline.objects.version(address)
             guard current == id else { throw ServerError(.requestNotFound, "no image with id \(id)") }
             let type = ImageSignature.format(of: data).map { "image/\($0)" } ?? "application/octet-stream"
             guard let hold = answers.hold(data) else {

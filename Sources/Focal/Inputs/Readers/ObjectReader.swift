@@ -2,8 +2,8 @@ import FocalCore
 import FocalFetch
 import Synchronization
 
-/// An object in a bucket (`s3://BUCKET/KEY`), through the pipeline's store. Identified by what
-/// the store says of it (`FocalPipeline.objectID`: its address, ETag and length, one `HEAD`, no
+/// An object in a bucket (`s3://BUCKET/KEY`), through the pipeline's `ObjectSource`. Identified by
+/// what the store says of it (`ObjectSource.id(of:etag:size:)`: its address, ETag and length, one `HEAD`, no
 /// download); a store that names no version has its bytes read and hashed. Its bytes are read
 /// when a crop needs them, and refused when the object was replaced since it was identified (its
 /// bytes are not the identity the job has, and would be cached under it).
@@ -24,24 +24,20 @@ struct ObjectReader: SourceReader {
         guard case let .object(address) = input.location, identity == nil, identify, pipeline.configuration.identifyByContent else {
             return (input.location, identity)
         }
-        let head = try await pipeline.objectStore(address).head(address)
-        if let etag = head.etag {
-            let id = FocalPipeline.objectID(address, etag: etag, size: head.size)
-            pipeline.rememberObject(address, etag: etag, contentID: id)
-            return (input.location, .content(id))
-        }
-        let object = try await pipeline.readObject(address)
+        let head = try await pipeline.objects.head(address)
+        if let etag = head.etag { return (input.location, .content(pipeline.objects.remember(address, etag: etag, size: head.size))) }
+        let object = try await pipeline.objects.read(address)
         return try await pipeline.identified(.data(object.data, name: address.description), identity: identity, identify: identify)
     }
 
     func readable(_ location: ImageInput.Location, identifiedAs expected: String?, in pipeline: FocalPipeline) async throws -> ImageInput.Location {
         guard case let .object(address) = location else { return location }
-        let known = pipeline.objectTags.withLock { $0[address] }
-        let object = try await pipeline.readObject(address)
-        let current = object.etag.map { FocalPipeline.objectID(address, etag: $0, size: object.data.count) }
+        let known = pipeline.objects.known(address)
+        let object = try await pipeline.objects.read(address)
+        let current = object.etag.map { ObjectSource.id(of: address, etag: $0, size: object.data.count) }
         let replaced = expected.map { current != $0 } ?? (known.map { object.etag != $0.etag } ?? false)
         if replaced {
-            pipeline.objectTags.withLock { $0[address] = nil }
+            pipeline.objects.forget(address)
             throw StorageError(
                 .storageUnavailable, address: address.description, "the object was replaced while it was read; try again",
                 cause: "identified as \(expected ?? known?.contentID ?? "?"), read as \(current ?? "no ETag")")
