@@ -26,7 +26,7 @@ public struct ErrorStatus: Sendable {
     /// Every code's row, in the README's order within each status.
     public static let table: [ErrorStatus] = [
         ErrorStatus(.requestInvalid, .badRequest, "malformed URL, filter, option or JSON"),
-        ErrorStatus(.requestNotCanonical, .badRequest, "a URL written another way than [the one Focal accepts](#security)"),
+        ErrorStatus(.requestNotCanonical, .badRequest, "a signed URL written another way than [the one Focal accepts](#security)"),
         ErrorStatus(.inputEmpty, .badRequest),
         ErrorStatus(.fetchInvalidURL, .badRequest),
         ErrorStatus(.storageInvalidAddress, .badRequest),

@@ -215,7 +215,7 @@ import Testing
 
     @Test("filters Focal does not apply, and arguments out of bounds, are refused with a 400 that says why", arguments: [
         ("redeye()", "red eyes"), ("watermark(a.png,10,10)", "watermark"), ("frame(a.jpg)", "frame"), ("extract_focal(1)", "no arguments"), ("cover(2)", "no arguments"),
-        ("cover():max_frames(3)", "one of them"), ("max_age(%33600)", "write max_age(3600)"),
+        ("cover():max_frames(3)", "one of them"),
         ("blur(151)", "1 to 150"), ("round_corner(10001,0,0,0)", "0 to 10000"), ("rotate(45)", "quarter turns"),
         ("convolution(1;2;1;2,2,true)", "odd"), ("noise(101)", "0 to 100"), ("sepia()", "Focal knows"), ("fill(glitter)", "fill"),
         ("max_bytes(0)", "max-bytes"), ("colorize(10,10,10)", "colorize"), ("page(0)", "page"), ("orient(45)", "orient"),
@@ -554,7 +554,8 @@ import Testing
             let tangled = "h/unsafe/" + String(repeating: "filters:a()x", count: 600) + ")/" + String(repeating: "1x1:", count: 300) + "/"
             for part in [deep, tangled] {
                 try await client.execute(uri: "\(base):extract_focal()/\(part)", method: .get) { response in
-                    #expect(response.status == .notFound || response.status == .badRequest, "\(response.status)")
+                    // (A trailing / is another spelling: redirected without it.)
+                    #expect([.notFound, .badRequest, .permanentRedirect].contains(response.status), "\(response.status)")
                 }
             }
             // Its region is in pixels: with focal() in fractions of the image, a 400.

@@ -27,8 +27,17 @@ import Testing
         }
     }
 
-    @Test("an unsafe URL takes imagor's one spelling; a bad placement, a mask blend or a nested path is a 400", arguments: [
-        ("/unsafe/300x200/filters:image(chelsea.png,right,bottom,0)/coffee.png", "request.not_canonical"),
+    @Test("an unsafe URL in another spelling is redirected to imagor's one")
+    func spellings() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/300x200/filters:image(chelsea.png,right,bottom,0)/coffee.png", method: .get) { response in
+                #expect(response.status == .permanentRedirect)
+                #expect(response.headers[.location] == "/unsafe/300x200/filters:image(chelsea.png,right,bottom)/coffee.png")
+            }
+        }
+    }
+
+    @Test("a bad placement, a mask blend or a nested path is a 400", arguments: [
         ("/unsafe/300x200/filters:image(chelsea.png,wide,0)/coffee.png", "request.invalid"),
         ("/unsafe/300x200/filters:image(chelsea.png,0,0,0,mask)/coffee.png", "request.invalid"),
         ("/unsafe/300x200/filters:image(/100x100/chelsea.png,0,0)/coffee.png", "request.invalid"),

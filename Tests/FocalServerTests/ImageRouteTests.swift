@@ -236,15 +236,12 @@ import Testing
     /// Each refusal has its documented status and code, as JSON.
     @Test(arguments: [
         ("/unsafe/300x300/filters:nope()/astronaut.png", HTTPResponse.Status.badRequest, "request.invalid"),
-        ("/unsafe/300x300/../Package.swift", .badRequest, "request.not_canonical"),
-        ("/unsafe/300x300/%2E%2E%2FPackage.swift", .badRequest, "request.not_canonical"),
-        ("/unsafe/300x300/..%2FPackage.swift", .badRequest, "request.not_canonical"),
-        ("/unsafe/300x300/sub%2F..%2F..%2FPackage.swift", .badRequest, "request.not_canonical"),
-        ("/unsafe/0300x300/astronaut.png", .badRequest, "request.not_canonical"),
-        ("/unsafe/300x300/filters:quality(80):quality(80)/astronaut.png", .badRequest, "request.not_canonical"),
-        ("/unsafe/300x300/%61stronaut.png", .badRequest, "request.not_canonical"),
-        ("/unsafe/300x300/astronaut%2epng", .badRequest, "request.not_canonical"),
-        ("/unsafe/300x300/id:" + String(repeating: "A", count: 64), .badRequest, "request.not_canonical"),
+        ("/unsafe/300x300/../Package.swift", .notFound, "input.not_found"),
+        ("/unsafe/300x300/%2E%2E%2FPackage.swift", .notFound, "input.not_found"),
+        ("/unsafe/300x300/..%2FPackage.swift", .notFound, "input.not_found"),
+        ("/unsafe/300x300/sub%2F..%2F..%2FPackage.swift", .notFound, "input.not_found"),
+        ("/unsafe/300x300/sub/../../Package.swift", .notFound, "input.not_found"),
+        ("/unsafe/300x200/filters:watermark(chelsea.png,0,0,0):watermark(coffee.png,0,0,0)/astronaut.png", .badRequest, "request.invalid"),
         ("/unsafe/300x300/nothing-here.jpg", .notFound, "input.not_found"),
         ("/unsafe/9000x9000/astronaut.png", .unprocessableContent, "output.too_large"),
         ("/unsafe/300x300/http%3A%2F%2F127.0.0.1%3A9%2Fa.jpg", .notFound, "fetch.address_refused"),
@@ -264,6 +261,34 @@ import Testing
         }
     }
 
+    /// Every other spelling of an unsafe URL thumbor or imagor takes is a permanent redirect to
+    /// the one Focal renders and caches, with its query; that one answers the image.
+    @Test(arguments: [
+        ("0300x0300/astronaut.png", "300x300/astronaut.png"),
+        ("300x300/filters:quality(80):quality(80)/astronaut.png", "300x300/filters:quality(80)/astronaut.png"),
+        ("300x300/filters:quality(70):format(png):quality(80)/astronaut.png", "300x300/filters:format(png):quality(80)/astronaut.png"),
+        ("300x300/%61stronaut.png", "300x300/astronaut.png"),
+        ("300x300/astronaut%2epng", "300x300/astronaut.png"),
+        ("300x300/./astronaut.png", "300x300/astronaut.png"),
+        ("300x300/filters:format(jpg)/astronaut.png", "300x300/filters:format(jpeg)/astronaut.png"),
+        ("300x300/filters:fill(white)/astronaut.png", "300x300/filters:fill(ffffff)/astronaut.png"),
+        ("300x300/filters:max_age(%33600)/astronaut.png", "300x300/filters:max_age(3600)/astronaut.png"),
+        ("id:" + String(repeating: "A", count: 64), "id:" + String(repeating: "a", count: 64)),
+    ])
+    func otherSpellingsRedirect(_ path: String, _ canonical: String) async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/" + path + "?v=2", method: .get) { response in
+                #expect(response.status == .permanentRedirect, "\(path): \(String(buffer: response.body))")
+                #expect(response.headers[.location] == "/unsafe/" + canonical + "?v=2")
+                #expect(response.json?["location"] as? String == "/unsafe/" + canonical + "?v=2")
+            }
+            guard !canonical.hasPrefix("id:") else { return }
+            try await client.execute(uri: "/unsafe/" + canonical, method: .get) { response in
+                #expect(response.status == .ok, "\(canonical): \(String(buffer: response.body))")
+            }
+        }
+    }
+
     /// A signed URL is taken as its signer wrote it (thumbor's clients write `format(jpg)`); the
     /// same spelling on an unsafe URL, which anyone can write many ways, is refused naming the one
     /// to use. Leading zeros are refused either way.
@@ -275,11 +300,13 @@ import Testing
                 #expect(response.headers[.contentType] == "image/jpeg")
             }
             try await client.execute(uri: "/unsafe/" + path, method: .get) { response in
-                #expect(response.status == .badRequest)
-                #expect((response.json?["message"] as? String)?.contains("format(jpeg)") == true)
+                #expect(response.status == .permanentRedirect)
+                #expect(response.headers[.location]?.contains("format(jpeg)") == true)
             }
-            try await client.execute(uri: signed("0300x200/astronaut.png"), method: .get) { response in
-                #expect(response.json?["code"] as? String == "request.not_canonical")
+            for path in ["0300x200/astronaut.png", "300x200/filters:quality(80):quality(80)/astronaut.png"] {
+                try await client.execute(uri: signed(path), method: .get) { response in
+                    #expect(response.json?["code"] as? String == "request.not_canonical", "\(path)")
+                }
             }
         }
     }
@@ -301,9 +328,8 @@ import Testing
                 #expect(response.data == expected, "the same image as the plain spelling")
             }
             try await client.execute(uri: "/unsafe/" + encoded, method: .get) { response in
-                #expect(response.status == .badRequest)
-                #expect(response.json?["code"] as? String == "request.not_canonical")
-                #expect((response.json?["message"] as? String)?.contains("write curve([(0,255),(255,0)]") == true, "\(String(describing: response.json))")
+                #expect(response.status == .permanentRedirect)
+                #expect(response.headers[.location] == "/unsafe/" + plain, "\(String(describing: response.headers[.location]))")
             }
             try await client.execute(uri: signed("300x200/filters:brightness(1%ZZ)/astronaut.png"), method: .get) { response in
                 #expect(response.status == .badRequest)
@@ -330,8 +356,8 @@ import Testing
                 }
             }
             try await client.execute(uri: "/unsafe/300x200/\(b64("astronaut.png"))", method: .get) { response in
-                #expect(response.status == .badRequest)
-                #expect(response.json?["code"] as? String == "request.not_canonical")
+                #expect(response.status == .permanentRedirect)
+                #expect(response.headers[.location] == "/unsafe/300x200/astronaut.png")
             }
             // A source URL may be written so: it is resolved as the URL itself is.
             let direct = try await client.execute(uri: "/unsafe/300x200/http://127.0.0.1:9/a.jpg", method: .get) { ($0.status, $0.json?["code"] as? String) }

@@ -19,7 +19,8 @@ vcl 4.1;
 # - What Focal would refuse anyway and is cheap to tell is refused here with a JSON error like
 #   Focal's (`{"status", "code", "message"}`): other methods (405), URLs over 8 KiB (414), control
 #   characters, raw or percent-encoded (400), a percent-encoded signature or a zero-padded size
-#   (400 `request.not_canonical`: one spelling per URL). `/metrics` is never served to clients (404): scrape
+#   in a signed URL (400 `request.not_canonical`: one spelling per URL; Focal redirects an unsafe
+#   one, and the 308 is kept). `/metrics` is never served to clients (404): scrape
 #   each replica directly.
 #
 # The backends come from `backends.vcl` (found on varnishd's vcl_path, e.g. /etc/varnish): one
@@ -99,12 +100,13 @@ sub vcl_recv {
         return (synth(400, "the URL holds a control character"));
     }
     # One spelling per URL, as Focal refuses them (README, Security): a percent-encoded signature,
-    # a size with a leading zero. Each would be another cache object for the same image.
+    # a size with a leading zero in a signed URL (an unsafe one is Focal's 308 to its one
+    # spelling, kept below). Each would be another cache object for the same image.
     if (req.url ~ "^/[^/?]*%[^/?]*/") {
         set req.http.X-Focal-Code = "request.not_canonical";
         return (synth(400, "the signature is percent-encoded; send it as it was made"));
     }
-    if (req.url ~ "^/[^/?]+/(?:meta/)?(?:\d+x\d+:\d+x\d+/)?(?:(?:adaptive-)?(?:full-)?fit-in/)?(?:-?0\d+x-?(?:\d+|orig)?|-?(?:\d+|orig)?x-?0\d+)/") {
+    if (req.url ~ "^/(?!unsafe/)[^/?]+/(?:meta/)?(?:\d+x\d+:\d+x\d+/)?(?:(?:adaptive-)?(?:full-)?fit-in/)?(?:-?0\d+x-?(?:\d+|orig)?|-?(?:\d+|orig)?x-?0\d+)/") {
         set req.http.X-Focal-Code = "request.not_canonical";
         return (synth(400, "a size has a leading zero; write it without one"));
     }
@@ -262,6 +264,15 @@ sub vcl_backend_response {
     if (beresp.status == 404) {
         # A missing source may appear (an upload): remembered for 10 s only.
         set beresp.ttl = 10s;
+        set beresp.grace = 0s;
+        set beresp.keep = 0s;
+        return (deliver);
+    }
+    if (beresp.status == 308) {
+        # Another spelling of an unsafe URL: Focal's permanent redirect to the one spelling that
+        # alone is rendered and holds the image. A spelling's redirect never changes: kept a day
+        # (Varnish 7.1 takes no TTL from a 308's Cache-Control), purged by no xkey.
+        set beresp.ttl = 1d;
         set beresp.grace = 0s;
         set beresp.keep = 0s;
         return (deliver);

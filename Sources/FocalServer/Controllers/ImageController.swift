@@ -31,6 +31,16 @@ struct ImageController: Controller {
         return PixelSize(width: pixels(url.width) ?? side, height: pixels(url.height) ?? side)
     }
 
+    /// A permanent redirect (308, the method kept) to `path`, the query as sent; cached like an
+    /// image (a year), with a JSON body naming where to go.
+    static func redirect(to path: String, query: String?) -> Response {
+        let location = path + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")
+        struct Moved: Encodable { let location: String }
+        return JSONAnswer.make(
+            Moved(location: location), status: .permanentRedirect,
+            headers: [.location: location, .cacheControl: "public, max-age=31536000, immutable"])
+    }
+
     /// Answers a thumbor-style image or `meta/` URL.
     func answer(_ request: Request, context: FocalRequestContext) async throws -> Response {
         let url = try ThumborURL(path: request.uri.path)
@@ -44,6 +54,11 @@ struct ImageController: Controller {
             throw ServerError(.requestUnsafeRefused, "unsafe URLs are not served here; sign the URL")
         }
         var imageRequest = try ImageRequest(url)
+        // An unsafe URL in another spelling thumbor or imagor accepts: a permanent redirect to the
+        // one spelling rendered and cached (a cache in front keeps one image for all of them).
+        if url.signature == nil, imageRequest.canonicalPath != url.signedPath {
+            return Self.redirect(to: "/unsafe/" + imageRequest.canonicalPath, query: request.uri.query)
+        }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         if let expires = imageRequest.expires, now >= expires {
             throw ServerError(.requestExpired, "this URL expired (expire(\(expires)) has passed)")

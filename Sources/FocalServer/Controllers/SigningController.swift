@@ -67,6 +67,9 @@ struct SigningController: Controller {
         let refuse = { (why: String) -> ServerError in
             ServerError.invalid("\(path.excerpt()) is not a URL the page signs: \(why); sign it with /v1/sign and the token")
         }
+        // One signature per page URL: another spelling of one is not signed.
+        let spelled = try ImageRequest(url).canonicalPath
+        guard spelled == path else { throw ServerError(.requestNotCanonical, "the page writes \(spelled.excerpt()), not \(path.excerpt())") }
         guard !url.meta, !url.debug, url.trim == nil, url.manualCrop == nil, url.relativeCrop == nil, url.flip.isEmpty, url.horizontalAlignment == nil,
             url.verticalAlignment == nil
         else { throw refuse("only a size, smart/ and format(auto) are signed here") }

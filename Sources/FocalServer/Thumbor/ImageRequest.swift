@@ -1,4 +1,5 @@
 public import Focal
+import FocalImaging
 import Foundation
 
 /// What a thumbor-style URL asks Focal for: the target rule, the crop and encoding options.
@@ -28,6 +29,11 @@ public struct ImageRequest: Sendable {
     /// `attachment(NAME)`: the answer is a download; the name, or nil for the image's own (the
     /// inner optional), or nil when not asked.
     public private(set) var attachment: String??
+    /// The path (after `unsafe/`) that asks for the same image in the one spelling Focal renders
+    /// and caches: each value as the option table prints it, numbers without leading zeros, a
+    /// filter given twice written once when the later one wins, the image part canonical. An
+    /// unsafe URL written otherwise is answered with a permanent redirect to it.
+    public private(set) var canonicalPath: String
 
     /// Builds the request.
     /// - Throws: `ServerError` (`request.invalid`) for a filter that is unknown or malformed, or
@@ -56,15 +62,29 @@ public struct ImageRequest: Sendable {
             relativeFocus = fractions
             focus = focus.map { $0.union(box) } ?? box
         }
+        // Each filter's canonical spelling, by its place in the URL; nil for one a later one of
+        // the same name replaces (thumbor and imagor apply filters in order: the last setting wins).
+        var spelled: [String?] = []
+        var lastOfName: [String: Int] = [:]
         for filter in url.filters {
             // The argument as it means, percent-decoded once as thumbor's router does; an unsafe
-            // URL writes it plainly (then `argument` is also what was written).
+            // URL is redirected to it written plainly.
             let written = filter.arguments.trimmingCharacters(in: .whitespaces)
             let argument = try Self.decodedArgument(written, of: filter.name)
-            if url.signature == nil, argument != written {
-                throw ServerError(
-                    .requestNotCanonical, "write \(filter.name)(\(argument.excerpt(40))), not \(filter.name)(\(written.excerpt(40))): a URL takes one spelling of each value")
+            var canonical = argument
+            // An effect given twice is applied twice, in the URL's order (thumbor's meaning);
+            // focal() regions add up; any other filter given again replaces the earlier one.
+            let repeats = filter.name == "focal" || Effects.all.contains { $0.name == filter.name }
+            if !repeats, let earlier = lastOfName[filter.name] {
+                guard !Self.addressFilters.contains(filter.name) else {
+                    throw ServerError.invalid("\(filter.name)() is given twice: Focal lays one \(filter.name)() per image; give it once")
+                }
+                // A signed URL means what its signer wrote: one value per setting.
+                guard url.signature == nil else { throw ServerError(.requestNotCanonical, "the filter \(filter.name)() is given twice; give it once") }
+                spelled[earlier] = nil
             }
+            lastOfName[filter.name] = spelled.count
+            defer { spelled.append(filter.name + "(" + canonical + ")") }
             switch filter.name {
             case "aspect":
                 do {
@@ -73,9 +93,7 @@ public struct ImageRequest: Sendable {
                 } catch {
                     throw ServerError.invalid(error.publicMessage)
                 }
-                if url.signature == nil, let (a, b) = aspect, argument != "\(a):\(b)" {
-                    throw ServerError(.requestNotCanonical, "write aspect(\(a):\(b)), not aspect(\(argument.excerpt(40))): a URL takes one spelling of each value")
-                }
+                if let (a, b) = aspect { canonical = "\(a):\(b)" }
             case "redact_oval":
                 // imagor's spelling of redact(…,oval).
                 guard let option = CropOption.named("redact") else { continue }
@@ -84,11 +102,7 @@ public struct ImageRequest: Sendable {
                 } catch {
                     throw ServerError.invalid(error.publicMessage.replacingOccurrences(of: "redact", with: "redact_oval"))
                 }
-                if url.signature == nil, let canonical = option.text(of: options), canonical != argument + ",oval" {
-                    throw ServerError(
-                        .requestNotCanonical,
-                        "write redact_oval(\(canonical.dropLast(",oval".count))), not redact_oval(\(argument.excerpt(40))): a URL takes one spelling of each value")
-                }
+                if let text = option.text(of: options), text.hasSuffix(",oval") { canonical = String(text.dropLast(",oval".count)) }
             case "strip_icc", "strip_exif":
                 // Outputs never carry metadata or profiles.
                 break
@@ -132,17 +146,18 @@ public struct ImageRequest: Sendable {
                         }
                         try addFocus(box, fractions: fractions)
                     } else {
-                        try option.apply(argument, to: &options)
-                        // One spelling per unsafe URL: the value as the option table prints it.
-                        // (A signed URL is written as its signer chose: thumbor takes format(jpg).)
                         var alone = FocalOptions()
                         try option.apply(argument, to: &alone)
+                        if repeats, let effect = alone.effects.first, options.effects.contains(where: { $0.name == effect.name }) {
+                            options.effects.append(effect)
+                        } else {
+                            try option.apply(argument, to: &options)
+                        }
+                        // One spelling per unsafe URL: the value as the option table prints it.
+                        // (A signed URL is written as its signer chose: thumbor takes format(jpg).)
                         // A switch's filter is on with no argument (`draw_detections()`).
                         let bare = argument.isEmpty && option.text(of: alone) == "on"
-                        if url.signature == nil, !bare, let canonical = option.text(of: alone), canonical != argument {
-                            throw ServerError(
-                                .requestNotCanonical, "write \(filter.name)(\(canonical)), not \(filter.name)(\(argument.excerpt(40))): a URL takes one spelling of each value")
-                        }
+                        if !bare, let text = option.text(of: alone) { canonical = text }
                     }
                 } catch let error as ServerError {
                     throw error
@@ -186,6 +201,9 @@ public struct ImageRequest: Sendable {
         }
         self.options = options
         self.formatChosen = formatChosen
+        let filters = spelled.compactMap { $0 }
+        canonicalPath = (url.canonicalOptions + (filters.isEmpty ? [] : ["filters:" + filters.joined(separator: ":")]) + [url.canonicalImage])
+            .joined(separator: "/")
         rule = try Self.rule(url, aspect: aspect, upscale: options.sizing.upscale)
     }
 

@@ -77,6 +77,13 @@ public struct ThumborURL: Hashable, Sendable {
     public var filters: [Filter] = []
     /// The image part, as sent.
     public var image: String
+    /// The options before the filters as one canonical spelling would write them (numbers without
+    /// leading zeros), one entry per path segment.
+    public private(set) var canonicalOptions: [String] = []
+    /// The image part in its canonical spelling: percent-encodings in upper case and never of an
+    /// unreserved character, a path with no empty or `.` part (and `..` resolved inside it), an
+    /// id in lower case, a path rather than its `b64:`.
+    public private(set) var canonicalImage = ""
     /// The part of `image` that names the source: `image` itself, or with `extract_focal()` the
     /// image of the thumbor URL inside it (see `ExtractFocal`).
     public var source: String
@@ -110,43 +117,56 @@ public struct ThumborURL: Hashable, Sendable {
         source = ""
 
         var segments = signedPath.split(separator: "/", omittingEmptySubsequences: false)[...]
+        var options: [String] = []
+        // Each option read is taken off the front, in its canonical spelling (`written` unless
+        // the option has another).
+        var respelled = false
+        func take(_ canonical: String? = nil) {
+            let written = String(segments.removeFirst())
+            respelled = respelled || (canonical.map { $0 != written } ?? false)
+            options.append(canonical ?? written)
+        }
         if segments.first == "debug" {
             debug = true
-            segments.removeFirst()
+            take()
         }
         if segments.first == "meta" {
             meta = true
-            segments.removeFirst()
+            take()
         }
         if let segment = segments.first, segment == "trim" || segment.hasPrefix("trim:") {
             do { _ = try Trim(text: String(segment)) } catch { throw ServerError.invalid(error.publicMessage) }
             trim = String(segment)
-            segments.removeFirst()
+            take()
         }
         if let segment = segments.first, let crop = try Self.manualCrop(segment) {
             manualCrop = crop
-            segments.removeFirst()
+            take("\(crop.0)x\(crop.1):\(crop.2)x\(crop.3)")
         } else if let segment = segments.first, let crop = try Self.relativeCrop(segment) {
             relativeCrop = crop
-            segments.removeFirst()
+            take()
         }
         if let segment = segments.first, let fit = FitIn(rawValue: String(segment)) {
             fitIn = fit
-            segments.removeFirst()
+            take()
         }
-        if let segment = segments.first, try parseDimensions(segment) { segments.removeFirst() }
+        if let segment = segments.first, let size = try parseDimensions(segment) { take(size) }
         if let segment = segments.first, let align = HorizontalAlignment(rawValue: String(segment)) {
             horizontalAlignment = align
-            segments.removeFirst()
+            take()
         }
         if let segment = segments.first, let align = VerticalAlignment(rawValue: String(segment)) {
             verticalAlignment = align
-            segments.removeFirst()
+            take()
         }
         if segments.first == "smart" {
             smart = true
-            segments.removeFirst()
+            take()
         }
+        canonicalOptions = options
+        // A signed URL is served as its signer wrote it, but numbers have one spelling there too
+        // (a holder of the key cannot mint copies of one image).
+        if signature != nil, respelled { throw ServerError(.requestNotCanonical, "a number has a leading zero; write it without one") }
         if let segment = segments.first, segment.hasPrefix("filters:") {
             // Filter arguments may hold slashes (a URL): the filters end at the part ending in ")".
             var text = String(segments.removeFirst().dropFirst("filters:".count))
@@ -163,59 +183,73 @@ public struct ThumborURL: Hashable, Sendable {
             (source, extractedCrop) = (inner.image, inner.crop)
         }
         // A signed URL's spelling is its signer's: nobody without the key can write another.
-        // (What names the source has one spelling; the thumbor URL around it is free text.)
-        if signature == nil { try Self.checkCanonical(image: source) }
-        var once = Set<String>()
-        for filter in filters where filter.name != "focal" {
-            guard once.insert(filter.name).inserted else {
-                throw ServerError(.requestNotCanonical, "the filter \(filter.name)() is given twice; give it once")
+        // An unsafe one is answered at its canonical spelling (`ImageRequest.canonicalPath`).
+        // (With extract_focal() the thumbor URL around the source is free text.)
+        canonicalImage = image
+        if signature == nil {
+            let canonical = try Self.canonical(image: source)
+            if source == image {
+                canonicalImage = canonical
+            } else if canonical != source {
+                throw ServerError(.requestNotCanonical, "the image inside extract_focal()'s URL must be written \(canonical.excerpt())")
             }
         }
     }
 
-    /// Refuses an image part written another way than the one Focal accepts, so that one image has
-    /// one URL (and a cache in front one copy): percent-encodings in upper case and never of a
-    /// letter, digit, `-`, `.`, `_` or `~`; a path with no empty, `.` or `..` part; an id in lower
-    /// case. A source URL (`http…`) or object address (`s3://…`) is taken however it is encoded,
-    /// and may be written in imagor's `b64:` too; a path or an id may not (it has a plain spelling).
-    static func checkCanonical(image: String) throws(ServerError) {
+    /// The image part written the one way Focal caches it under, so that one image has one URL
+    /// (and a cache in front one copy): percent-encodings in upper case and never of a letter,
+    /// digit, `-`, `.`, `_` or `~`; a path with no empty or `.` part and its `..` resolved; an id in
+    /// lower case; a path or id named by imagor's `b64:` written plainly. A source URL (`http…`)
+    /// or object address (`s3://…`) is taken however it is encoded, `b64:` included.
+    /// - Throws: `ServerError` (`request.invalid`) for a `%` that does not start an encoded
+    ///   byte, or a path whose `..` leaves the root.
+    static func canonical(image: String) throws(ServerError) -> String {
         if let source = Base64Source.decoded(image) {
             let lowered = source.lowercased()
-            guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("s3://") else {
-                throw ServerError(.requestNotCanonical, "b64: is for source URLs; name a file under the root, or an id, by its plain path")
-            }
-            return
+            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("s3://") { return image }
+            // A path or id in base64: its plain spelling.
+            do { return try canonical(image: FocalImageMarkup.encoded(source)) } catch { throw ServerError.invalid("the b64: image names no valid path") }
         }
         let decoded = image.removingPercentEncoding ?? image
         let lowered = decoded.lowercased()
         // A source URL (or object address) is read as it decodes: clients encode whole URLs in many ways.
-        guard !lowered.hasPrefix("http://"), !lowered.hasPrefix("https://"), !lowered.hasPrefix("s3://") else { return }
+        guard !lowered.hasPrefix("http://"), !lowered.hasPrefix("https://"), !lowered.hasPrefix("s3://") else { return image }
         let bytes = Array(image.utf8)
+        var out: [UInt8] = []
         var i = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%") {
-                guard i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) else {
-                    throw ServerError.invalid("the image part has a % that does not start an encoded byte (%XX)")
-                }
-                let decoded = high << 4 | low
-                let lower = bytes[i + 1...i + 2].contains { (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
-                if lower || isUnreserved(decoded) {
-                    let written = String(decoding: bytes[i...i + 2], as: UTF8.self)
-                    let canonical = isUnreserved(decoded) ? String(UnicodeScalar(decoded)) : written.uppercased()
-                    throw ServerError(.requestNotCanonical, "the image part writes \(written) where the URL must say \(canonical)")
-                }
-                i += 3
-            } else {
+            guard bytes[i] == UInt8(ascii: "%") else {
+                out.append(bytes[i])
                 i += 1
+                continue
+            }
+            guard i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) else {
+                throw ServerError.invalid("the image part has a % that does not start an encoded byte (%XX)")
+            }
+            let byte = high << 4 | low
+            out += isUnreserved(byte) ? [byte] : Array(String(decoding: bytes[i...i + 2], as: UTF8.self).uppercased().utf8)
+            i += 3
+        }
+        let written = String(decoding: out, as: UTF8.self)
+        if lowered.hasPrefix("id:") { return "id:" + written.dropFirst(3).lowercased() }
+        // Empty and `.` parts dropped, `..` resolved, never above the root.
+        var parts: [Substring] = []
+        for part in written.split(separator: "/", omittingEmptySubsequences: false) {
+            switch part {
+            case "", ".": continue
+            case "..":
+                guard !parts.isEmpty else { throw ServerError(.inputNotFound, "the image path leaves the root with ..; name a file under it") }
+                parts.removeLast()
+            default: parts.append(part)
             }
         }
-        if decoded.hasPrefix("id:") {
-            if decoded != lowered { throw ServerError(.requestNotCanonical, "an image id is written in lower case") }
-            return
+        // A part that only decodes to an empty, `.` or `..` one names nothing under the root.
+        let canonical = parts.joined(separator: "/")
+        let decodedParts = (canonical.removingPercentEncoding ?? canonical).split(separator: "/", omittingEmptySubsequences: false)
+        if decodedParts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+            throw ServerError(.inputNotFound, "no image \(image.excerpt()) here: a path's parts are names, not empty, . or ..")
         }
-        for part in decoded.split(separator: "/", omittingEmptySubsequences: false) where part.isEmpty || part == "." || part == ".." {
-            throw ServerError(.requestNotCanonical, "the image path has an empty, . or .. part; name the file by its plain path")
-        }
+        return canonical
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -269,25 +303,26 @@ public struct ThumborURL: Hashable, Sendable {
         return Box(x: values[0], y: values[1], width: values[2] - values[0], height: values[3] - values[1])
     }
 
-    /// `[-]Wx[-]H`; false when the segment is not one.
-    mutating func parseDimensions(_ segment: Substring) throws(ServerError) -> Bool {
+    /// `[-]Wx[-]H`: its canonical spelling (no leading zeros), or nil when the segment is not one.
+    mutating func parseDimensions(_ segment: Substring) throws(ServerError) -> String? {
         let parts = segment.split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return false }
-        func side(_ text: Substring) throws(ServerError) -> (flip: Bool, side: Side)? {
+        guard parts.count == 2 else { return nil }
+        func side(_ text: Substring) throws(ServerError) -> (flip: Bool, side: Side, canonical: String)? {
             var text = text
             let flip = text.hasPrefix("-")
             if flip { text.removeFirst() }
-            if text.isEmpty { return (flip, .auto) }
-            if text == "orig" { return (flip, .original) }
+            let sign = flip ? "-" : ""
+            if text.isEmpty { return (flip, .auto, sign) }
+            if text == "orig" { return (flip, .original, sign + "orig") }
             guard text.allSatisfy(\.isASCIIDigit) else { return nil }
             guard let value = try Self.number(text) else { throw ServerError.invalid("size \(String(segment).excerpt()) has a number too large") }
-            return (flip, value == 0 ? .auto : .pixels(value))
+            return (flip, value == 0 ? .auto : .pixels(value), sign + String(value))
         }
-        guard let w = try side(parts[0]), let h = try side(parts[1]) else { return false }
+        guard let w = try side(parts[0]), let h = try side(parts[1]) else { return nil }
         (width, height) = (w.side, h.side)
         if w.flip { flip.insert(.horizontal) }
         if h.flip { flip.insert(.vertical) }
-        return true
+        return w.canonical + "x" + h.canonical
     }
 
     /// Parses `name(args):name(args)`, splitting on colons outside parentheses.
@@ -324,14 +359,13 @@ public struct ThumborURL: Hashable, Sendable {
         return result
     }
 
-    /// A decimal of at most 9 digits (so that it fits anything it is used for), or nil.
-    /// - Throws: `ServerError` (`request.not_canonical`) for a number with a leading zero.
+    /// A decimal of at most 9 digits after any leading zeros (so that it fits anything it is
+    /// used for), or nil.
     static func number(_ text: Substring) throws(ServerError) -> Int? {
-        guard !text.isEmpty, text.count <= 9, text.allSatisfy(\.isASCIIDigit) else { return nil }
-        if text.count > 1, text.first == "0" {
-            throw ServerError(.requestNotCanonical, "the number \(String(text).excerpt(12)) has a leading zero; write it without one")
-        }
-        return Int(text)
+        guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit) else { return nil }
+        let digits = text.drop { $0 == "0" }
+        guard digits.count <= 9 else { return nil }
+        return digits.isEmpty ? 0 : Int(digits)
     }
 }
 
