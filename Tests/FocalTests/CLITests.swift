@@ -102,7 +102,7 @@ import Testing
         (["crop", "x.jpg", "--size", "0x10"], "positive"),
         (["crop", "x.jpg", "--aspect", "1:1", "--padding", "lots"], "padding"),
         (["crop", "x.jpg", "--aspect", "1:1", "--zoom", "subject:2"], "zoom"),
-        (["crop", "x.jpg", "--aspect", "1:1", "--quality", "0"], "quality"),
+        (["crop", "x.jpg", "--aspect", "1:1", "--quality", "best"], "quality"),
         (["crop", "x.jpg", "--aspect", "1:1", "--debug"], "-o"),
         // The bounds ContactSheet itself keeps a library caller's row height within.
         (["sheet", "x.jpg", "-o", "s.png", "--row-height", "2000"], "between 32 and 1024"),

@@ -62,7 +62,7 @@ import Testing
         #expect(small.status == 0, "\(small.stderr)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.file("small.jpg"))).count
         #expect(bytes <= 8000, "\(bytes) bytes")
-        let bad = try await Run(["crop", photo, "--size", "300x300", "--blur", "500", "-o", scratch.file("x.jpg")])
+        let bad = try await Run(["crop", photo, "--size", "300x300", "--blur", "wide", "-o", scratch.file("x.jpg")])
         #expect(bad.status == 64 && bad.stderr.contains("1 to 150"), "\(bad.stderr)")
     }
 

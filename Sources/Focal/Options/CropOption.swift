@@ -166,15 +166,16 @@ public struct CropOption: Sendable {
             },
             print: { $0.automaticFormat != nil ? "auto" : $0.format?.rawValue }),
         CropOption(
-            name: "quality", filter: "quality", values: "a whole number from 1 to 100", defaultText: "`85`",
+            name: "quality", filter: "quality", values: "a whole number from 1 to 100 (one outside is brought into it)", defaultText: "`85`",
             summary: "JPEG and WebP quality; AVIF takes 15 less on its own scale (85 gives 70), about as faithful as WebP at 85 in fewer bytes",
             examples: ["70", "100", "1"],
             parse: { text, options throws(PlanningError) in
                 let digits = text.trimmingSpaces
-                guard digits.count <= 3, digits.allSatisfy({ ("0"..."9").contains($0) }), let quality = Int(digits), EncodeOptions.qualities.contains(quality) else {
+                guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ ("0"..."9").contains($0) }), let quality = Int(digits) else {
                     throw PlanningError.invalidOption("quality '\(text)' must be a whole number from 1 to 100")
                 }
-                options.quality = quality
+                // thumbor takes any: 0 is the lowest quality, past 100 the highest.
+                options.quality = min(max(quality, EncodeOptions.qualities.lowerBound), EncodeOptions.qualities.upperBound)
             },
             print: { String($0.quality) }),
         CropOption(

@@ -5,7 +5,7 @@ public import FocalCore
 /// deviation SIGMA (default RADIUS), applied across and then down, edges extended.
 public struct Blur: Effect {
     public static let name = "blur"
-    public static let values = "a radius from 1 to 150 pixels, then optionally a deviation from 0 to 150 (default: the radius)"
+    public static let values = "a radius from 1 to 150 pixels, then optionally a deviation from 0 to 150 (default: the radius); more is 150, as in thumbor (a URL's blur(0) does nothing)"
     public static let summary = "a Gaussian blur of that radius"
     public static let examples = ["4", "8,3", "2,0"]
     public static let previewed = false
@@ -16,8 +16,8 @@ public struct Blur: Effect {
 
     public init(arguments: String) throws(PlanningError) {
         let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 1...2)
-        radius = try given.integer(0, in: 1...150)
-        sigma = try given.decimal(1, in: 0...150, or: 0)
+        radius = try given.integer(0, clampedTo: 1...150)
+        sigma = try given.decimal(1, clampedTo: 0...150, or: 0)
     }
 
     public var arguments: String { sigma == 0 ? String(radius) : "\(radius),\(sigma.canonicalText)" }

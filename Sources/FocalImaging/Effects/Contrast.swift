@@ -4,7 +4,7 @@ public import FocalCore
 /// does: by ((N + 100)² / 100) %, N from -100 to 100.
 public struct Contrast: Effect {
     public static let name = "contrast"
-    public static let values = "a whole number from -100 to 100"
+    public static let values = "a whole number from -100 to 100 (one outside is brought into it)"
     public static let summary = "more contrast (or, negative, less): channels move away from mid-grey by ((N + 100)² / 100) %"
     public static let examples = ["40", "-30", "0"]
     /// The change, -100...100.
@@ -12,7 +12,7 @@ public struct Contrast: Effect {
 
     public init(arguments: String) throws(PlanningError) {
         let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 1...1)
-        amount = try given.integer(0, in: -100...100)
+        amount = try given.integer(0, clampedTo: -100...100)
     }
 
     public var arguments: String { String(amount) }

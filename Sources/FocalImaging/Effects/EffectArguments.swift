@@ -56,6 +56,31 @@ public struct EffectArguments {
         return value
     }
 
+    /// Argument `index` as a whole number of at most 9 digits, brought into `range` (thumbor
+    /// takes any number there and the effect saturates past the range's ends), or `fallback`
+    /// when it was not given. The effect prints the clamped value: a URL with another is
+    /// redirected to it.
+    public func integer(_ index: Int, clampedTo range: ClosedRange<Int>, or fallback: Int? = nil) throws(PlanningError) -> Int {
+        guard index < parts.count else { return try integer(index, in: range, or: fallback) }
+        let text = parts[index]
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(text) else {
+            throw refusal("'\(text)' (a whole number goes there; \(range.lowerBound) to \(range.upperBound) tell apart)")
+        }
+        return min(max(value, range.lowerBound), range.upperBound)
+    }
+
+    /// Argument `index` as a decimal of at most 12 characters, brought into `range`, or
+    /// `fallback` when it was not given (as `integer(_:clampedTo:or:)`).
+    public func decimal(_ index: Int, clampedTo range: ClosedRange<Double>, or fallback: Double? = nil) throws(PlanningError) -> Double {
+        guard index < parts.count else { return try decimal(index, in: range, or: fallback) }
+        let text = parts[index]
+        guard text.count <= 12, !text.contains("e"), !text.contains("E"), !text.contains("+"), let value = Double(canonicalNumber: text) else {
+            throw refusal("'\(text)' (a number goes there; \(range.lowerBound.canonicalText) to \(range.upperBound.canonicalText) tell apart)")
+        }
+        return min(max(value, range.lowerBound), range.upperBound)
+    }
+
     /// Argument `index` as a decimal in `range`, or `fallback` when it was not given.
     public func decimal(_ index: Int, in range: ClosedRange<Double>, or fallback: Double? = nil) throws(PlanningError) -> Double {
         guard index < parts.count else {

@@ -5,18 +5,18 @@ public import FocalCore
 /// run (one URL, one set of bytes), not thumbor's own sequence.
 public struct Noise: Effect {
     public static let name = "noise"
-    public static let values = "a whole number from 0 to 100 (the spread), then optionally a seed (0 to 2147483647; default 0)"
+    public static let values = "a whole number from 0 to 510 (the spread, in levels of 255), then optionally a seed (0 to 2147483647; default 0)"
     public static let summary = "film grain: each pixel lightened or darkened by up to half the spread"
     public static let examples = ["20", "40,7"]
     public static let previewed = false
-    /// The spread, 0...100.
+    /// The spread, 0...510.
     public let amount: Int
     /// The random sequence's seed.
     public let seed: Int
 
     public init(arguments: String) throws(PlanningError) {
         let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 1...2)
-        amount = try given.integer(0, in: 0...100)
+        amount = try given.integer(0, clampedTo: 0...510)
         seed = try given.integer(1, in: 0...2_147_483_647, or: 0)
     }
 

@@ -4,7 +4,7 @@ public import FocalCore
 /// channels, as thumbor's does.
 public struct RGBShift: Effect {
     public static let name = "rgb"
-    public static let values = "three whole numbers from -100 to 100: red, green, blue (percent of full scale)"
+    public static let values = "three whole numbers from -100 to 100: red, green, blue (percent of full scale; one outside is brought into it)"
     public static let summary = "shifts each channel by its share of full scale: `rgb(20,0,-20)` warms a photo"
     public static let examples = ["20,0,-20", "0,0,0"]
     /// The changes, -100...100 each.
@@ -12,9 +12,9 @@ public struct RGBShift: Effect {
 
     public init(arguments: String) throws(PlanningError) {
         let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 3...3)
-        red = try given.integer(0, in: -100...100)
-        green = try given.integer(1, in: -100...100)
-        blue = try given.integer(2, in: -100...100)
+        red = try given.integer(0, clampedTo: -100...100)
+        green = try given.integer(1, clampedTo: -100...100)
+        blue = try given.integer(2, clampedTo: -100...100)
     }
 
     public var arguments: String { "\(red),\(green),\(blue)" }

@@ -6,7 +6,7 @@ public import FocalCore
 /// PNG, WebP, AVIF). Edges are smoothed by 4 × 4 samples a pixel.
 public struct RoundCorner: Effect {
     public static let name = "round_corner"
-    public static let values = "a radius `A` or `A|B` (pixels, 0 to 10000), red, green and blue (0 to 255), then optionally `true` for transparent corners"
+    public static let values = "a radius `A` or `A|B` (pixels, 0 to 10000), red, green and blue (0 to 255), then optionally `true` for transparent corners; or imagor's `RX,RY,COLOUR`"
     public static let summary = "rounds the corners, filled with the colour or left transparent"
     public static let examples = ["20,255,255,255", "30|15,0,0,0,true", "10,0,0,0,false"]
     public static let previewed = false
@@ -18,7 +18,15 @@ public struct RoundCorner: Effect {
     public let transparent: Bool
 
     public init(arguments: String) throws(PlanningError) {
-        let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 4...5)
+        let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 3...5)
+        if given.count == 3 {
+            // imagor's round_corner(RX,RY,COLOUR).
+            across = try given.integer(0, in: 0...10_000)
+            down = try given.integer(1, in: 0...10_000)
+            colour = try given.colour(2)
+            transparent = false
+            return
+        }
         let radii = (given.text(0) ?? "").split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         guard radii.count <= 2 else { throw given.refusal("'\(given.text(0) ?? "")'") }
         let a = try EffectArguments(radii[0], filter: Self.name, takes: Self.values, counts: 1...1).integer(0, in: 0...10_000)

@@ -4,7 +4,7 @@ public import FocalCore
 /// thumbor's does (the grey is √(0.299 R² + 0.587 G² + 0.114 B²)); F from -10 to 10.
 public struct Saturation: Effect {
     public static let name = "saturation"
-    public static let values = "a number from -10 to 10: 1 unchanged, 0 grey, 2 twice as saturated"
+    public static let values = "a number from -10 to 10: 1 unchanged, 0 grey, 2 twice as saturated (one outside is brought into it)"
     public static let summary = "more (F > 1) or less (F < 1) colour; 0 is grey"
     public static let examples = ["1.5", "0.5", "0", "2.0"]
     /// The factor.
@@ -12,7 +12,7 @@ public struct Saturation: Effect {
 
     public init(arguments: String) throws(PlanningError) {
         let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 1...1)
-        factor = try given.decimal(0, in: -10...10)
+        factor = try given.decimal(0, clampedTo: -10...10)
     }
 
     public var arguments: String { factor.canonicalText }

@@ -6,7 +6,7 @@ public import FocalCore
 /// arguments, a similar look, not the same pixels.)
 public struct Sharpen: Effect {
     public static let name = "sharpen"
-    public static let values = "an amount from 0 to 10, a radius from 0 to 50 pixels, then `true` to sharpen luminance only (default `false`)"
+    public static let values = "an amount from 0 to 10, a radius from 0 to 50 pixels, then `true` to sharpen luminance only (default `false`); one number alone is imagor's radius at amount 1"
     public static let summary = "an unsharp mask: edges crisper by the amount, over the radius"
     public static let examples = ["2,1,true", "1.5,0.5,false", "3,2"]
     public static let previewed = false
@@ -18,9 +18,10 @@ public struct Sharpen: Effect {
     public let luminanceOnly: Bool
 
     public init(arguments: String) throws(PlanningError) {
-        let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 2...3)
-        amount = try given.decimal(0, in: 0...10)
-        radius = try given.decimal(1, in: 0...50)
+        let given = try EffectArguments(arguments, filter: Self.name, takes: Self.values, counts: 1...3)
+        // One argument is imagor's `sharpen(SIGMA)`: a radius at amount 1.
+        amount = given.count == 1 ? 1 : try given.decimal(0, clampedTo: 0...10)
+        radius = try given.decimal(given.count == 1 ? 0 : 1, clampedTo: 0...50)
         luminanceOnly = try given.boolean(2, or: false)
     }
 

@@ -71,6 +71,8 @@ public struct ImageRequest: Sendable {
             // URL is redirected to it written plainly.
             let written = filter.arguments.trimmingCharacters(in: .whitespaces)
             let argument = try Self.decodedArgument(written, of: filter.name)
+            // What thumbor reads and leaves as it is: served without it (and spelled without it).
+            if URLFilter.ignores(filter.name, argument) { continue }
             var canonical = argument
             // An effect given twice is applied twice, in the URL's order (thumbor's meaning);
             // focal() regions add up; any other filter given again replaces the earlier one.
@@ -103,7 +105,7 @@ public struct ImageRequest: Sendable {
                     throw ServerError.invalid(error.publicMessage.replacingOccurrences(of: "redact", with: "redact_oval"))
                 }
                 if let text = option.text(of: options), text.hasSuffix(",oval") { canonical = String(text.dropLast(",oval".count)) }
-            case "strip_icc", "strip_exif":
+            case "strip_icc", "strip_exif", "strip_metadata":
                 // Outputs never carry metadata or profiles.
                 break
             case "cover":

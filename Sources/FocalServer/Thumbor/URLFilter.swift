@@ -1,3 +1,4 @@
+import Focal
 import FocalCore
 import Foundation
 
@@ -21,6 +22,7 @@ public struct URLFilter: Sendable {
         URLFilter(name: "redact_oval", values: "as `redact`", summary: "imagor's spelling of `redact(…,oval)`", example: "blur"),
         URLFilter(name: "strip_icc", values: "none", summary: "accepted; outputs never carry a colour profile (they are sRGB)", example: ""),
         URLFilter(name: "strip_exif", values: "none", summary: "accepted; outputs never carry metadata", example: ""),
+        URLFilter(name: "strip_metadata", values: "none", summary: "imagor's; accepted, outputs never carry metadata", example: ""),
         URLFilter(
             name: "cover", values: "none",
             summary: "thumbor's cover of a GIF: an animation's first frame alone, as `max_frames(1)` (a still: JPEG unless `format` says otherwise, where thumbor keeps a one-frame GIF); a still is left as it is",
@@ -42,6 +44,42 @@ public struct URLFilter: Sendable {
             example: "portrait.jpg"),
     ]
 
+    /// thumbor's filters that thumbor 7.8 reads and leaves the image as it is, with when: an
+    /// unsafe URL is redirected to the one without them, a signed one served without them.
+    public static let ignored: [String: String] = [
+        "gifv": "thumbor turns a GIF into a video only with a video encoder, and 7.8 ignores it without one; Focal has none",
+        "red_eye": "not among thumbor 7.8's built-in filters, so it ignores it; Focal does not correct red eyes",
+        "proportion": "ignored, as thumbor does, when its value is not over 0 and at most 1",
+        "rotate": "ignored, as thumbor does, when its angle is not a multiple of 90",
+        "blur": "`blur(0)` is ignored, as thumbor does",
+        "focal": "ignored, as thumbor does, when it names no region (`focal()`, `focal(garbage)`, `focal(0x0:0x0)`)",
+        "format": "ignored, as thumbor does, when it names a format thumbor does not know (`format(asdf)`): the source's is kept",
+    ]
+
+    /// Whether thumbor 7.8 leaves the image as it is for `name(argument)` (`ignored`).
+    static func ignores(_ name: String, _ argument: String) -> Bool {
+        switch name {
+        case "gifv", "red_eye": return true
+        case "proportion":
+            guard argument.count <= 12, let value = Double(argument), value.isFinite else { return true }
+            return value <= 0 || value > 1
+        case "rotate":
+            guard let value = Int(argument) else { return argument.count <= 12 }
+            return value % 90 != 0
+        case "blur":
+            return argument.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) == "0" } ?? false
+        case "focal":
+            // thumbor applies AxB:CxD with an extent; Focal also reads points and fractions.
+            var options = FocalOptions()
+            guard let option = CropOption.named("focus"), (try? option.apply(argument, to: &options)) != nil else { return true }
+            return false
+        case "format":
+            let known = ["png", "jpeg", "jpg", "gif", "webp", "avif", "heic", "heif", "tiff", "tif", "jxl", "auto"]
+            return !known.contains(argument.lowercased())
+        default: return false
+        }
+    }
+
     /// thumbor's and imagor's filters that Focal does not apply, with the reason a 400 gives.
     public static let refused: [String: String] = [
         "redeye": "redeye() is not supported: Focal does not correct red eyes; hide faces with redact() instead",
@@ -52,6 +90,9 @@ public struct URLFilter: Sendable {
     public static var markdownTable: String {
         var lines = ["| URL filter (an example) | values | what it does |", "|---|---|---|"]
         for filter in all { lines.append("| `\(filter.name)(\(filter.example))` | \(filter.values) | \(filter.summary) |") }
+        for (name, when) in ignored.sorted(by: { $0.key < $1.key }) {
+            lines.append("| `\(name)` | — | \(name == "gifv" || name == "red_eye" ? "ignored: " : "")\(when.replacingOccurrences(of: "|", with: "\\|")) (a URL with it is redirected to the one without) |")
+        }
         for (name, reason) in refused.sorted(by: { $0.key < $1.key }) {
             lines.append("| `\(name)` | — | refused (400): \(reason.replacingOccurrences(of: "|", with: "\\|")) |")
         }

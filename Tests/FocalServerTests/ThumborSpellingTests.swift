@@ -1,0 +1,63 @@
+import Focal
+@testable import FocalServer
+import FocalTestSupport
+import HTTPTypes
+import NIOCore
+import Testing
+
+/// Spellings and arguments from thumbor's, libthumbor's and imagor's own test URLs: each read with
+/// its meaning there and written the one way Focal renders it (`ImageRequest.canonicalPath`),
+/// where an unsafe URL is redirected; what thumbor 7.8 ignores is dropped, what it clamps is
+/// clamped.
+@Suite struct ThumborSpellingTests {
+    /// (the filters as written, the canonical filters; "" for none).
+    static let spellings: [(String, String)] = [
+        // Another spelling of a value.
+        ("fill(white)", "fill(ffffff)"), ("background_color(blue)", "background_color(0000ff)"),
+        ("round_corner(40,60,green)", "round_corner(40|60,0,128,0)"), ("round_corner(50,255,0,0,1)", "round_corner(50,255,0,0,true)"),
+        ("format(jpg)", "format(jpeg)"), ("proportion(0.60)", "proportion(0.6)"), ("autojpg(true)", "autojpg()"),
+        ("sharpen(1,2)", "sharpen(1,2,false)"), ("rotate(-90)", "rotate(270)"), ("rotate(450)", "rotate(90)"),
+        // A setting given twice: the last wins; an effect given twice applies twice.
+        ("quality(50):quality(80)", "quality(80)"), ("blur(2):blur(3)", "blur(2):blur(3)"),
+        // Arguments thumbor takes past Focal's range: clamped where the effect saturates.
+        ("blur(500)", "blur(150)"), ("saturation(-50)", "saturation(-10)"), ("brightness(200)", "brightness(100)"),
+        ("contrast(-150)", "contrast(-100)"), ("rgb(300,0,0)", "rgb(100,0,0)"), ("quality(0)", "quality(1)"), ("quality(101)", "quality(100)"),
+        ("noise(200,123)", "noise(200,123)"), ("sharpen(5)", "sharpen(1,5,false)"), ("background_color(auto)", "background_color(auto)"),
+        // What thumbor 7.8 reads and leaves as it is.
+        ("blur(0)", ""), ("proportion(10000)", ""), ("proportion(0)", ""), ("proportion(-0.5)", ""), ("rotate(181)", ""),
+        ("focal()", ""), ("focal(0x0:0x0)", ""), ("focal(garbage)", ""), ("format(asdf)", ""), ("gifv()", ""), ("gifv(webm)", ""),
+        ("red_eye()", ""), ("quality(80):gifv()", "quality(80)"),
+        // imagor's.
+        ("strip_metadata()", "strip_metadata()"),
+    ]
+
+    @Test(arguments: spellings)
+    func spelling(_ written: String, _ canonical: String) throws {
+        let request = try ImageRequest(ThumborURL(path: "/unsafe/300x200/filters:\(written)/a.jpg"))
+        #expect(request.canonicalPath == "300x200/" + (canonical.isEmpty ? "" : "filters:\(canonical)/") + "a.jpg")
+        // The canonical spelling reads back as itself, with the same options.
+        let again = try ImageRequest(ThumborURL(path: "/unsafe/" + request.canonicalPath))
+        #expect(again.canonicalPath == request.canonicalPath)
+        #expect(again.options == request.options)
+    }
+
+    /// Through the service: each spelling is a 308 to its canonical URL, which answers an image;
+    /// two blurs are not one.
+    @Test func throughTheService() async throws {
+        try await withServer { client in
+            for (written, canonical) in [("blur(500)", "filters:blur(150)/"), ("gifv()", ""), ("round_corner(40,60,green)", "filters:round_corner(40|60,0,128,0)/")] {
+                try await client.execute(uri: "/unsafe/120x80/filters:\(written)/astronaut.png", method: .get) { response in
+                    #expect(response.status == .permanentRedirect, "\(written)")
+                    #expect(response.headers[.location] == "/unsafe/120x80/\(canonical)astronaut.png")
+                }
+                try await client.execute(uri: "/unsafe/120x80/\(canonical)astronaut.png", method: .get) { response in
+                    #expect(response.status == .ok, "\(canonical): \(String(buffer: response.body))")
+                    #expect(response.imageSize == PixelSize(width: 120, height: 80))
+                }
+            }
+            let once = try await client.execute(uri: "/unsafe/120x80/filters:blur(3):format(png)/astronaut.png", method: .get) { $0.data }
+            let twice = try await client.execute(uri: "/unsafe/120x80/filters:blur(3):blur(3):format(png)/astronaut.png", method: .get) { $0.data }
+            #expect(once != twice, "a blur given twice blurs twice")
+        }
+    }
+}
