@@ -183,6 +183,9 @@ static int load_modules(void) {
             (void)g_module_open(path, G_MODULE_BIND_LAZY);
         }
         vips_block_untrusted_set(TRUE);
+        // JPEG XL's savers write Focal's own pixels, never a client's bytes: they may run (its
+        // loader, which reads them, stays blocked).
+        vips_operation_block_set("VipsForeignSaveJxl", FALSE);
         modules_loaded = 1;
     }
     pthread_mutex_unlock(&modules_lock);

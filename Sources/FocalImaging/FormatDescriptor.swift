@@ -29,6 +29,9 @@ public struct FormatDescriptor: Sendable {
     public let browserSample: String?
     /// Whether it holds alpha; when not, the shim flattens alpha on white before saving.
     public let holdsAlpha: Bool
+    /// Whether browsers show it (every one, or those that decode `browserSample`): the element
+    /// lists only these in its `Accept` header.
+    public let browsers: Bool
     /// Its libvips saver, named by suffix with its options in libvips's form
     /// (`.jpg[Q=85,strip]`), for an encoder quality (`encoderQuality`), the request's settings and
     /// the output's size. Metadata is removed whatever it says.
@@ -67,16 +70,16 @@ public struct FormatDescriptor: Sendable {
             browserSample: nil, holdsAlpha: false,
             // Optimised Huffman tables need a second pass over every coefficient, held in memory
             // (300 MB for 100 MP): only outputs up to 16 MP (the library's default limit) get them.
-            saver: { quality, _, size in ".jpg[Q=\(quality),strip,optimize_coding=\(size.area <= 4096 * 4096)]" }),
+            browsers: true, saver: { quality, _, size in ".jpg[Q=\(quality),strip,optimize_coding=\(size.area <= 4096 * 4096)]" }),
         FormatDescriptor(
             format: .png, names: ["png"], extensions: ["png"], mediaType: "image/png", maxSide: nil, maxPixels: nil,
             encoderQuality: { $0 }, automaticRank: nil, keptFromInput: true, animates: false, browserSample: nil,
-            holdsAlpha: true, saver: { _, _, _ in ".png[compression=6,strip]" }),
+            holdsAlpha: true, browsers: true, saver: { _, _, _ in ".png[compression=6,strip]" }),
         FormatDescriptor(
             format: .webp, names: ["webp"], extensions: ["webp"], mediaType: "image/webp",
             maxSide: 16_383, maxPixels: nil, encoderQuality: { $0 }, automaticRank: 1, keptFromInput: true, animates: true,
             browserSample: "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw==", holdsAlpha: true,
-            saver: { quality, settings, _ in settings.options.lossless ? ".webp[lossless,strip]" : ".webp[Q=\(quality),strip]" }),
+            browsers: true, saver: { quality, settings, _ in settings.options.lossless ? ".webp[lossless,strip]" : ".webp[Q=\(quality),strip]" }),
         // AV1's scale at 15 less (85 gives 70) measured about as close to the source (SSIM) as
         // WebP at 85 in 66-82 % of its bytes (`make bench-formats`); libaom holds about 20 bytes
         // a pixel while it encodes, so 4 MP (80 MB) at most.
@@ -93,7 +96,7 @@ public struct FormatDescriptor: Sendable {
             // Effort 0 (libaom's fastest speed) was measured smaller and as close to the source
             // (SSIM) as efforts 1-3 at 6-9x less time (`make bench-formats`); 8-bit. libvips
             // 8.14's buffer saver for HEIF answers to `.heif` only, with AV1 asked for.
-            saver: { quality, settings, _ in
+            browsers: true, saver: { quality, settings, _ in
                 settings.options.lossless
                     ? ".heif[lossless,compression=av1,effort=0,bitdepth=8,strip]" : ".heif[Q=\(quality),compression=av1,effort=0,bitdepth=8,strip]"
             }),
@@ -103,11 +106,40 @@ public struct FormatDescriptor: Sendable {
         FormatDescriptor(
             format: .gif, names: ["gif"], extensions: ["gif"], mediaType: "image/gif", maxSide: 65_535, maxPixels: nil,
             encoderQuality: { $0 }, automaticRank: nil, keptFromInput: false, animates: true, browserSample: nil, holdsAlpha: true,
-            saver: { _, _, _ in ".gif[strip]" }),
+            browsers: true, saver: { _, _, _ in ".gif[strip]" }),
+        // thumbor's HEIF output (HEVC in HEIF, `format(heic)` or `format(heif)`), where this
+        // libvips has an HEVC encoder (`writable`); x265 holds about as much as libaom, so 4 MP.
+        FormatDescriptor(
+            format: .heic, names: ["heic", "heif"], extensions: ["heic", "heif"], mediaType: "image/heic", maxSide: nil,
+            maxPixels: 2048 * 2048, encoderQuality: { $0 }, automaticRank: nil, keptFromInput: false, animates: false,
+            browserSample: nil, holdsAlpha: true, browsers: false,
+            saver: { quality, settings, _ in
+                settings.options.lossless ? ".heif[lossless,compression=hevc,bitdepth=8,strip]" : ".heif[Q=\(quality),compression=hevc,bitdepth=8,strip]"
+            }),
+        // imagor's TIFF output (deflate, lossless); a TIFF source comes out as PNG unless asked, as
+        // thumbor's tests expect.
+        FormatDescriptor(
+            format: .tiff, names: ["tiff", "tif"], extensions: ["tiff", "tif"], mediaType: "image/tiff", maxSide: nil, maxPixels: nil,
+            encoderQuality: { $0 }, automaticRank: nil, keptFromInput: false, animates: false, browserSample: nil, holdsAlpha: true,
+            browsers: false, saver: { _, _, _ in ".tif[compression=deflate,strip]" }),
+        // imagor's JPEG XL output; libjxl at effort 4 holds about 10 bytes a pixel, so 16 MP.
+        FormatDescriptor(
+            format: .jxl, names: ["jxl"], extensions: ["jxl"], mediaType: "image/jxl", maxSide: nil, maxPixels: 4096 * 4096,
+            encoderQuality: { $0 }, automaticRank: nil, keptFromInput: false, animates: false, browserSample: nil, holdsAlpha: true,
+            browsers: false,
+            saver: { quality, settings, _ in settings.options.lossless ? ".jxl[lossless,effort=4,strip]" : ".jxl[Q=\(quality),effort=4,strip]" }),
     ]
 
     /// The rows by format.
     static let table: [ImageFormat: FormatDescriptor] = Dictionary(all.map { ($0.format, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// The formats this libvips writes, found once by writing a 2 × 2 image in each (HEIC needs an
+    /// HEVC encoder in libheif, JPEG XL libjxl; a Debian without them writes the others).
+    public static let writable: Set<ImageFormat> = Set(
+        all.map(\.format).filter { format in
+            guard let pixels = PixelBuffer(width: 2, height: 2, bytes: [UInt8](repeating: 128, count: 12)) else { return false }
+            return (try? RenderedImage(pixels: pixels).encode(format)) != nil
+        })
 
     /// The formats the automatic format may choose, the best first.
     public static var automatic: [ImageFormat] {

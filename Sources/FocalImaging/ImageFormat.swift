@@ -15,6 +15,12 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable {
     case avif
     /// GIF, 256 colours a frame; what an animated GIF comes out as unless a request asks otherwise.
     case gif
+    /// HEIC (HEVC in HEIF), where this libvips writes it.
+    case heic
+    /// TIFF, deflate-compressed.
+    case tiff
+    /// JPEG XL, where this libvips writes it.
+    case jxl
 
     /// This format's row of the table.
     public var descriptor: FormatDescriptor { FormatDescriptor.table[self] ?? FormatDescriptor.all[0] }

@@ -114,7 +114,7 @@ public struct GeneratedRegion: Sendable {
     /// whether it can (null for formats every browser decodes).
     static var formatsJSON: String {
         let automatic = FormatDescriptor.all.filter { $0.automaticRank != nil }.sorted { ($0.automaticRank ?? 0) < ($1.automaticRank ?? 0) }
-        let rest = FormatDescriptor.all.filter { $0.automaticRank == nil }
+        let rest = FormatDescriptor.all.filter { $0.automaticRank == nil && $0.browsers }
         let entries = (automatic + rest).map { format in
             "  {\"type\": \"\(format.mediaType)\", \"sample\": " + (format.browserSample.map { "\"\($0)\"" } ?? "null") + "}"
         }

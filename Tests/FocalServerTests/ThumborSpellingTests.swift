@@ -60,4 +60,27 @@ import Testing
             #expect(once != twice, "a blur given twice blurs twice")
         }
     }
+
+    /// thumbor's HEIF and imagor's TIFF and JPEG XL outputs, where this libvips writes them, listed
+    /// in `/v1/config`; a format thumbor does not know keeps the source's (the filter is dropped).
+    @Test func formatsThumborAndImagorWrite() async throws {
+        try await withServer { client in
+            let listed = try await client.execute(uri: "/v1/config", method: .get) { $0.json?["formats"] as? [String] }
+            #expect(listed == ["jpeg", "png", "webp", "avif", "gif", "heic", "tiff", "jxl"], "\(String(describing: listed))")
+            for (name, type, read) in [("heic", "image/heic", "heif"), ("heif", "image/heic", "heif"), ("tiff", "image/tiff", "tiff"), ("jxl", "image/jxl", "jxl")] {
+                let uri = "/unsafe/120x80/filters:format(\(name))/astronaut.png"
+                let (status, location) = try await client.execute(uri: uri, method: .get) { ($0.status, $0.headers[.location]) }
+                let canonical = status == .permanentRedirect ? try #require(location) : uri
+                try await client.execute(uri: canonical, method: .get) { response in
+                    #expect(response.status == .ok, "\(name): \(String(buffer: response.body))")
+                    #expect(response.headers[.contentType] == type)
+                    let decoded = try OutputDecoding.open(response.data)
+                    #expect(decoded.format == read && decoded.image.size == PixelSize(width: 120, height: 80), "\(name)")
+                }
+            }
+            try await client.execute(uri: "/unsafe/120x80/filters:format(asdf)/astronaut.png", method: .get) { response in
+                #expect(response.headers[.location] == "/unsafe/120x80/astronaut.png")
+            }
+        }
+    }
 }

@@ -161,6 +161,9 @@ public struct CropOption: Sendable {
                     let names = FormatDescriptor.all.map { $0.names[0] }.joined(separator: ", ")
                     throw PlanningError.invalidOption("format '\(text)' is not one Focal writes: \(names) or auto")
                 }
+                guard FormatDescriptor.writable.contains(format) else {
+                    throw PlanningError.invalidOption("format '\(text)': this server's libvips cannot write \(format.rawValue.uppercased()) (no encoder for it); /v1/config lists the formats it writes")
+                }
                 options.format = format
                 options.automaticFormat = nil
             },

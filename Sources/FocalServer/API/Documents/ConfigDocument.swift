@@ -1,4 +1,5 @@
 import Focal
+import FocalImaging
 
 /// `GET /v1/config`: what the web page and clients need to know about this service, and the crop
 /// option table.
@@ -40,6 +41,9 @@ struct ConfigDocument: Encodable {
     let options: [Option]
     /// The words for kinds of subject that every door takes (`SubjectKindNames`).
     let kinds: Kinds
+    /// The output formats this server's libvips writes (`FormatDescriptor.writable`), by their
+    /// first name, in the option table's order: `format(…)` takes these and `auto`.
+    let formats: [String]
 
     /// The vocabulary of kinds: each kind with its label and colour, each group's kinds, and the
     /// words `kinds(…)` and `redact(…)` accept.
@@ -93,5 +97,6 @@ struct ConfigDocument: Encodable {
             Option(name: $0.name, filter: $0.filter, values: $0.values, default: $0.defaultText, summary: $0.summary)
         }
         kinds = Kinds()
+        formats = FormatDescriptor.all.filter { FormatDescriptor.writable.contains($0.format) }.map { $0.names[0] }
     }
 }
