@@ -22,9 +22,14 @@ public struct Fill: Hashable, Sendable, Encodable {
     /// The box's sides asked for (a URL's `W` and `H`); nil for a side not given: the output's own.
     /// Set by the URL door; without it the output is not padded.
     public var box: (width: Int?, height: Int?) = (nil, nil)
+    /// How far right and down of the box's middle the image sits (imagor's uneven padding
+    /// `/WxH/L x T:R x B/` puts it in the middle of what the paddings leave: `((L-R)/2, (T-B)/2)`);
+    /// default none.
+    public var shift: (x: Int, y: Int) = (0, 0)
 
     public static func == (a: Fill, b: Fill) -> Bool {
         a.style == b.style && a.fillsTransparency == b.fillsTransparency && a.box.width == b.box.width && a.box.height == b.box.height
+            && a.shift.x == b.shift.x && a.shift.y == b.shift.y
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -32,15 +37,21 @@ public struct Fill: Hashable, Sendable, Encodable {
         hasher.combine(fillsTransparency)
         hasher.combine(box.width)
         hasher.combine(box.height)
+        hasher.combine(shift.x)
+        hasher.combine(shift.y)
     }
 
-    private enum CodingKeys: String, CodingKey { case style, fillsTransparency, width, height }
+    private enum CodingKeys: String, CodingKey { case style, fillsTransparency, width, height, shiftX, shiftY }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(text, forKey: .style)
         try container.encodeIfPresent(box.width, forKey: .width)
         try container.encodeIfPresent(box.height, forKey: .height)
+        if shift != (0, 0) {
+            try container.encode(shift.x, forKey: .shiftX)
+            try container.encode(shift.y, forKey: .shiftY)
+        }
     }
 
     /// The values `fill` takes, for the documentation.
@@ -95,7 +106,8 @@ public struct Fill: Hashable, Sendable, Encodable {
         let (width, height) = (canvas(for: size).width, canvas(for: size).height)
         guard width > size.width || height > size.height else { return image }
         let canvasSize = PixelSize(width: width, height: height)
-        let (left, top) = ((width - size.width) / 2, (height - size.height) / 2)
+        let left = min(max(0, (width - size.width) / 2 + shift.x), width - size.width)
+        let top = min(max(0, (height - size.height) / 2 + shift.y), height - size.height)
         let background: PixelBuffer
         var flattenOn = RGBColour(red: 255, green: 255, blue: 255)
         switch style {

@@ -83,4 +83,27 @@ import Testing
             }
         }
     }
+
+    /// imagor's `stretch/` and paddings after the size (`/fit-in/200x150/10x20:30x40/`): the
+    /// image made for what the paddings leave, the rest filled (white, or fill(…)'s colour).
+    @Test func imagorStretchAndPaddings() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/stretch/100x300/astronaut.png", method: .get) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                #expect(response.imageSize == PixelSize(width: 100, height: 300))
+            }
+            let (padded, _) = try await FilterRouteTests.get(client, "/unsafe/fit-in/200x150/10x20:30x40/filters:format(png)/astronaut.png")
+            let pixels = try FilterRouteTests.pixels(padded)
+            #expect(pixels.size == PixelSize(width: 200, height: 150))
+            // The square photo fits the 160 x 90 the paddings leave: 90 x 90, in the middle of that
+            // (columns 45 to 134, rows 10 to 99); white around.
+            func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(pixels.bytes[(3 * (y * 200 + x))..<(3 * (y * 200 + x) + 3)]) }
+            #expect(pixel(5, 75) == [255, 255, 255] && pixel(190, 75) == [255, 255, 255] && pixel(100, 5) == [255, 255, 255] && pixel(100, 140) == [255, 255, 255])
+            #expect(pixel(90, 55) != [255, 255, 255], "the photo is inside")
+            let (red, _) = try await FilterRouteTests.get(client, "/unsafe/fit-in/200x150/10x20/filters:fill(ff0000):format(png)/astronaut.png")
+            #expect(Array(try FilterRouteTests.pixels(red).bytes.prefix(3)) == [255, 0, 0])
+            try await client.execute(uri: "/unsafe/fit-in/200x150/100x20:100x40/astronaut.png", method: .get) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/unsafe/fit-in/200x/10x20/astronaut.png", method: .get) { #expect($0.status == .badRequest) }
+        }
+    }
 }

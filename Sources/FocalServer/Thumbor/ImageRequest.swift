@@ -196,17 +196,36 @@ public struct ImageRequest: Sendable {
             }
         }
         options.crop = crop
+        if url.stretch { options.sizing.stretch = true }
         // fill(…) fills the box the URL's W and H ask for.
         if options.fill != nil {
             if case let .pixels(w) = url.width { options.fill?.box.width = w }
             if case let .pixels(h) = url.height { options.fill?.box.height = h }
+        }
+        // imagor's paddings: the image made for what they leave of W x H, placed in the middle of
+        // that, the rest filled (fill(…)'s colour, else white).
+        var sized = url
+        if let (left, top, right, bottom) = url.padding {
+            guard case let .pixels(w) = url.width, case let .pixels(h) = url.height else {
+                throw ServerError.invalid("paddings after the size need both a width and a height (WxH/LxT:RxB/)")
+            }
+            let (inner, innerHeight) = (w - left - right, h - top - bottom)
+            guard inner >= 1, innerHeight >= 1 else {
+                throw ServerError.invalid("the paddings \(left)x\(top):\(right)x\(bottom) leave nothing of \(w)x\(h)")
+            }
+            var fill = options.fill
+            if fill == nil { fill = try? Fill(text: "ffffff") }
+            fill?.box = (w, h)
+            fill?.shift = ((left - right) / 2, (top - bottom) / 2)
+            options.fill = fill
+            (sized.width, sized.height) = (.pixels(inner), .pixels(innerHeight))
         }
         self.options = options
         self.formatChosen = formatChosen
         let filters = spelled.compactMap { $0 }
         canonicalPath = (url.canonicalOptions + (filters.isEmpty ? [] : ["filters:" + filters.joined(separator: ":")]) + [url.canonicalImage])
             .joined(separator: "/")
-        rule = try Self.rule(url, aspect: aspect, upscale: options.sizing.upscale)
+        rule = try Self.rule(sized, aspect: aspect, upscale: options.sizing.upscale)
     }
 
     /// The filters whose argument names an image (a file, `id:`, `b64:` or a URL): the overlays

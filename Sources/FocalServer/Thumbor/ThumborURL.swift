@@ -45,6 +45,12 @@ public struct ThumborURL: Hashable, Sendable {
         public var arguments: String
     }
 
+    /// imagor's `stretch/`: the output takes the size asked, the image's aspect not kept.
+    public var stretch = false
+    /// imagor's paddings after the size, `L x T[:R x B]` (left, top, right, bottom; `LxT` alone
+    /// is as much on the other sides): the image is made for what they leave of the size, and
+    /// the rest filled (`fill(…)`'s colour, white by default).
+    public var padding: (left: Int, top: Int, right: Int, bottom: Int)?
     /// The signature, or nil for `unsafe`.
     public var signature: String?
     /// The path after the signature (no leading slash), as sent: what the signature covers.
@@ -150,7 +156,19 @@ public struct ThumborURL: Hashable, Sendable {
             fitIn = fit
             take()
         }
-        if let segment = segments.first, let size = try parseDimensions(segment) { take(size) }
+        if segments.first == "stretch" {
+            stretch = true
+            take()
+        }
+        if let segment = segments.first, let size = try parseDimensions(segment) {
+            take(size)
+            // imagor's paddings come after the size.
+            if let segment = segments.first, let padding = try Self.padding(segment) {
+                self.padding = padding
+                let (l, t, r, b) = padding
+                take(l == r && t == b ? "\(l)x\(t)" : "\(l)x\(t):\(r)x\(b)")
+            }
+        }
         if let segment = segments.first, let align = HorizontalAlignment(rawValue: String(segment)) {
             horizontalAlignment = align
             take()
@@ -281,6 +299,22 @@ public struct ThumborURL: Hashable, Sendable {
             }
         }
         return (numbers[0], numbers[1], numbers[2], numbers[3])
+    }
+
+    /// imagor's paddings `LxT` or `LxT:RxB` in pixels, or nil when the segment is not one.
+    static func padding(_ segment: Substring) throws(ServerError) -> (Int, Int, Int, Int)? {
+        let corners = segment.split(separator: ":", omittingEmptySubsequences: false)
+        guard corners.count <= 2 else { return nil }
+        var numbers: [Int] = []
+        for corner in corners {
+            let parts = corner.split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+            for part in parts {
+                guard let value = try Self.number(part) else { throw ServerError.invalid("padding \(String(segment).excerpt()) has a number too large") }
+                numbers.append(value)
+            }
+        }
+        return numbers.count == 4 ? (numbers[0], numbers[1], numbers[2], numbers[3]) : (numbers[0], numbers[1], numbers[0], numbers[1])
     }
 
     /// imagor's `AxB:CxD` in fractions (every value from 0 to 1, one with a decimal point), as a
