@@ -31,6 +31,17 @@ import Testing
         ("strip_metadata()", "strip_metadata()"),
     ]
 
+    /// A focal region without a size: thumbor answers the whole image (the region only steers a
+    /// crop); so does Focal, spelled without it. With a size it steers the crop.
+    @Test func focalWithoutASize() throws {
+        let plain = try ImageRequest(ThumborURL(path: "/unsafe/filters:focal(146x156:279x208)/a.jpg"))
+        #expect(plain.canonicalPath == "a.jpg")
+        #expect(plain.options.crop.override == nil)
+        let sized = try ImageRequest(ThumborURL(path: "/unsafe/300x200/filters:focal(146x156:279x208)/a.jpg"))
+        #expect(sized.canonicalPath == "300x200/filters:focal(146x156:279x208)/a.jpg")
+        #expect(sized.options.crop.override == .region(PixelRect(x: 146, y: 156, width: 133, height: 52)))
+    }
+
     @Test(arguments: spellings)
     func spelling(_ written: String, _ canonical: String) throws {
         let request = try ImageRequest(ThumborURL(path: "/unsafe/300x200/filters:\(written)/a.jpg"))

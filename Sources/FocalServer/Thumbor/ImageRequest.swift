@@ -171,6 +171,13 @@ public struct ImageRequest: Sendable {
                 if option.name == "format" { formatChosen = true }
             }
         }
+        // Without a size (no W or H, no fit-in, no aspect()) thumbor answers the whole image: a
+        // focal region only steers a crop, and there is none to make. So does Focal, and the URL
+        // is spelled without it.
+        if focus != nil, url.width == .auto, url.height == .auto, url.fitIn == nil, aspect == nil {
+            focus = nil
+            for index in spelled.indices where spelled[index]?.hasPrefix("focal(") == true { spelled[index] = nil }
+        }
         var crop = options.crop
         if let (left, top, right, bottom) = url.manualCrop {
             guard right > left, bottom > top else {
