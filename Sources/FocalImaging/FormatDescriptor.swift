@@ -141,6 +141,10 @@ public struct FormatDescriptor: Sendable {
             return (try? RenderedImage(pixels: pixels).encode(format)) != nil
         })
 
+    /// Inputs (as libvips names their format) that come out in another format when a request
+    /// names none: a TIFF as PNG (lossless, alpha kept), as thumbor's own tests expect.
+    public static let keptAs: [String: ImageFormat] = ["tiff": .png]
+
     /// The formats the automatic format may choose, the best first.
     public static var automatic: [ImageFormat] {
         all.filter { $0.automaticRank != nil }.sorted { ($0.automaticRank ?? 0) < ($1.automaticRank ?? 0) }.map(\.format)

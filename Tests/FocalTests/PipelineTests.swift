@@ -103,6 +103,15 @@ final class QuarterDogDetector: SubjectDetecting {
         }
     }
 
+    @Test("a TIFF source comes out as PNG when no format is named, as thumbor's tests expect")
+    func tiffSourcesComeOutAsPNG() async throws {
+        let tiff = try SourceImage.open(path: Checkout.fixture("chelsea.png")).decode(width: 120, height: 90).encode(.tiff)
+        let result = try await makePipeline().crop(.data(tiff, name: "chelsea.tif"), to: .size(width: 60, height: 45))
+        #expect(result.format == .png)
+        let named = try await makePipeline().crop(.data(tiff, name: "chelsea.tif"), to: .size(width: 60, height: 45), options: FocalOptions(format: .webp))
+        #expect(named.format == .webp)
+    }
+
     @Test("every output format decodes back at the planned size", arguments: ImageFormat.allCases)
     func formats(format: ImageFormat) async throws {
         let options = FocalOptions(format: format, quality: 80)

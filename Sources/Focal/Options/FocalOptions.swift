@@ -164,7 +164,7 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     ///   another instead).
     func outputFormat(for inputFormat: String, size: PixelSize) throws(LimitExceeded) -> ImageFormat {
         if let automaticFormat { return automaticFormat.best(for: size) }
-        let kept = ImageFormat(rawValue: inputFormat).flatMap { $0.descriptor.keptFromInput ? $0 : nil }
+        let kept = ImageFormat(rawValue: inputFormat).flatMap { $0.descriptor.keptFromInput ? $0 : nil } ?? FormatDescriptor.keptAs[inputFormat]
         let chosen = format ?? kept ?? .jpeg
         let row = chosen.descriptor
         if !row.holds(size) {
