@@ -181,7 +181,9 @@ bench-abuse: models fixtures
 	python3 -m focalscripts.bench_abuse $(BENCH_ABUSE_FLAGS)
 
 # thumbor 7.8 (.cache/thumbor-venv, scripts/thumbor-env.sh) and `focal serve` on the same photos
-# and URLs, filter by filter: the same sizes and pixels, or the reason they differ.
+# and URLs, filter by filter: the same sizes and pixels, or the reason they differ; then the
+# compatibility vectors (focalscripts/thumbor_vectors.py): every URL thumbor serves, Focal serves
+# at its size.
 compare-filters: models fixtures build
 	python3 -m focalscripts.filter_compare
 

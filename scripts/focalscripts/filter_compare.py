@@ -2,6 +2,11 @@
 
 Usage: python3 -m focalscripts.filter_compare [--thumbor PATH] [--focal PATH]
 
+Then sends the URLs of `thumbor_vectors` (sizes, spellings, arguments, formats and filters as
+thumbor's, libthumbor's and imagor's test suites write them) to both, and compares status and size
+(Focal's redirect to its own spelling followed); exits 1 when Focal refuses one thumbor serves, or
+sizes it otherwise, unless `thumbor_vectors.KNOWN` says why.
+
 Starts thumbor (its file loader, no detector) and `focal serve` on loopback ports over one
 folder (the fixture photos and a PNG with alpha made from one of them), fetches each URL of the
 list below from both, and compares the answers: the same size, and a mean absolute difference
@@ -13,6 +18,8 @@ does not.
 """
 import argparse
 import os
+import urllib.error
+import urllib.request
 import shutil
 import sys
 import tempfile
@@ -20,6 +27,7 @@ import tempfile
 from . import paths
 from .images import image_size, mean_difference, vips
 from .servers import FocalServer, ThumborServer, thumbor_executable
+from .thumbor_vectors import KNOWN, VECTORS
 from .web import get
 
 TOLERANCE = 3.0
@@ -139,6 +147,68 @@ def compare(thumbor, focal):
     return rows, failures
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def _first_answer(url):
+    """(status, headers, body) of a GET without following a redirect."""
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(url, timeout=120) as r:
+            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
+
+
+def _answer(base, path):
+    """(statuses as "200" or "308→200", size as "WxH" or the media type, the final status)."""
+    status, headers, body = _first_answer(f"{base}/unsafe/{path}")
+    statuses = str(status)
+    if status == 308 and headers.get("location"):
+        status, headers, body = _first_answer(base + headers["location"])
+        statuses += f"→{status}"
+    if status != 200:
+        return statuses, "-", status
+    kind = headers.get("content-type", "")
+    if kind.startswith("image/"):
+        try:
+            w, h = image_size(body)
+            return statuses, f"{w}x{h}", status
+        except Exception:  # a format this libvips reads no size of (JPEG XL)
+            return statuses, kind, status
+    return statuses, kind.split(";")[0], status
+
+
+def compatibility(thumbor, focal):
+    """The table of `thumbor_vectors.VECTORS` and its failures: a vector thumbor serves that
+    Focal refuses or answers at another size, unless `KNOWN` says why."""
+    rows, failures, served, focal_served, same = [], 0, 0, 0, 0
+    for category, path in VECTORS:
+        t_status, t_size, t_final = _answer(thumbor.base, path)
+        f_status, f_size, f_final = _answer(focal.base, path)
+        if t_final == 200:
+            served += 1
+            focal_served += f_final == 200
+            same += f_final == 200 and t_size == f_size
+        if path in KNOWN:
+            verdict = f"differs on purpose: {KNOWN[path]}"
+        elif t_final != 200:
+            verdict = "thumbor refuses" + (", Focal serves" if f_final == 200 else "")
+        elif f_final != 200:
+            verdict, failures = "**Focal refuses**", failures + 1
+        elif t_size != f_size:
+            verdict, failures = "**sizes differ**", failures + 1
+        else:
+            verdict = "same size"
+        rows.append(f"| {category} | `{path}` | {t_status} {t_size} | {f_status} {f_size} | {verdict} |")
+    summary = (f"thumbor 7.8 serves {served} of {len(VECTORS)} vectors; Focal serves {focal_served} of those "
+               f"({100 * focal_served / max(served, 1):.0f} %), {same} at thumbor's size "
+               f"({100 * same / max(focal_served, 1):.0f} % of both served)")
+    return rows, failures, summary
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--thumbor", default=None, help="thumbor executable (default: .cache/thumbor-venv, built when missing)")
@@ -153,16 +223,26 @@ def main():
         write_nine_patch(os.path.join(root, "frame.9.png"))
         # A PNG with alpha: the photo, half transparent.
         vips("bandjoin_const", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "alpha.png"), "128")
+        vips("copy", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "photo.tif"))
         with ThumborServer(thumbor_bin, root, processes=1, detectors=()) as thumbor, FocalServer(focal_bin, root, allow_unsafe=True) as focal:
             rows, failures = compare(thumbor, focal)
+            compat_rows, compat_failures, summary = compatibility(thumbor, focal)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print(f"| filter | URL | thumbor 7.8 | Focal | plain crops differ by | filtered differ by | verdict |")
     print("|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    print()
+    print("| kind | URL after /unsafe/ | thumbor 7.8 | Focal | verdict |")
+    print("|---|---|---|---|---|")
+    print("\n".join(compat_rows))
+    print()
+    print(summary)
     if failures:
         print(f"filter_compare: {failures} filter(s) do not answer as thumbor's do", file=sys.stderr)
-    return 1 if failures else 0
+    if compat_failures:
+        print(f"filter_compare: {compat_failures} URL(s) thumbor serves that Focal refuses or sizes otherwise", file=sys.stderr)
+    return 1 if failures or compat_failures else 0
 
 
 if __name__ == "__main__":
