@@ -28,7 +28,9 @@ import Testing
         ("focal()", ""), ("focal(0x0:0x0)", ""), ("focal(garbage)", ""), ("format(asdf)", ""), ("gifv()", ""), ("gifv(webm)", ""),
         ("red_eye()", ""), ("quality(80):gifv()", "quality(80)"),
         // imagor's.
-        ("strip_metadata()", "strip_metadata()"),
+        ("strip_metadata()", "strip_metadata()"), ("to_colorspace()", ""), ("to_colorspace(sRGB)", ""),
+        ("trim()", "trim(top-left)"), ("trim(10)", "trim(10,top-left)"), ("trim(bottom-right,5)", "trim(5,bottom-right)"),
+        ("crop(10,20,200,150)", "output_crop(10,20,200,150)"), ("crop(0.10,0.1,0.8,0.80)", "output_crop(0.1,0.1,0.8,0.8)"),
     ]
 
     /// A focal region without a size: thumbor answers the whole image (the region only steers a
@@ -115,6 +117,30 @@ import Testing
             #expect(Array(try FilterRouteTests.pixels(red).bytes.prefix(3)) == [255, 0, 0])
             try await client.execute(uri: "/unsafe/fit-in/200x150/100x20:100x40/astronaut.png", method: .get) { #expect($0.status == .badRequest) }
             try await client.execute(uri: "/unsafe/fit-in/200x/10x20/astronaut.png", method: .get) { #expect($0.status == .badRequest) }
+        }
+    }
+
+    /// imagor's crop() after the resize (pixels or fractions), trim() as a filter, and a colour
+    /// space other than sRGB refused.
+    @Test func imagorCropTrimAndColourSpace() async throws {
+        try await withServer { client in
+            try await client.execute(uri: "/unsafe/300x200/filters:output_crop(10,20,200,150)/astronaut.png", method: .get) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                #expect(response.imageSize == PixelSize(width: 200, height: 150))
+            }
+            try await client.execute(uri: "/unsafe/300x200/filters:output_crop(0.1,0.1,0.5,0.5)/astronaut.png", method: .get) { response in
+                #expect(response.imageSize == PixelSize(width: 150, height: 100))
+            }
+            // Past the output: cut at its edge.
+            try await client.execute(uri: "/unsafe/300x200/filters:output_crop(250,150,200,150)/astronaut.png", method: .get) { response in
+                #expect(response.imageSize == PixelSize(width: 50, height: 50))
+            }
+            try await client.execute(uri: "/unsafe/300x200/filters:trim(10,top-left)/astronaut.png", method: .get) { #expect($0.status == .ok) }
+            for bad in ["crop(0,0,0,10)", "crop(1,2,3)", "to_colorspace(cmyk)", "trim(1,2,3)"] {
+                try await client.execute(uri: "/unsafe/300x200/filters:\(bad)/astronaut.png", method: .get) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                }
+            }
         }
     }
 }

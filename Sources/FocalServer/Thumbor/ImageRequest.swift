@@ -66,7 +66,9 @@ public struct ImageRequest: Sendable {
         // the same name replaces (thumbor and imagor apply filters in order: the last setting wins).
         var spelled: [String?] = []
         var lastOfName: [String: Int] = [:]
-        for filter in url.filters {
+        for var filter in url.filters {
+            // imagor's crop(…) after the resize is Focal's output_crop(…).
+            if filter.name == "crop" { filter.name = OutputCrop.name }
             // The argument as it means, percent-decoded once as thumbor's router does; an unsafe
             // URL is redirected to it written plainly.
             let written = filter.arguments.trimmingCharacters(in: .whitespaces)
@@ -105,6 +107,23 @@ public struct ImageRequest: Sendable {
                     throw ServerError.invalid(error.publicMessage.replacingOccurrences(of: "redact", with: "redact_oval"))
                 }
                 if let text = option.text(of: options), text.hasSuffix(",oval") { canonical = String(text.dropLast(",oval".count)) }
+            case "to_colorspace":
+                throw ServerError.invalid("to_colorspace(\(argument.excerpt(20))): Focal writes sRGB only; write to_colorspace(srgb) or leave it out")
+            case "trim":
+                // imagor's filter: a tolerance and a corner, in either order.
+                let parts = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let corner = parts.first { Trim.Corner(rawValue: $0.lowercased()) != nil }
+                let tolerance = parts.first { corner != $0 }
+                guard parts.count <= 2, parts.count == [corner, tolerance].compactMap({ $0 }).count else {
+                    throw ServerError.invalid("trim(\(argument.excerpt(40))) takes a tolerance and a corner (top-left or bottom-right)")
+                }
+                do {
+                    let trim = try Trim(text: [corner ?? "top-left", tolerance].compactMap { $0 }.joined(separator: ":"))
+                    options.trim = trim
+                    canonical = trim.tolerance == 0 ? trim.corner.rawValue : "\(trim.tolerance),\(trim.corner.rawValue)"
+                } catch {
+                    throw ServerError.invalid(error.publicMessage)
+                }
             case "strip_icc", "strip_exif", "strip_metadata":
                 // Outputs never carry metadata or profiles.
                 break

@@ -24,6 +24,9 @@ public struct URLFilter: Sendable {
         URLFilter(name: "strip_exif", values: "none", summary: "accepted; outputs never carry metadata", example: ""),
         URLFilter(name: "strip_metadata", values: "none", summary: "imagor's; accepted, outputs never carry metadata", example: ""),
         URLFilter(
+            name: "trim", values: "a tolerance (0 to 442) and a corner (`top-left`, `bottom-right`), either or both",
+            summary: "imagor's filter spelling of the `trim/` segment: the borders of the corner's colour cut off first", example: "10,bottom-right"),
+        URLFilter(
             name: "cover", values: "none",
             summary: "thumbor's cover of a GIF: an animation's first frame alone, as `max_frames(1)` (a still: JPEG unless `format` says otherwise, where thumbor keeps a one-frame GIF); a still is left as it is",
             example: ""),
@@ -54,12 +57,14 @@ public struct URLFilter: Sendable {
         "blur": "`blur(0)` is ignored, as thumbor does",
         "focal": "ignored, as thumbor does, when it names no region (`focal()`, `focal(garbage)`, `focal(0x0:0x0)`)",
         "format": "ignored, as thumbor does, when it names a format thumbor does not know (`format(asdf)`): the source's is kept",
+        "to_colorspace": "imagor's; `to_colorspace()` and `to_colorspace(srgb)` change nothing, outputs are sRGB already (another profile is a 400)",
     ]
 
     /// Whether thumbor 7.8 leaves the image as it is for `name(argument)` (`ignored`).
     static func ignores(_ name: String, _ argument: String) -> Bool {
         switch name {
         case "gifv", "red_eye": return true
+        case "to_colorspace": return ["", "srgb"].contains(argument.lowercased())
         case "proportion":
             guard argument.count <= 12, let value = Double(argument), value.isFinite else { return true }
             return value <= 0 || value > 1

@@ -101,6 +101,7 @@ const CROP_OPTIONS = /*focal:crop-options*/[
   {"attribute": "convolution", "filter": "convolution", "default": null},
   {"attribute": "round-corner", "filter": "round_corner", "default": null},
   {"attribute": "rotate", "filter": "rotate", "default": null},
+  {"attribute": "output-crop", "filter": "output_crop", "default": null},
   {"attribute": "background-color", "filter": "background_color", "default": null}
 ]/*/focal:crop-options*/;
 
