@@ -287,34 +287,31 @@ public struct ThumborURL: Hashable, Sendable {
 
     /// `AxB:CxD`, or nil when the segment is not one.
     static func manualCrop(_ segment: Substring) throws(ServerError) -> (Int, Int, Int, Int)? {
-        let corners = segment.split(separator: ":", omittingEmptySubsequences: false)
-        guard corners.count == 2 else { return nil }
-        var numbers: [Int] = []
-        for corner in corners {
-            let parts = corner.split(separator: "x", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
-            for part in parts {
-                guard let value = try Self.number(part) else { throw ServerError.invalid("crop \(String(segment).excerpt()) has a number too large") }
-                numbers.append(value)
-            }
-        }
+        guard let numbers = try pixelCorners(segment, corners: 2...2, naming: "crop") else { return nil }
         return (numbers[0], numbers[1], numbers[2], numbers[3])
     }
 
     /// imagor's paddings `LxT` or `LxT:RxB` in pixels, or nil when the segment is not one.
     static func padding(_ segment: Substring) throws(ServerError) -> (Int, Int, Int, Int)? {
+        guard let numbers = try pixelCorners(segment, corners: 1...2, naming: "padding") else { return nil }
+        return numbers.count == 4 ? (numbers[0], numbers[1], numbers[2], numbers[3]) : (numbers[0], numbers[1], numbers[0], numbers[1])
+    }
+
+    /// The numbers of `AxB[:CxD]` with `corners` corners, or nil when the segment is not one.
+    /// - Throws: `request.invalid` for a number of more than 9 digits.
+    private static func pixelCorners(_ segment: Substring, corners count: ClosedRange<Int>, naming what: String) throws(ServerError) -> [Int]? {
         let corners = segment.split(separator: ":", omittingEmptySubsequences: false)
-        guard corners.count <= 2 else { return nil }
+        guard count.contains(corners.count) else { return nil }
         var numbers: [Int] = []
         for corner in corners {
             let parts = corner.split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
             for part in parts {
-                guard let value = try Self.number(part) else { throw ServerError.invalid("padding \(String(segment).excerpt()) has a number too large") }
+                guard let value = try Self.number(part) else { throw ServerError.invalid("\(what) \(String(segment).excerpt()) has a number too large") }
                 numbers.append(value)
             }
         }
-        return numbers.count == 4 ? (numbers[0], numbers[1], numbers[2], numbers[3]) : (numbers[0], numbers[1], numbers[0], numbers[1])
+        return numbers
     }
 
     /// imagor's `AxB:CxD` in fractions (every value from 0 to 1, one with a decimal point), as a
