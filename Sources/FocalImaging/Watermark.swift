@@ -3,8 +3,8 @@ public import FocalCore
 /// thumbor's `watermark(IMAGE,X,Y,ALPHA[,W_RATIO[,H_RATIO]])`: another image laid over the output
 /// at X, Y (pixels from the left or top, negative from the right or bottom, `Np` percent of the
 /// output, `center`, or `repeat` to tile it), ALPHA percent transparent (0 opaque, 100 invisible),
-/// scaled down to at most W_RATIO percent of the output's width and H_RATIO of its height (`none`
-/// for no bound on one side). The image is a path under the root or a source the server allows,
+/// scaled (up or down, as thumbor's) to fit W_RATIO percent of the output's width and H_RATIO of
+/// its height (`none` for no bound on one side). The image is a path under the root or a source the server allows,
 /// read under the same limits as any input.
 public struct Watermark: Hashable, Sendable, Encodable {
     /// Where the watermark goes on one axis.
@@ -110,15 +110,17 @@ public struct Watermark: Hashable, Sendable, Encodable {
         return parts.joined(separator: ",")
     }
 
-    /// The watermark's size on an output of `output`: its own, scaled down (never up) to the ratios.
+    /// The watermark's size on an output of `output`: its own, or with ratios scaled to fit the
+    /// box they give, up as well as down, as thumbor's (never past the output itself, whose
+    /// pixels bound what a mark may cost).
     public func size(of mark: PixelSize, on output: PixelSize) -> PixelSize {
         guard widthRatio != nil || heightRatio != nil else { return mark }
         let maxWidth = widthRatio.map { Double(output.width) * Double($0) / 100 } ?? Double(mark.width) * Double(output.height) * Double(heightRatio ?? 100) / 100 / Double(mark.height)
         let maxHeight = heightRatio.map { Double(output.height) * Double($0) / 100 } ?? Double(mark.height) * maxWidth / Double(mark.width)
-        let scale = min(1, maxWidth / Double(mark.width), maxHeight / Double(mark.height))
+        let (w, h) = (Double(mark.width), Double(mark.height))
+        let scale = min(maxWidth / w, maxHeight / h, Double(output.width) / w, Double(output.height) / h)
         return PixelSize(
-            width: Int(rounding: Double(mark.width) * scale, within: 1...max(1, mark.width)),
-            height: Int(rounding: Double(mark.height) * scale, within: 1...max(1, mark.height)))
+            width: Int(rounding: w * scale, within: 1...max(1, output.width)), height: Int(rounding: h * scale, within: 1...max(1, output.height)))
     }
 
     /// Where the watermark's top-left corners go on one axis of `length` for a mark of `side`

@@ -50,6 +50,17 @@ import Testing
         #expect(try none.rgbaPixels() == base.rgbaPixels())
     }
 
+    @Test("a watermark's ratios scale it to their box, up as well as down (thumbor's), never past the output")
+    func watermarkRatios() throws {
+        let output = PixelSize(width: 200, height: 100)
+        #expect(try Watermark(text: "m.png,0,0,0,50,50").size(of: PixelSize(width: 10, height: 10), on: output) == PixelSize(width: 50, height: 50))
+        #expect(try Watermark(text: "m.png,0,0,0,10,none").size(of: PixelSize(width: 100, height: 50), on: output) == PixelSize(width: 20, height: 10))
+        #expect(try Watermark(text: "m.png,0,0,0").size(of: PixelSize(width: 7, height: 3), on: output) == PixelSize(width: 7, height: 3))
+        // A hostile mark (a sliver) with one ratio: bounded by the output, not grown 2000 times.
+        let sliver = try Watermark(text: "m.png,0,0,0,none,100").size(of: PixelSize(width: 100, height: 1), on: PixelSize(width: 2000, height: 2000))
+        #expect(sliver == PixelSize(width: 2000, height: 20))
+    }
+
     @Test("fill(ff0000) in a larger box: the frame in the middle, the rest red")
     func fillColour() throws {
         let frame = try Self.solid(PixelSize(width: 40, height: 20), (0, 255, 0))
