@@ -33,6 +33,19 @@ import Testing
         ("crop(10,20,200,150)", "output_crop(10,20,200,150)"), ("crop(0.10,0.1,0.8,0.80)", "output_crop(0.1,0.1,0.8,0.8)"),
     ]
 
+    /// A decoded argument is written encoded in the canonical path, so that following the
+    /// redirect reads back the same path (no second redirect, no loop).
+    @Test func decodedArgumentsStayEncoded() throws {
+        #expect(ImageRequest.pathEncoded("1, 2") == "1,%202")
+        #expect(ImageRequest.pathEncoded("50%") == "50%25")
+        #expect(ImageRequest.pathEncoded("[(0,0)]") == "[(0,0)]")
+        for path in ["/unsafe/300x200/filters:focal(10,%2020)/a.jpg", "/unsafe/300x200/filters:focal(10,%2020):quality(8%30)/a.jpg"] {
+            let first = try ImageRequest(ThumborURL(path: path))
+            let again = try ImageRequest(ThumborURL(path: "/unsafe/" + first.canonicalPath))
+            #expect(again.canonicalPath == first.canonicalPath, "\(path) → \(first.canonicalPath) → \(again.canonicalPath)")
+        }
+    }
+
     /// A focal region without a size: thumbor answers the whole image (the region only steers a
     /// crop); so does Focal, spelled without it. With a size it steers the crop.
     @Test func focalWithoutASize() throws {

@@ -88,7 +88,7 @@ public struct ImageRequest: Sendable {
                 spelled[earlier] = nil
             }
             lastOfName[filter.name] = spelled.count
-            defer { spelled.append(filter.name + "(" + canonical + ")") }
+            defer { spelled.append(filter.name + "(" + Self.pathEncoded(canonical) + ")") }
             switch filter.name {
             case "aspect":
                 do {
@@ -254,6 +254,26 @@ public struct ImageRequest: Sendable {
         rule = try Self.rule(sized, aspect: aspect, upscale: options.sizing.upscale)
     }
 
+    /// `text` as it goes in a URL path: a space, `%`, `#`, `?`, quotes, angle brackets, braces,
+    /// `\`, `^`, a backquote, a control or non-ASCII byte percent-encoded, everything else as it
+    /// is. A decoded argument is written so in the canonical path, so that the redirected request
+    /// decodes to it again and is not redirected a second time.
+    static func pathEncoded(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !Self.escaped.contains($0) }
+        guard !plain else { return text }
+        var out = ""
+        for byte in text.utf8 {
+            if byte > 0x20 && byte < 0x7F && !Self.escaped.contains(byte) {
+                out.unicodeScalars.append(UnicodeScalar(byte))
+            } else {
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+
+    private static let escaped: Set<UInt8> = Set(" \"#%<>?\\^`{}".utf8)
+
     /// The filters whose argument names an image (a file, `id:`, `b64:` or a URL): the overlays
     /// (`OverlaySlot.all`). The source resolver decodes it, as it does the image part, so it is
     /// passed on as written.
@@ -333,4 +353,9 @@ extension CropTarget {
         while y != 0 { (x, y) = (y, x % y) }
         return x > 1 ? .aspect(width: a / x, height: b / x) : self
     }
+}
+
+extension String {
+    /// The string with `0`s before it up to `length` characters.
+    fileprivate func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }
