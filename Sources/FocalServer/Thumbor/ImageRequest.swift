@@ -88,7 +88,8 @@ public struct ImageRequest: Sendable {
                 spelled[earlier] = nil
             }
             lastOfName[filter.name] = spelled.count
-            defer { spelled.append(filter.name + "(" + Self.pathEncoded(canonical) + ")") }
+            // (An image's address is kept as written: the resolver decodes it as it does the image part.)
+            defer { spelled.append(filter.name + "(" + (Self.addressFilters.contains(filter.name) ? canonical : Self.pathEncoded(canonical)) + ")") }
             switch filter.name {
             case "aspect":
                 do {
