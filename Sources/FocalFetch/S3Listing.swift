@@ -60,7 +60,10 @@ enum S3Listing {
             case "quot": out += "\""
             case "apos": out += "'"
             default:
-                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst(), radix: 10) : nil
+                // At most 8 digits (failable besides: a number past UInt32 is nil, never a trap).
+                let digits = entity.hasPrefix("#x") ? entity.dropFirst(2) : entity.dropFirst()
+                let radix = entity.hasPrefix("#x") ? 16 : 10
+                let number = entity.hasPrefix("#") && digits.count <= 8 ? UInt32(digits, radix: radix) : nil
                 if let number, let scalar = Unicode.Scalar(number) { out.unicodeScalars.append(scalar) } else { out += rest[amp...semi] }
             }
             rest = rest[rest.index(after: semi)...]
