@@ -1360,7 +1360,8 @@ focal_vips_status focal_vips_encode(const focal_vips_image *image, const focal_v
 
 struct text_args {
     const char *text;
-    int height;
+    const char *family;
+    int points;
     unsigned char **mask;
     int *width, *mask_height;
 };
@@ -1370,8 +1371,8 @@ static focal_vips_status text_body(void *raw, const char **own) {
     struct text_args *a = raw;
     VipsImage *rendered = NULL;
     // libvips sizes text in points at a given DPI; 72 dpi makes points pixels.
-    char font[32];
-    snprintf(font, sizeof font, "sans %d", a->height > 4 ? a->height * 3 / 4 : 3);
+    char font[96];
+    snprintf(font, sizeof font, "%s %d", a->family != NULL ? a->family : "sans", a->points);
     // vips_text reads Pango markup: escape the caller's plain text.
     char *escaped = g_markup_escape_text(a->text, -1);
     int failed = vips_text(&rendered, escaped, "font", font, "dpi", 72, NULL);
@@ -1387,16 +1388,20 @@ static focal_vips_status text_body(void *raw, const char **own) {
     return FOCAL_VIPS_OK;
 }
 
-focal_vips_status focal_vips_text_mask(const char *text, int height, unsigned char **mask, int *width,
-                                       int *mask_height, char *err, size_t errlen) {
+focal_vips_status focal_vips_text_mask(const char *text, const char *family, int points, unsigned char **mask,
+                                       int *width, int *mask_height, char *err, size_t errlen) {
     REFUSE_NULL(text == NULL || mask == NULL || width == NULL || mask_height == NULL, "text or output");
     *mask = NULL;
     *width = *mask_height = 0;
-    if (height < 1 || height > 1000) {
-        put_text(err, errlen, "text height must be between 1 and 1000");
+    if (points < 1 || points > 1000) {
+        put_text(err, errlen, "the text size must be between 1 and 1000 points");
         return FOCAL_VIPS_ERR_ARGUMENT;
     }
-    struct text_args a = {text, height, mask, width, mask_height};
+    if (family != NULL && (family[0] == '\0' || strlen(family) > 64)) {
+        put_text(err, errlen, "the font family must be 1 to 64 characters");
+        return FOCAL_VIPS_ERR_ARGUMENT;
+    }
+    struct text_args a = {text, family, points, mask, width, mask_height};
     return guarded(text_body, &a, NULL, err, errlen, "cannot render text");
 }
 

@@ -85,7 +85,7 @@ public struct FormatDescriptor: Sendable {
         // a pixel while it encodes, so 4 MP (80 MB) at most.
         FormatDescriptor(
             format: .avif, names: ["avif"], extensions: ["avif"], mediaType: "image/avif",
-            maxSide: nil, maxPixels: 2048 * 2048, encoderQuality: { max(1, $0 - 15) }, automaticRank: 0, keptFromInput: false,
+            maxSide: nil, maxPixels: 2048 * 2048, encoderQuality: { max(1, $0 - 15) }, automaticRank: 0, keptFromInput: true,
             animates: false,
             browserSample: "data:image/avif;base64,AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOptZXRhAAAAAAAAACFoZGxyAAAAAAAAA"
                 + "ABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAAAAAAABAAAAImlsb2MAAAAAREAAAQABAAAAAAEOAAEAAAAAAAAAGAAAACNpa"
@@ -101,11 +101,11 @@ public struct FormatDescriptor: Sendable {
                     ? ".heif[lossless,compression=av1,effort=0,bitdepth=8,strip]" : ".heif[Q=\(quality),compression=av1,effort=0,bitdepth=8,strip]"
             }),
         // cgif (libvips's GIF saver) quantises each frame to 256 colours with libimagequant; the
-        // quality has no meaning for it. A still GIF input is not kept as GIF (a photo's crop
-        // loses its colours): only an animation is, or a request that names it.
+        // quality has no meaning for it. A GIF input stays a GIF, one frame too, as in thumbor
+        // (its colours were 256 already).
         FormatDescriptor(
             format: .gif, names: ["gif"], extensions: ["gif"], mediaType: "image/gif", maxSide: 65_535, maxPixels: nil,
-            encoderQuality: { $0 }, automaticRank: nil, keptFromInput: false, animates: true, browserSample: nil, holdsAlpha: true,
+            encoderQuality: { $0 }, automaticRank: nil, keptFromInput: true, animates: true, browserSample: nil, holdsAlpha: true,
             browsers: true, saver: { _, _, _ in ".gif[strip]" }),
         // thumbor's HEIF output (HEVC in HEIF, `format(heic)` or `format(heif)`), where this
         // libvips has an HEVC encoder (`writable`); x265 holds about as much as libaom, so 4 MP.

@@ -21,7 +21,8 @@ public final class SourceImage: @unchecked Sendable {
     public let size: PixelSize
     /// The EXIF orientation that was applied (1...8).
     public let orientation: Int
-    /// The input format: `jpeg`, `png`, `webp`, `tiff`, `gif`, `heif`, `jxl`.
+    /// The input format: `jpeg`, `png`, `webp`, `tiff`, `gif`, `heif`, `avif` (an AVIF, which
+    /// libvips reads as HEIF), `jxl`.
     public let format: String
     /// A label for messages: the path, or "bytes".
     public let name: String
@@ -45,7 +46,8 @@ public final class SourceImage: @unchecked Sendable {
     public let deadline: Deadline
 
     private init(
-        handle: OpaquePointer, info: focal_vips_info, name: String, limits: ImageLimits, deadline: Deadline, page: Int?, turn: Int
+        handle: OpaquePointer, info: focal_vips_info, signature: String, name: String, limits: ImageLimits, deadline: Deadline, page: Int?,
+        turn: Int
     ) {
         self.page = page
         self.turn = turn
@@ -55,7 +57,8 @@ public final class SourceImage: @unchecked Sendable {
         self.deadline = deadline
         size = PixelSize(width: Int(info.width), height: Int(info.height))
         orientation = Int(info.orientation)
-        format = Self.formatName(Self.loaderName(info))
+        let loaded = Self.formatName(Self.loaderName(info))
+        format = loaded == "heif" && signature == "avif" ? "avif" : loaded
         bands = Int(info.bands)
         bits = Int(info.bits)
         interlaced = info.interlaced != 0
@@ -200,7 +203,7 @@ public final class SourceImage: @unchecked Sendable {
                 throw error
             }
         }
-        let image = SourceImage(handle: handle, info: info, name: name, limits: limits, deadline: deadline, page: page, turn: turn)
+        let image = SourceImage(handle: handle, info: info, signature: signature, name: name, limits: limits, deadline: deadline, page: page, turn: turn)
         image.gifLayout = gif
         let chroma = withUnsafeBytes(of: info.chroma) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         try image.checkHeader(chroma: chroma.isEmpty ? nil : chroma, inputBytes: data.count, atLeast: tileRow)

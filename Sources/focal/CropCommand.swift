@@ -68,6 +68,7 @@ struct CropCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: CropOption.help("sharpen")) var sharpen: String?
     @Option(parsing: .unconditional, help: CropOption.help("convolution")) var convolution: String?
     @Option(parsing: .unconditional, help: CropOption.help("round-corner")) var roundCorner: String?
+    @Option(parsing: .unconditional, help: CropOption.help("label")) var label: String?
     @Option(parsing: .unconditional, help: CropOption.help("rotate")) var rotate: String?
     @Option(parsing: .unconditional, help: CropOption.help("output-crop")) var outputCrop: String?
     @Option(parsing: .unconditional, help: CropOption.help("background-color")) var backgroundColor: String?

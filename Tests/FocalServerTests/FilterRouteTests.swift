@@ -207,7 +207,7 @@ import Testing
             #expect(try Self.decode(three).pages == 3)
             let (one, headers) = try await Self.get(client, "/unsafe/100x100/filters:max_frames(1)/pan.gif")
             let pages = try Self.decode(one).pages
-            #expect(headers[.contentType] == "image/jpeg" && pages == 1, "one frame is a still")
+            #expect(headers[.contentType] == "image/gif" && pages == 1, "one frame is a still, a GIF as its source (as thumbor)")
             // thumbor's cover() of a GIF is that first frame.
             let (cover, _) = try await Self.get(client, "/unsafe/100x100/filters:cover()/pan.gif")
             #expect(cover == one, "cover() is max_frames(1)")
@@ -265,6 +265,29 @@ import Testing
             let (blue, blueHeaders) = try await Self.get(client, "/unsafe/200x100/filters:watermark(mark.png,-10,-10,0):format(png)/astronaut.png")
             #expect(Array(try Self.pixels(blue).bytes[inside..<inside + 3]) == [0, 0, 255])
             #expect(headers[.eTag] != blueHeaders[.eTag])
+            // Two watermarks are two marks, each where it is asked, the later over the earlier (as
+            // thumbor and imagor draw them); each content is in the key; more than 8 are refused.
+            try square([0, 255, 0]).write(to: URL(fileURLWithPath: scratch.file("green.png")))
+            let (both, bothHeaders) = try await Self.get(
+                client, "/unsafe/200x100/filters:watermark(mark.png,-10,-10,0):watermark(green.png,10,10,0):format(png)/astronaut.png")
+            let two = try Self.pixels(both)
+            let topLeft = 3 * (30 * 200 + 30)
+            #expect(Array(two.bytes[inside..<inside + 3]) == [0, 0, 255], "the first mark, bottom-right")
+            #expect(Array(two.bytes[topLeft..<topLeft + 3]) == [0, 255, 0], "the second mark, top-left")
+            #expect(Array(two.bytes[3 * 100..<3 * 120]) == Array(plain.bytes[3 * 100..<3 * 120]), "between them untouched")
+            let (over, _) = try await Self.get(
+                client, "/unsafe/200x100/filters:watermark(mark.png,-10,-10,0):watermark(green.png,-10,-10,0):format(png)/astronaut.png")
+            #expect(Array(try Self.pixels(over).bytes[inside..<inside + 3]) == [0, 255, 0], "the later mark is laid over the earlier")
+            try square([255, 255, 0]).write(to: URL(fileURLWithPath: scratch.file("green.png")))
+            let (yellow, yellowHeaders) = try await Self.get(
+                client, "/unsafe/200x100/filters:watermark(mark.png,-10,-10,0):watermark(green.png,10,10,0):format(png)/astronaut.png")
+            #expect(Array(try Self.pixels(yellow).bytes[topLeft..<topLeft + 3]) == [255, 255, 0])
+            #expect(bothHeaders[.eTag] != yellowHeaders[.eTag], "the second mark's content is in the key")
+            let nine = String(repeating: "watermark(mark.png,0,0,0):", count: 9)
+            try await client.execute(uri: "/unsafe/200x100/filters:\(nine)format(png)/astronaut.png", method: .get) {
+                #expect($0.status == .badRequest)
+                #expect(($0.json?["message"] as? String ?? "").contains("at most 8"))
+            }
             // Every frame of an animation.
             let (animated, _) = try await Self.get(client, "/unsafe/120x120/filters:watermark(mark.png,center,center,0)/pan.gif")
             #expect(try Self.decode(animated).pages == 6)
@@ -278,6 +301,46 @@ import Testing
             try "not an image".write(toFile: scratch.file("notes.png"), atomically: true, encoding: .utf8)
             try await client.execute(uri: "/unsafe/200x100/filters:watermark(notes.png,0,0,0)/astronaut.png", method: .get) {
                 #expect($0.status == .unsupportedMediaType)
+            }
+        }
+    }
+
+    /// imagor's `label(…)`: the text drawn where it is placed, in its colour and transparency;
+    /// a comma in the text is `%2C`; a text too long or too large is refused, naming the bound.
+    @Test func labelsWriteTextWhereTheyArePlaced() async throws {
+        try await withServer { client in
+            let plain = try Self.pixels(try await Self.get(client, "/unsafe/300x200/filters:format(png)/astronaut.png").0)
+            func changed(_ pixels: PixelBuffer, in rows: Range<Int>, _ columns: Range<Int>) -> (count: Int, red: Int) {
+                var count = 0, red = 0
+                for y in rows {
+                    for x in columns {
+                        let i = 3 * (y * 300 + x)
+                        if pixels.bytes[i..<i + 3] != plain.bytes[i..<i + 3] { count += 1 }
+                        if pixels.bytes[i] > 200, pixels.bytes[i + 1] < 60, pixels.bytes[i + 2] < 60 { red += 1 }
+                    }
+                }
+                return (count, red)
+            }
+            let (topLeft, _) = try await Self.get(client, "/unsafe/300x200/filters:label(Focal%2C%20yes,10,10,30,ff0000):format(png)/astronaut.png")
+            let pixels = try Self.pixels(topLeft)
+            let inside = changed(pixels, in: 10..<50, 10..<200), outside = changed(pixels, in: 100..<200, 0..<300)
+            #expect(inside.red > 100, "red text at the top left: \(inside)")
+            #expect(outside.count == 0, "nothing below it changed")
+            // Against the bottom-right edge, half transparent: no pure red, but changed pixels there.
+            let (corner, _) = try await Self.get(client, "/unsafe/300x200/filters:label(Focal,right,bottom,30,ff0000,50):format(png)/astronaut.png")
+            let cornerPixels = try Self.pixels(corner)
+            let bottomRight = changed(cornerPixels, in: 150..<200, 200..<300)
+            #expect(bottomRight.count > 100 && bottomRight.red == 0, "\(bottomRight)")
+            #expect(changed(cornerPixels, in: 0..<100, 0..<300).count == 0)
+            for (filter, says) in [
+                ("label(\(String(repeating: "a", count: 201)),0,0,10,red)", "at most 200"), ("label(Focal,0,0,900,red)", "1 to 500"),
+                ("label(\(String(repeating: "a", count: 101)),0,0,400,red)", "size²"), ("label(Focal,0,0,20,red,0,x%3Bdrop)", "font"),
+                ("label(Focal,sideways,0,20,red)", "'sideways'"),
+            ] {
+                try await client.execute(uri: "/unsafe/300x200/filters:\(filter)/astronaut.png", method: .get) { response in
+                    #expect(response.status == .badRequest, "\(filter)")
+                    #expect((response.json?["message"] as? String ?? "").contains(says), "\(filter): \(String(decoding: response.data, as: UTF8.self))")
+                }
             }
         }
     }
@@ -346,10 +409,10 @@ import Testing
             try FileManager.default.copyItem(atPath: Checkout.fixture(name), toPath: scratch.file(name))
         }
         try await withServer({ $0.root = scratch.path }) { client in
-            // page(3): the third frame alone, still (as max_frames(1), a JPEG unless asked), as the
-            // animation's own frames decode it.
+            // page(3): the third frame alone, still (as max_frames(1), a GIF as its source unless
+            // asked), as the animation's own frames decode it.
             let (third, headers) = try await Self.get(client, "/unsafe/filters:page(3)/pan.gif")
-            #expect(headers[.contentType] == "image/jpeg")
+            #expect(headers[.contentType] == "image/gif")
             #expect(try Self.decode(third).pages == 1, "a still")
             let source = try SourceImage.open(data: pan.data, name: "pan.gif")
             let frames = try source.frames(of: try #require(try source.animation()))

@@ -58,7 +58,6 @@ import Testing
     @Test(arguments: [
         "300x200/filters:bogus()", "300x200/filters:quality(best)", "300x200/filters:quality(-1)",
         "300x200/filters:zoom(2)", "300x200/filters:scheme(biggest)", "300x200/filters:padding(-1)",
-        "30x20:10x10/300x200",
     ])
     func badFiltersAreRefused(_ path: String) {
         #expect(throws: ServerError.self) { try request(path) }

@@ -30,6 +30,8 @@ import Testing
         // imagor's.
         ("strip_metadata()", "strip_metadata()"), ("to_colorspace()", ""), ("to_colorspace(sRGB)", ""),
         ("trim()", "trim(top-left)"), ("trim(10)", "trim(10,top-left)"), ("trim(bottom-right,5)", "trim(5,bottom-right)"),
+        ("label(Hello%2C%20world,10,-10,24,white)", "label(Hello%2C%20world,10,-10,24,ffffff)"),
+        ("label(Focal,left,bottom,20,red,0,SANS)", "label(Focal,0,bottom,20,ff0000)"), ("label(a%2cb,center,top,9,000,50,serif)", "label(a%2Cb,center,0,9,000000,50,serif)"),
         ("crop(10,20,200,150)", "output_crop(10,20,200,150)"), ("crop(0.10,0.1,0.8,0.80)", "output_crop(0.1,0.1,0.8,0.8)"),
     ]
 
@@ -55,6 +57,21 @@ import Testing
         let sized = try ImageRequest(ThumborURL(path: "/unsafe/300x200/filters:focal(146x156:279x208)/a.jpg"))
         #expect(sized.canonicalPath == "300x200/filters:focal(146x156:279x208)/a.jpg")
         #expect(sized.options.crop.override == .region(PixelRect(x: 146, y: 156, width: 133, height: 52)))
+    }
+
+    /// A crop with no area (imagor's `trim:bottom-right/50x50:0x0`): ignored, as thumbor and imagor
+    /// do; an unsafe URL is spelled without it, a signed one kept as written.
+    @Test func emptyCropIsIgnored() throws {
+        for crop in ["50x50:0x0", "10x10:10x40", "0x0:0x0"] {
+            let unsafe = try ImageRequest(ThumborURL(path: "/unsafe/trim:bottom-right/\(crop)/300x200/a.jpg"))
+            #expect(unsafe.canonicalPath == "trim:bottom-right/300x200/a.jpg")
+            #expect(unsafe.options.crop.bounds == nil)
+            let signed = try ThumborURL(path: "/c2lnbmVk/\(crop)/300x200/a.jpg")
+            #expect(signed.manualCrop == nil)
+            #expect(signed.canonicalOptions == [crop, "300x200"])
+        }
+        let kept = try ImageRequest(ThumborURL(path: "/unsafe/10x20:110x220/a.jpg"))
+        #expect(kept.options.crop.bounds == PixelRect(x: 10, y: 20, width: 100, height: 200))
     }
 
     @Test(arguments: spellings)

@@ -1,4 +1,4 @@
-import Focal
+@testable import Focal
 import Foundation
 import Synchronization
 import FocalTestSupport
@@ -112,12 +112,32 @@ final class QuarterDogDetector: SubjectDetecting {
         #expect(named.format == .webp)
     }
 
+    @Test("an AVIF or a one-frame GIF source keeps its format, as thumbor; an AVIF too large for the encoder comes out as JPEG")
+    func avifAndStillGIFSourcesKeepTheirFormat() async throws {
+        // Both sources made first: the fixture's deadline runs from its opening.
+        let chelsea = try SourceImage.open(path: Checkout.fixture("chelsea.png")).decode(width: 120, height: 90)
+        let avif = try chelsea.encode(.avif), gif = try chelsea.encode(.gif)
+        let kept = try await makePipeline().crop(.data(avif, name: "chelsea.avif"), to: .size(width: 60, height: 45))
+        #expect(kept.format == .avif)
+        #expect(try SourceImage.open(data: kept.data).format == "avif")
+        let still = try await makePipeline().crop(.data(gif, name: "chelsea.gif"), to: .size(width: 60, height: 45))
+        #expect(still.format == .gif)
+        let named = try await makePipeline().crop(.data(gif, name: "chelsea.gif"), to: .size(width: 60, height: 45), options: FocalOptions(format: .png))
+        #expect(named.format == .png, "a format asked for wins")
+        // 2100 × 2000 is over the AVIF encoder's 4 MP: an output of that size is a JPEG (one asked
+        // for as AVIF is refused, naming the bound).
+        let options = FocalOptions()
+        #expect(try options.outputFormat(for: "avif", size: PixelSize(width: 2100, height: 2000)) == .jpeg)
+        #expect(try options.outputFormat(for: "avif", size: PixelSize(width: 2000, height: 2000)) == .avif)
+        #expect(throws: LimitExceeded.self) { try FocalOptions(format: .avif).outputFormat(for: "avif", size: PixelSize(width: 2100, height: 2000)) }
+    }
+
     @Test("every output format decodes back at the planned size", arguments: ImageFormat.allCases)
     func formats(format: ImageFormat) async throws {
         let options = FocalOptions(format: format, quality: 80)
         let result = try await makePipeline().crop(.file(Checkout.fixture("chelsea.png")), to: .size(width: 160, height: 90), options: options)
         let (decoded, read) = try OutputDecoding.open(result.data)
-        #expect(read == (format == .avif || format == .heic ? "heif" : format.rawValue), "libvips reads AVIF with its HEIF loader")
+        #expect(read == (format == .heic ? "heif" : format.rawValue), "an AVIF is told from a HEIC by its brand")
         #expect(decoded.size == PixelSize(width: 160, height: 90))
         #expect(result.format == format)
     }

@@ -31,7 +31,7 @@ import Testing
             ["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "64x64", "--no-detect", "--format", "avif", "-o", scratch.file("a.avif")])
         #expect(avif.run.status == 0, "\(avif.run.stderr.suffix(500))")
         #expect(avif.files.contains("vips-heif.so"))
-        #expect(try SourceImage.open(path: scratch.file("a.avif")).format == "heif")
+        #expect(try SourceImage.open(path: scratch.file("a.avif")).format == "avif")
         for never in ["vips-magick.so", "vips-poppler.so", "vips-openslide.so"] {
             #expect(!jpeg.files.contains(never) && !avif.files.contains(never), "\(never) was loaded")
         }

@@ -162,8 +162,9 @@ def _first_answer(url):
         return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
 
 
-def _answer(base, path):
-    """(statuses as "200" or "308→200", size as "WxH" or the media type, the final status)."""
+def _answer(base, path, with_type=False):
+    """(statuses as "200" or "308→200", size as "WxH" (then the media type `with_type`) or the
+    media type, the final status)."""
     status, headers, body = _first_answer(f"{base}/unsafe/{path}")
     statuses = str(status)
     if status == 308 and headers.get("location"):
@@ -175,7 +176,7 @@ def _answer(base, path):
     if kind.startswith("image/"):
         try:
             w, h = image_size(body)
-            return statuses, f"{w}x{h}", status
+            return statuses, f"{w}x{h}" + (f" {kind.split(';')[0]}" if with_type else ""), status
         except Exception:  # a format this libvips reads no size of (JPEG XL)
             return statuses, kind, status
     return statuses, kind.split(";")[0], status
@@ -186,8 +187,8 @@ def compatibility(thumbor, focal):
     Focal refuses or answers at another size, unless `KNOWN` says why."""
     rows, failures, served, focal_served, same = [], 0, 0, 0, 0
     for category, path in VECTORS:
-        t_status, t_size, t_final = _answer(thumbor.base, path)
-        f_status, f_size, f_final = _answer(focal.base, path)
+        t_status, t_size, t_final = _answer(thumbor.base, path, with_type=category == "source")
+        f_status, f_size, f_final = _answer(focal.base, path, with_type=category == "source")
         if t_final == 200:
             served += 1
             focal_served += f_final == 200
@@ -224,6 +225,11 @@ def main():
         # A PNG with alpha: the photo, half transparent.
         vips("bandjoin_const", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "alpha.png"), "128")
         vips("copy", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "photo.tif"))
+        vips("copy", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "photo.avif"))
+        vips("copy", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "still.gif"))
+        # A CMYK JPEG without a profile: read through a CMYK profile (libvips's own).
+        vips("icc_transform", os.path.join(root, "grace_hopper.jpg"), os.path.join(root, "cmyk-profiled.jpg"), "cmyk")
+        vips("copy", os.path.join(root, "cmyk-profiled.jpg"), os.path.join(root, "cmyk.jpg[strip]"))
         with ThumborServer(thumbor_bin, root, processes=1, detectors=()) as thumbor, FocalServer(focal_bin, root, allow_unsafe=True) as focal:
             rows, failures = compare(thumbor, focal)
             compat_rows, compat_failures, summary = compatibility(thumbor, focal)

@@ -21,6 +21,7 @@ VECTORS = [
     ("size", "900x900/grace_hopper.jpg"),
     ("size", "10x10:300x200/100x100/grace_hopper.jpg"),
     ("size", "10x10:300x200/grace_hopper.jpg"),
+    ("size", "50x50:0x0/300x200/grace_hopper.jpg"),
     ("size", "300x200/left/top/grace_hopper.jpg"),
     ("size", "300x200/right/bottom/grace_hopper.jpg"),
     ("size", "300x200/center/middle/grace_hopper.jpg"),
@@ -83,6 +84,10 @@ VECTORS = [
     ("format", "300x200/filters:format(asdf)/grace_hopper.jpg"),
     ("format", "300x200/alpha.png"),
     ("format", "300x200/photo.tif"),
+    # The source's own format, kept when none is named (compared by media type too).
+    ("source", "300x200/photo.avif"),
+    ("source", "300x200/still.gif"),
+    ("source", "300x200/cmyk.jpg"),
     # Filters as their tests write them.
     ("filter", "300x200/filters:quality(80)/grace_hopper.jpg"),
     ("filter", "300x200/filters:strip_icc()/grace_hopper.jpg"),
@@ -95,6 +100,7 @@ VECTORS = [
     ("filter", "300x200/filters:watermark(chelsea.png,10,10,50)/grace_hopper.jpg"),
     ("filter", "300x200/filters:watermark(chelsea.png,-10,-10,50,20,20)/grace_hopper.jpg"),
     ("filter", "300x200/filters:watermark(chelsea.png,center,repeat,50)/grace_hopper.jpg"),
+    ("filter", "300x200/filters:watermark(chelsea.png,10,10,50):watermark(astronaut.png,-10,-10,0,20,20)/grace_hopper.jpg"),
     ("filter", "300x200/filters:round_corner(20,255,255,255)/grace_hopper.jpg"),
     ("filter", "300x200/filters:round_corner(20|40,0,0,0,true)/alpha.png"),
     ("filter", "300x200/filters:noise(20)/grace_hopper.jpg"),

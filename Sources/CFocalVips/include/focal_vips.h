@@ -182,10 +182,11 @@ focal_vips_status focal_vips_rgb_pixels(const focal_vips_image *image, unsigned 
 /// focal_vips_free.
 focal_vips_status focal_vips_encode(const focal_vips_image *image, const focal_vips_saver *saver,
                                     void **bytes, size_t *length, char *err, size_t errlen);
-/// Renders `text` as an 8-bit coverage mask about `height` pixels tall. `*mask` (width *
-/// mask_height bytes) is freed with focal_vips_free.
-focal_vips_status focal_vips_text_mask(const char *text, int height, unsigned char **mask, int *width,
-                                       int *mask_height, char *err, size_t errlen);
+/// Renders plain `text` (not markup) in the font `family` (NULL: sans) at `points` (1...1000,
+/// pixels at 72 dpi) as an 8-bit coverage mask. `*mask` (width * mask_height bytes) is freed
+/// with focal_vips_free.
+focal_vips_status focal_vips_text_mask(const char *text, const char *family, int points, unsigned char **mask,
+                                       int *width, int *mask_height, char *err, size_t errlen);
 /// What an animation's header says (GIF, WebP), read without decoding pixels.
 typedef struct focal_vips_animation {
     // clang-format off

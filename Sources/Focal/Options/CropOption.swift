@@ -64,7 +64,7 @@ public struct CropOption: Sendable {
         return (each + ["`auto`"]).joined(separator: ", ")
     }
 
-    /// The input formats an output keeps when no format is asked for: "JPEG, PNG or WebP".
+    /// The input formats an output keeps when no format is asked for: "JPEG, PNG, WebP, AVIF or GIF".
     static var keptFormats: String {
         let names = FormatDescriptor.all.filter(\.keptFromInput).map { $0.format == .webp ? "WebP" : $0.format.rawValue.uppercased() }
         return names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
@@ -146,7 +146,7 @@ public struct CropOption: Sendable {
             print: { $0.accuracy.rawValue }),
         CropOption(
             name: "format", filter: "format", values: Self.formatValues,
-            defaultText: "the input's own when it is \(Self.keptFormats), else `jpeg`; an animated GIF or WebP stays animated, in its own format",
+            defaultText: "the input's own when it is \(Self.keptFormats) and holds the output (AVIF 4 MP), a TIFF's `png`, else `jpeg`; an animated GIF or WebP stays animated, in its own format",
             summary: "the output's encoding; `auto` is the best the client accepts (AVIF, WebP, else JPEG, from the request's `Accept`; "
                 + "on the command line AVIF where it fits, else WebP; an animation: WebP, else GIF); a still format asked of an animation gives its first frame",
             examples: ["webp", "jpg", "png", "avif", "auto"], elementDefault: "auto",

@@ -8,8 +8,9 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     public var crop: CropOptions
     /// Detection speed/accuracy; default `.fast`.
     public var accuracy: Accuracy
-    /// Output encoding; default nil: the input's own when it is JPEG, PNG or WebP, else JPEG (an
-    /// animation's own, GIF or WebP, when it animates: `animatedFormat(for:)`).
+    /// Output encoding; default nil: the input's own when it is JPEG, PNG, WebP, AVIF or GIF and
+    /// holds the output, a TIFF's as PNG, else JPEG (an animation's own, GIF or WebP, when it
+    /// animates: `animatedFormat(for:)`).
     /// Ignored when `automaticFormat` is set.
     public var format: ImageFormat?
     /// The automatic format (`format(auto)`): the best encoding among what the client accepts
@@ -53,12 +54,23 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     /// the crop happens in, in fractions of it (0 to 1); default nil. `crop.bounds` is its form in
     /// pixels.
     public var relativeCrop: Box?
-    /// thumbor's `watermark(…)`: another image laid over the output; default nil.
-    public var watermark: Watermark?
+    /// thumbor's `watermark(…)`: other images laid over the output, in order (thumbor and imagor
+    /// draw each one a URL gives); default none.
+    public var watermarks: [Watermark] = []
+    /// The first of `watermarks`; setting it replaces them all.
+    public var watermark: Watermark? {
+        get { watermarks.first }
+        set { watermarks = newValue.map { [$0] } ?? [] }
+    }
     /// thumbor's `frame(…)`: the output framed by a nine-patch image; default nil.
     public var frame: NinePatch?
-    /// imagor's `image(…)`: another image composited over the output; default nil.
-    public var imageOverlay: ImageOverlay?
+    /// imagor's `image(…)`: other images composited over the output, in order; default none.
+    public var imageOverlays: [ImageOverlay] = []
+    /// The first of `imageOverlays`; setting it replaces them all.
+    public var imageOverlay: ImageOverlay? {
+        get { imageOverlays.first }
+        set { imageOverlays = newValue.map { [$0] } ?? [] }
+    }
     /// Where each overlay's image is, by slot (`OverlaySlot.name`), as the door resolved its
     /// source (`overlays`: a file under the root, an allowed URL, an object); the pipeline reads
     /// each like any input. Not part of result keys: each overlay's content is.
@@ -92,8 +104,9 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, page, orient, trim, relativeCrop, watermark, frame
+        case crop, accuracy, format, automaticFormat, fallback, savedCropRevision, redaction, drawDetections, effects, sizing, fill, maxBytes, autoJPEG, maxFrames, page, orient, trim, relativeCrop, watermark, watermarks, frame
         case imageOverlay = "image"
+        case imageOverlays = "images"
     }
 
     /// The options as one flat object: the encode options' fields sit beside the others (result
@@ -118,9 +131,14 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
         try container.encodeIfPresent(orient, forKey: .orient)
         try container.encodeIfPresent(trim, forKey: .trim)
         try container.encodeIfPresent(relativeCrop, forKey: .relativeCrop)
-        try container.encodeIfPresent(watermark, forKey: .watermark)
+        // One overlay of a kind keeps the key it always had.
+        if watermarks.count > 1 { try container.encode(watermarks, forKey: .watermarks) } else { try container.encodeIfPresent(watermark, forKey: .watermark) }
         try container.encodeIfPresent(frame, forKey: .frame)
-        try container.encodeIfPresent(imageOverlay, forKey: .imageOverlay)
+        if imageOverlays.count > 1 {
+            try container.encode(imageOverlays, forKey: .imageOverlays)
+        } else {
+            try container.encodeIfPresent(imageOverlay, forKey: .imageOverlay)
+        }
         try encoding.encode(to: encoder)
     }
 
@@ -164,7 +182,10 @@ public struct FocalOptions: Hashable, Sendable, Encodable {
     ///   another instead).
     func outputFormat(for inputFormat: String, size: PixelSize) throws(LimitExceeded) -> ImageFormat {
         if let automaticFormat { return automaticFormat.best(for: size) }
-        let kept = ImageFormat(rawValue: inputFormat).flatMap { $0.descriptor.keptFromInput ? $0 : nil } ?? FormatDescriptor.keptAs[inputFormat]
+        // The input's own format when it holds the output (an AVIF of more than 4 MP does not:
+        // the output is then a JPEG, as from a format Focal does not keep).
+        let kept = (ImageFormat(rawValue: inputFormat).flatMap { $0.descriptor.keptFromInput ? $0 : nil } ?? FormatDescriptor.keptAs[inputFormat])
+            .flatMap { $0.descriptor.holds(size) ? $0 : nil }
         let chosen = format ?? kept ?? .jpeg
         let row = chosen.descriptor
         if !row.holds(size) {

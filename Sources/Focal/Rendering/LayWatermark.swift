@@ -1,14 +1,20 @@
 import FocalCore
 import FocalImaging
 
-/// `watermark(…)`: another image laid over the frame, decoded once at most the output's size
-/// (thumbor never enlarges it). Under a redaction, what its own image holds is hidden too
-/// (`FindRedactions`).
+/// `watermark(…)`: other images laid over the frame in the URL's order, each decoded once at most
+/// the output's size (thumbor never enlarges it). Under a redaction, what their own images hold
+/// is hidden too (`FindRedactions`).
 struct LayWatermark: FrameChange {
     let name = "watermark"
 
     func ready(for job: CropJob, plan: CropPlan, in pipeline: FocalPipeline) async throws -> ReadyFrameChange? {
-        guard let watermark = job.options.watermark, let mark = try await pipeline.overlayImage("watermark", of: job, for: plan) else { return nil }
-        return ReadyFrameChange { image, _ in try watermark.apply(mark, to: image) }
+        var marks: [(Watermark, RenderedImage)] = []
+        for (index, watermark) in job.options.watermarks.enumerated() {
+            guard let mark = try await pipeline.overlayImage(OverlaySlot.name("watermark", index), of: job, for: plan) else { continue }
+            marks.append((watermark, mark))
+        }
+        guard !marks.isEmpty else { return nil }
+        let laid = marks
+        return ReadyFrameChange { image, _ in try laid.reduce(image) { image, mark in try mark.0.apply(mark.1, to: image) } }
     }
 }

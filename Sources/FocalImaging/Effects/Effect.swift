@@ -48,7 +48,7 @@ public enum Effects {
     /// The effects a request can name.
     public static let all: [any Effect.Type] = [
         Brightness.self, Contrast.self, Saturation.self, RGBShift.self, Grayscale.self, Equalize.self, Colorize.self, Hue.self, Curve.self,
-        Noise.self, Blur.self, Sharpen.self, Convolution.self, RoundCorner.self, Rotate.self, OutputCrop.self, BackgroundColor.self,
+        Noise.self, Blur.self, Sharpen.self, Convolution.self, RoundCorner.self, Label.self, Rotate.self, OutputCrop.self, BackgroundColor.self,
     ]
 
     /// The effect with this URL filter name, or nil.

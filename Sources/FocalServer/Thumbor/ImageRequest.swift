@@ -76,9 +76,10 @@ public struct ImageRequest: Sendable {
             // What thumbor reads and leaves as it is: served without it (and spelled without it).
             if URLFilter.ignores(filter.name, argument) { continue }
             var canonical = argument
-            // An effect given twice is applied twice, in the URL's order (thumbor's meaning);
-            // focal() regions add up; any other filter given again replaces the earlier one.
-            let repeats = filter.name == "focal" || Effects.all.contains { $0.name == filter.name }
+            // An effect given twice is applied twice, in the URL's order (thumbor's meaning), as
+            // two watermarks (or imagor's images) are two marks; focal() regions add up; any other
+            // filter given again replaces the earlier one.
+            let repeats = filter.name == "focal" || Self.layeredFilters.contains(filter.name) || Effects.all.contains { $0.name == filter.name }
             if !repeats, let earlier = lastOfName[filter.name] {
                 guard !Self.addressFilters.contains(filter.name) else {
                     throw ServerError.invalid("\(filter.name)() is given twice: Focal lays one \(filter.name)() per image; give it once")
@@ -89,7 +90,7 @@ public struct ImageRequest: Sendable {
             }
             lastOfName[filter.name] = spelled.count
             // (An image's address is kept as written: the resolver decodes it as it does the image part.)
-            defer { spelled.append(filter.name + "(" + (Self.addressFilters.contains(filter.name) ? canonical : Self.pathEncoded(canonical)) + ")") }
+            defer { spelled.append(filter.name + "(" + (Self.undecodedFilters.contains(filter.name) ? canonical : Self.pathEncoded(canonical)) + ")") }
             switch filter.name {
             case "aspect":
                 do {
@@ -172,6 +173,10 @@ public struct ImageRequest: Sendable {
                         try option.apply(argument, to: &alone)
                         if repeats, let effect = alone.effects.first, options.effects.contains(where: { $0.name == effect.name }) {
                             options.effects.append(effect)
+                        } else if let mark = alone.watermark, options.watermark != nil {
+                            options.watermarks.append(mark)
+                        } else if let overlay = alone.imageOverlay, options.imageOverlay != nil {
+                            options.imageOverlays.append(overlay)
                         } else {
                             try option.apply(argument, to: &options)
                         }
@@ -190,6 +195,9 @@ public struct ImageRequest: Sendable {
                 }
                 if option.name == "format" { formatChosen = true }
             }
+        }
+        for (filter, count) in [("watermark", options.watermarks.count), ("image", options.imageOverlays.count)] where count > OverlaySlot.maxPerFilter {
+            throw ServerError.invalid("the URL gives \(count) \(filter)() filters; at most \(OverlaySlot.maxPerFilter) are laid on one image")
         }
         // Without a size (no W or H, no fit-in, no aspect()) thumbor answers the whole image: a
         // focal region only steers a crop, and there is none to make. So does Focal, and the URL
@@ -276,9 +284,18 @@ public struct ImageRequest: Sendable {
     private static let escaped: Set<UInt8> = Set(" \"#%<>?\\^`{}".utf8)
 
     /// The filters whose argument names an image (a file, `id:`, `b64:` or a URL): the overlays
-    /// (`OverlaySlot.all`). The source resolver decodes it, as it does the image part, so it is
+    /// (`OverlaySlot.filters`). The source resolver decodes it, as it does the image part, so it is
     /// passed on as written.
-    static let addressFilters = Set(OverlaySlot.all.map(\.name))
+    static let addressFilters = Set(OverlaySlot.filters)
+
+    /// The filters whose argument is passed on as written: the address filters, and `label(…)`,
+    /// whose text decodes itself after its arguments are split (a `%2C` is a comma in the text,
+    /// not between arguments), and whose canonical spelling is encoded already.
+    static let undecodedFilters = addressFilters.union([Label.name])
+
+    /// The overlay filters a URL may give more than once, each one more image laid on
+    /// (`OverlaySlot.maxPerFilter` at most).
+    static let layeredFilters: Set<String> = ["watermark", "image"]
 
     /// A filter's argument as it means, percent-decoded once (thumbor's router decodes the
     /// filters before reading them, so a signed `curve(%5B…%5D)` is `curve([…])`); an address
@@ -286,7 +303,7 @@ public struct ImageRequest: Sendable {
     /// - Throws: `ServerError` (`request.invalid`) for a `%` that does not start an encoded byte
     ///   or bytes that do not decode to UTF-8.
     static func decodedArgument(_ written: String, of filter: String) throws(ServerError) -> String {
-        guard written.contains("%"), !addressFilters.contains(filter) else { return written }
+        guard written.contains("%"), !undecodedFilters.contains(filter) else { return written }
         guard let decoded = written.removingPercentEncoding else {
             throw ServerError.invalid("\(filter)(\(written.excerpt(40))) has a % that does not start an encoded UTF-8 byte (%XX); write the argument unencoded")
         }

@@ -146,8 +146,17 @@ public struct ThumborURL: Hashable, Sendable {
             take()
         }
         if let segment = segments.first, let crop = try Self.manualCrop(segment) {
-            manualCrop = crop
-            take("\(crop.0)x\(crop.1):\(crop.2)x\(crop.3)")
+            if crop.2 > crop.0, crop.3 > crop.1 {
+                manualCrop = crop
+                take("\(crop.0)x\(crop.1):\(crop.2)x\(crop.3)")
+            } else if signature != nil {
+                // A crop with no area (its corners reversed or equal) is ignored, as thumbor and
+                // imagor do; a signed URL keeps it as its signer wrote it.
+                take()
+            } else {
+                // The unsafe URL is answered at its spelling without it.
+                segments.removeFirst()
+            }
         } else if let segment = segments.first, let crop = try Self.relativeCrop(segment) {
             relativeCrop = crop
             take()

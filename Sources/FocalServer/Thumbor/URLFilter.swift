@@ -28,7 +28,7 @@ public struct URLFilter: Sendable {
             summary: "imagor's filter spelling of the `trim/` segment: the borders of the corner's colour cut off first", example: "10,bottom-right"),
         URLFilter(
             name: "cover", values: "none",
-            summary: "thumbor's cover of a GIF: an animation's first frame alone, as `max_frames(1)` (a still: JPEG unless `format` says otherwise, where thumbor keeps a one-frame GIF); a still is left as it is",
+            summary: "thumbor's cover of a GIF: an animation's first frame alone, as `max_frames(1)` (a still GIF, as in thumbor, unless `format` says otherwise); a still is left as it is",
             example: ""),
         URLFilter(
             name: "extract_focal", values: "none",

@@ -100,6 +100,7 @@ const CROP_OPTIONS = /*focal:crop-options*/[
   {"attribute": "sharpen", "filter": "sharpen", "default": null},
   {"attribute": "convolution", "filter": "convolution", "default": null},
   {"attribute": "round-corner", "filter": "round_corner", "default": null},
+  {"attribute": "label", "filter": "label", "default": null},
   {"attribute": "rotate", "filter": "rotate", "default": null},
   {"attribute": "output-crop", "filter": "output_crop", "default": null},
   {"attribute": "background-color", "filter": "background_color", "default": null}

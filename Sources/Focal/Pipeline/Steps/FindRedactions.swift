@@ -20,7 +20,7 @@ struct FindRedactions: CropStep {
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil, job.redacted == nil, let redaction = job.options.redaction, let image = job.image else { return }
-        for slot in OverlaySlot.all {
+        for slot in OverlaySlot.slots(of: job.options) {
             guard let overlay = job.overlayImages[slot.name] else { continue }
             job.redactedOverlays[slot.name] = try await Self.found(
                 in: pipeline.workingCopy(of: overlay, accuracy: .accurate, outputLongSide: nil), by: redaction, pipeline)

@@ -12,7 +12,7 @@ struct LoadOverlays: CropStep {
 
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, !job.overlaysIdentified else { return }
-        for slot in OverlaySlot.all {
+        for slot in OverlaySlot.slots(of: job.options) {
             guard let overlay = slot.option(job.options) else { continue }
             let input = try Self.input(job.options.overlayInputs[slot.name], named: overlay.source, for: slot.name)
             let (contentID, image) = try await pipeline.overlayIdentity(of: input)
@@ -38,7 +38,7 @@ struct OpenOverlays: CropStep {
     func run(_ job: inout CropJob, in pipeline: FocalPipeline) async throws {
         guard job.wantsResult, job.result == nil else { return }
         // Identified again from the bytes read: the result is stored under what was rendered.
-        for slot in OverlaySlot.all where job.overlayImages[slot.name] == nil {
+        for slot in OverlaySlot.slots(of: job.options) where job.overlayImages[slot.name] == nil {
             guard let overlay = slot.option(job.options) else { continue }
             let input = try LoadOverlays.input(job.options.overlayInputs[slot.name], named: overlay.source, for: slot.name)
             let (contentID, image) = try await pipeline.openOverlay(input)
