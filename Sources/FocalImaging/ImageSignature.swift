@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Recognises an image format from its first bytes, whatever a server or a file name claims.
 public enum ImageSignature {
@@ -25,6 +25,21 @@ public enum ImageSignature {
             let brand = String(decoding: b[8..<12], as: UTF8.self)
             if ["avif", "avis"].contains(brand) { return "avif" }
             if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(brand) { return "heif" }
+        }
+        return nil
+    }
+
+    /// A format thumbor reads that Focal refuses on purpose, by its first bytes: its name and why
+    /// (BMP and JPEG 2000: the only loaders this libvips has for them are not safe against hostile
+    /// files); nil for any other bytes.
+    public static func refusedFormat(of data: Data) -> (name: String, why: String)? {
+        let head = [UInt8](data.prefix(18))
+        if head.count >= 18, head[0] == 0x42, head[1] == 0x4D, [12, 40, 52, 56, 64, 108, 124].contains(Int(head[14]) | Int(head[15]) << 8), head[16] == 0, head[17] == 0 {
+            return ("BMP", "this libvips reads BMP only through ImageMagick, whose loaders are not safe against hostile files")
+        }
+        let jp2: [UInt8] = [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+        if head.starts(with: jp2) || head.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
+            return ("JPEG 2000", "libvips marks its JPEG 2000 loader (OpenJPEG) unsafe for untrusted files")
         }
         return nil
     }

@@ -278,6 +278,10 @@ public final class SourceImage: @unchecked Sendable {
     /// `input.not_an_image`. Only loaders' signature checks run, on the first 64 KiB; no header
     /// is read.
     private static func unrecognised(_ data: Data, name: String) -> ImagingError {
+        if let refused = ImageSignature.refusedFormat(of: data) {
+            return ImagingError(
+                .inputUnsupported, "the input is \(refused.name), which Focal does not read: \(refused.why); convert it to PNG or JPEG", source: name)
+        }
         var loader = [CChar](repeating: 0, count: 64)
         let head = data.prefix(64 << 10)
         let (status, text) = withErrorText { err, len in

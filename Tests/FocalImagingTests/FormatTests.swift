@@ -27,6 +27,22 @@ extension LibvipsLayer {
             #expect(image.format == "gif")
         }
 
+        /// BMP and JPEG 2000, which thumbor reads, are refused as unsupported (415) with the reason:
+        /// the only loaders this libvips has for them are not safe against hostile files.
+        @Test func bmpAndJPEG2000AreRefusedWithTheReason() {
+            var bmp = Data("BM".utf8) + Data([70, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0, 40, 0, 0, 0])
+            bmp += Data(repeating: 0, count: 52)
+            let jp2 = Data([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) + Data(repeating: 1, count: 64)
+            for (data, name, why) in [(bmp, "BMP", "ImageMagick"), (jp2, "JPEG 2000", "unsafe for untrusted files")] {
+                #expect {
+                    try SourceImage.open(data: data, name: "photo")
+                } throws: { error in
+                    guard let error = error as? ImagingError else { return false }
+                    return error.code == .inputUnsupported && error.message.contains("is \(name)") && error.message.contains(why)
+                }
+            }
+        }
+
         @Test func tiff() throws {
             let image = try SourceImage.open(data: ImageBytes.tiff(Self.gradient))
             #expect(image.size == Self.gradient.size)
