@@ -600,7 +600,7 @@ int focal_ov_yolo_detect(focal_ov_session *session, const unsigned char *rgb, si
     const focal_ov_net *net = session->net;
     int valid = input_size == net->width && pads != NULL && pad_count >= 1 &&
                 pad_count <= 4 && class_count >= 0 && class_count <= net->classes && group_count >= 1 &&
-                group_count <= 64 && group_thresholds != NULL && (class_count == 0 || (classes && groups)) &&
+                group_count <= FOCAL_OV_MAX_GROUPS && group_thresholds != NULL && (class_count == 0 || (classes && groups)) &&
                 nms_iou >= 0 && nms_iou <= 1;
     for (int p = 0; valid && p < pad_count; ++p) valid = pads[p] >= 0 && pads[p] <= 1;
     for (int k = 0; valid && k < class_count; ++k)
@@ -612,7 +612,7 @@ int focal_ov_yolo_detect(focal_ov_session *session, const unsigned char *rgb, si
         return FOCAL_OV_EINVAL;
     }
     if (class_count == 0) return 0;
-    candidates per_group[64];
+    candidates per_group[FOCAL_OV_MAX_GROUPS];
     memset(per_group, 0, sizeof per_group);
     for (int p = 0; p < pad_count && result == 0; ++p)
         result = yolo_pass(session, rgb, length, width, height, stride, input_size, pads[p], classes, groups,

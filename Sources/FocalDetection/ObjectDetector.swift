@@ -4,7 +4,8 @@ internal import FocalRuntime
 import Foundation
 import Synchronization
 
-/// Finds cats, dogs and people with YOLOv4-tiny (Darknet, COCO) through OpenVINO.
+/// Finds the 80 classes of COCO (`COCOClasses`: people, cats, dogs, cars, trucks, bicycles,
+/// horses…) with YOLOv4-tiny (Darknet) through OpenVINO.
 public final class ObjectDetector: SubjectDetecting {
     /// The model's file name in the model folder: the Darknet network converted to ONNX by
     /// `focalscripts.darknet_onnx` at setup and given a fixed 8-bit input of `inputSize` by
@@ -21,9 +22,23 @@ public final class ObjectDetector: SubjectDetecting {
     /// by the converter beside it.
     public static let headsFile = "yolov4-tiny.heads.json"
 
-    /// COCO class ids (0-based) of the kinds this detector reports, and their group: people
-    /// alone (0), cats and dogs together (1), scored as objectness × (p(cat) + p(dog)).
-    static let classes: [(id: Int32, kind: SubjectKind, group: Int32)] = [(0, .person, 0), (15, .cat, 1), (16, .dog, 1)]
+    /// COCO class ids (0-based) of the kinds this detector reports, and their group: cats and
+    /// dogs together (scored as objectness × (p(cat) + p(dog))), every other class alone.
+    static let classes: [(id: Int32, kind: SubjectKind, group: Int32)] = {
+        var groups: [SubjectKind: Int32] = [.cat: 1, .dog: 1]
+        var next: Int32 = 0
+        return COCOClasses.kinds.enumerated().map { index, kind in
+            if groups[kind] == nil {
+                if next == 1 { next += 1 }
+                groups[kind] = next
+                next += 1
+            }
+            return (Int32(index), kind, groups[kind] ?? 0)
+        }
+    }()
+
+    /// How many groups `classes` makes.
+    static let groupCount = Int((classes.map(\.group).max() ?? 0) + 1)
 
     /// Minimum score per kind: a pet's is compared with the threshold of the kind it is named.
     public let thresholds: [SubjectKind: Double]
@@ -37,15 +52,26 @@ public final class ObjectDetector: SubjectDetecting {
     private let settings: InferenceSettings
 
     /// The default thresholds: person 0.3, cat 0.25, dog 0.25 (a pet's score is its objectness
-    /// times p(cat) + p(dog), so an animal the network cannot tell apart still counts).
+    /// times p(cat) + p(dog), so an animal the network cannot tell apart still counts); every
+    /// other class `otherThreshold`.
     public static let defaultThresholds: [SubjectKind: Double] = [.person: 0.3, .cat: 0.25, .dog: 0.25]
+    /// The threshold of a class `thresholds` does not list: 0.3, as people.
+    public static let otherThreshold = 0.3
 
     public var identifier: String { Self.identifier(accuracy: accuracy, thresholds: thresholds, precision: precision) }
+
+    /// The least score that counts for `kind` under `thresholds`.
+    static func threshold(_ kind: SubjectKind, in thresholds: [SubjectKind: Double]) -> Double {
+        thresholds[kind] ?? (defaultThresholds[kind] == nil ? otherThreshold : 1)
+    }
 
     /// The identifier a detector with these settings has, without loading anything.
     /// - Parameter precision: The precision it runs in (`precision(models:settings:)`); default fp32.
     public static func identifier(accuracy: Accuracy, thresholds: [SubjectKind: Double], precision: InferencePrecision = .fp32) -> String {
-        let t = classes.map { "\($0.kind.rawValue)=\(thresholds[$0.kind] ?? 1)" }.joined(separator: ",")
+        // People and pets by name, then every other class of COCO at its threshold.
+        let named = [SubjectKind.person, .cat, .dog].map { "\($0.rawValue)=\(threshold($0, in: thresholds))" }
+        let others = thresholds.filter { defaultThresholds[$0.key] == nil }.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }
+        let t = (named + ["coco80=\(otherThreshold)"] + others).joined(separator: ",")
         let passes = Self.passes(accuracy).map { "\($0)" }.joined(separator: ";")
         return "yolov4-tiny-ov/\(precision.identifierPart)\(inputSize(accuracy))/\(passes)/\(t)"
     }
@@ -126,22 +152,22 @@ public final class ObjectDetector: SubjectDetecting {
     /// The compiled-net table's key: the model file and precision.
     private var netKey: String { "yolo|\(precision.rawValue)|" + modelPath }
 
-    /// Finds cats, dogs and people.
+    /// Finds the objects of every class.
     public func detect(_ request: DetectionRequest) async throws -> [Subject] {
         let proxy = try await request.pixels(longSide: accuracy.faceLongSide)
         return try await request.runBlocking { try self.detectNow(in: proxy) }
             .map { Subject(kind: $0.kind, box: request.toImage($0.box, from: proxy), confidence: $0.confidence) }
     }
 
-    /// Finds cats, dogs and people in `image` on the calling thread; boxes in its pixels.
+    /// Finds the objects of every class in `image` on the calling thread; boxes in its pixels.
     public func detectNow(in image: PixelBuffer) throws(DetectionError) -> [Subject] {
         let capacity = 256
         var boxes = [focal_ov_box](repeating: focal_ov_box(), count: capacity)
         let ids = Self.classes.map(\.id), groups = Self.classes.map(\.group)
         // A group keeps what reaches the lowest threshold of its kinds; each pet is then held to
         // the threshold of the kind it is named.
-        let groupThresholds = [0, 1].map { group in
-            Float(Self.classes.filter { $0.group == group }.map { thresholds[$0.kind] ?? 1 }.min() ?? 1)
+        let groupThresholds = (0..<Int32(Self.groupCount)).map { group in
+            Float(Self.classes.filter { $0.group == group }.map { Self.threshold($0.kind, in: thresholds) }.min() ?? 1)
         }
         let pads = Self.passes(accuracy)
         let size = Int32(Self.inputSize(accuracy))
@@ -164,9 +190,9 @@ public final class ObjectDetector: SubjectDetecting {
             }
         }
         return boxes.prefix(Int(count)).compactMap { box -> Subject? in
-            guard let kind = Self.classes.first(where: { $0.id == box.label })?.kind,
-                Double(box.score) >= thresholds[kind] ?? 1
-            else { return nil }
+            guard box.label >= 0, Int(box.label) < Self.classes.count, Self.classes[Int(box.label)].id == box.label else { return nil }
+            let kind = Self.classes[Int(box.label)].kind
+            guard Double(box.score) >= Self.threshold(kind, in: thresholds) else { return nil }
             return Subject(kind: kind, box: box.geometry, confidence: Double(box.score))
         }
     }

@@ -36,6 +36,7 @@ public struct ErrorStatus: Sendable {
             "a write without the token; on a signed-only server, a read of the API without the token or a request signature"),
         ErrorStatus(.requestBadSignature, .forbidden),
         ErrorStatus(.requestUnsafeRefused, .forbidden),
+        ErrorStatus(.requestPresetRequired, .forbidden),
         ErrorStatus(.inputNotFound, .notFound),
         ErrorStatus(.inputNotAFile, .notFound),
         ErrorStatus(.requestNotFound, .notFound),

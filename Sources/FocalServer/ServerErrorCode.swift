@@ -10,6 +10,9 @@ extension ErrorCode {
     public static let requestBadSignature = ErrorCode(rawValue: "request.bad_signature")
     /// An `unsafe/` URL, and the service does not serve them.
     public static let requestUnsafeRefused = ErrorCode(rawValue: "request.unsafe_refused")
+    /// An image URL that uses no preset (or a filter the operator does not allow beside one), on a
+    /// server that serves presets only (`--presets-only`).
+    public static let requestPresetRequired = ErrorCode(rawValue: "request.preset_required")
     /// A write without the bearer token, or with a wrong one.
     public static let requestUnauthorized = ErrorCode(rawValue: "request.unauthorized")
     /// No such route, image or override.
@@ -35,7 +38,7 @@ extension ErrorCode {
 
     /// Every code only the server makes, in one list (a test checks it against the declarations above).
     public static let server: [ErrorCode] = [
-        .requestNotCanonical, .requestBadSignature, .requestUnsafeRefused, .requestUnauthorized, .requestNotFound, .requestTooLarge,
+        .requestNotCanonical, .requestBadSignature, .requestUnsafeRefused, .requestPresetRequired, .requestUnauthorized, .requestNotFound, .requestTooLarge,
         .requestPreconditionFailed, .requestExpired, .requestTimeout, .clientAborted, .serverAnswersFull, .serverTimeout, .serverNotReady, .serverStorage,
     ]
 }

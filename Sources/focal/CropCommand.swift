@@ -38,6 +38,8 @@ struct CropCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: CropOption.help("quality")) var quality: String?
     @Option(parsing: .unconditional, help: CropOption.help("redact")) var redact: String?
     @Option(parsing: .unconditional, help: CropOption.help("kinds")) var kinds: String?
+    @Option(parsing: .unconditional, help: CropOption.help("placement")) var placement: String?
+    @Option(parsing: .unconditional, help: CropOption.help("tight")) var tight: String?
     @Option(parsing: .unconditional, help: CropOption.help("draw-detections")) var drawDetections: String?
     @Option(parsing: .unconditional, help: CropOption.help("no-upscale")) var noUpscale: String?
     @Option(parsing: .unconditional, help: CropOption.help("upscale")) var upscale: String?

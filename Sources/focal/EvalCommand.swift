@@ -28,6 +28,9 @@ struct EvalCommand: AsyncParsableCommand {
 
     @OptionGroup var detection: DetectionOptions
 
+    @Option(help: "Where the kept subjects sit: center, thirds or X,Y (as `focal crop --placement`).")
+    var placement: String = "center"
+
     @Flag(help: "Also print one line per image and aspect that lost a face or pet.")
     var verbose = false
 
@@ -46,6 +49,7 @@ struct EvalCommand: AsyncParsableCommand {
             try detection.check()
             _ = try parsedAspects()
             _ = try parsedRequirements()
+            _ = try Placement(text: placement)
         }
     }
 
@@ -58,6 +62,9 @@ struct EvalCommand: AsyncParsableCommand {
 
     func run() async throws {
         let targets = try parsedAspects()
+        var options = CropOptions.default
+        let placed = try Placement(text: placement)
+        options.placement = placed == .center ? nil : placed
         let requirements = try parsedRequirements()
         let labels = try EvalLabels.load(directory: directory)
         // One image at a time, each inference on one thread: the figures do not depend on the cores.
@@ -82,7 +89,7 @@ struct EvalCommand: AsyncParsableCommand {
                 found.add(detected: everything.subjects, labels: labelled.boxes, exhaustive: labelled.exhaustive_kinds ?? [])
                 for aspect in targets {
                     let planStarted = clock.now
-                    let plan = try analysis.plan(.aspect(width: aspect.0, height: aspect.1))
+                    let plan = try analysis.plan(.aspect(width: aspect.0, height: aspect.1), options: options)
                     planTime += clock.now - planStarted
                     crops += 1
                     let before = score

@@ -18,10 +18,12 @@ enum JSONLine {
         let options: [String: String]
         /// An animated output's frames: each one's crop and delay.
         let frames: [FrameDocument]?
+        /// Where the subjects were placed, when a placement was asked (`CropPlan.placement`).
+        var placement: String? = nil
         /// With `--timings`: where the time went, step by step.
         var timings: [Timing]? = nil
 
-        private enum Keys: String, CodingKey { case input, width, height, crop, strategy, subjects, output, origin, region, options, frames, timings }
+        private enum Keys: String, CodingKey { case input, width, height, crop, strategy, subjects, output, origin, region, options, frames, placement, timings }
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
@@ -36,6 +38,7 @@ enum JSONLine {
             try c.encodeIfPresent(region, forKey: .region)
             try c.encode(options, forKey: .options)
             try c.encodeIfPresent(frames, forKey: .frames)
+            try c.encodeIfPresent(placement, forKey: .placement)
             try c.encodeIfPresent(timings, forKey: .timings)
         }
     }
@@ -101,7 +104,7 @@ enum JSONLine {
                 strategy: plan.strategy.rawValue, subjects: detected.map(SubjectDocument.init), output: output, origin: origin,
                 region: plan.region.map(BoxDocument.init),
                 options: Dictionary(uniqueKeysWithValues: CropOption.canonical(options).map { ($0.name, $0.value) }),
-                frames: plan.frames?.map(FrameDocument.init), timings: timings?.map(Timing.init)))
+                frames: plan.frames?.map(FrameDocument.init), placement: plan.placement, timings: timings?.map(Timing.init)))
     }
 
     static func error(input: String?, message: String, code: ErrorCode) -> String {

@@ -31,6 +31,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(.root) var root: String?
     @Option(.key) var key: [String] = []
     @Flag(.allowUnsafe) var allowUnsafe = false
+    @Option(.preset) var preset: [String] = []
+    @Flag(.presetsOnly) var presetsOnly = false
+    @Option(.presetFilter) var presetFilter: [String] = []
     @Option(.token) var token: String?
     @Flag(.publicPhotos) var publicPhotos = false
     @Option(.data) var data: String?

@@ -102,8 +102,11 @@ import FocalCore
     @Test func theStrategyMatchesTheSubjectsUsed() async {
         await propertyCheck(count: 2000, input: PlannerGen.anyCase) { c in
             guard let plan = try? c.plan() else { Issue.record("refused"); return }
-            let usable = c.subjects.filter {
-                $0.box.width > 0 && $0.box.height > 0 && $0.confidence >= (c.options.minimumConfidence[$0.kind] ?? 0)
+            // Usable: a box, the confidence asked, and a kind the crop counts (the object
+            // detector's other classes only when named).
+            let usable = c.subjects.filter { subject in
+                subject.box.width > 0 && subject.box.height > 0 && subject.confidence >= (c.options.minimumConfidence[subject.kind] ?? 0)
+                    && (c.options.kinds.map { kinds in kinds.rank(of: subject.kind) != nil } ?? subject.kind.traits.countsByDefault)
             }
             if c.options.override != nil {
                 #expect(plan.strategy == .manual)
@@ -137,7 +140,8 @@ import FocalCore
         case .face, .head: .faces
         case .cat, .dog: .pets
         case .person: .people
-        default: .saliency
+        case .saliency: .saliency
+        default: .objects
         }
     }
 

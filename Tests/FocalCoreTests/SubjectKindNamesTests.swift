@@ -19,7 +19,9 @@ import Testing
         #expect(SubjectKindNames.kinds(named: "salient") == [.saliency])
         #expect(SubjectKindNames.kinds(named: "glitter") == nil)
         #expect(SubjectKindNames.groupWord(for: [.dog, .cat]) == "pet")
-        #expect(SubjectKindNames.words(for: Redaction.redactable) == ["face", "person", "cat", "dog", "pet", "people"])
+        #expect(Array(SubjectKindNames.words(for: Redaction.redactable).prefix(4)) == ["face", "person", "cat", "dog"])
+        #expect(Array(SubjectKindNames.words(for: Redaction.redactable).suffix(2)) == ["pet", "people"])
+        #expect(SubjectKindNames.kinds(named: "motorcycle") == [SubjectKind(rawValue: "motorbike")], "another word for a class")
     }
 
     @Test("each door still refuses what it cannot do: saliency is not redacted, a word is not named twice")

@@ -95,6 +95,10 @@ int focal_ov_yunet_detect(focal_ov_session *session, const unsigned char *rgb, s
                           int stride, float score_threshold, float nms_iou, focal_ov_box *out, int capacity,
                           char *err, size_t errlen);
 
+/// The most groups focal_ov_yolo_detect combines classes into (COCO's 80 classes, cats and dogs
+/// together, make 79).
+#define FOCAL_OV_MAX_GROUPS 96
+
 /// Finds COCO objects in an 8-bit interleaved RGB buffer with a YOLO net at its square input of
 /// `input_size` (the net's; the image is stretched to it, as Darknet does). One
 /// pass per entry of `pads` (1...4): the image inside a grey (114) border of that fraction of its

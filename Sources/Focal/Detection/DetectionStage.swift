@@ -79,12 +79,13 @@ public struct DetectionStage: Sendable {
                 accuracy: accuracy, threshold: configuration.faceThreshold, precision: FaceDetector.precision(settings: configuration.inference))
         })
 
-    /// Cats, dogs and people (YOLO): for a crop when no face was found, or a pet could still win
-    /// (it could be `SubjectSelection.petDominance` times the largest face, or a face may be an
-    /// animal's own: YuNet fires on dogs at 0.75–0.85, and the pet-face rule needs the animal's
-    /// box to tell); listed for everything.
+    /// The 80 classes of COCO (YOLO): cats, dogs and people for a crop when no face was found, or
+    /// a pet could still win (it could be `SubjectSelection.petDominance` times the largest face,
+    /// or a face may be an animal's own: YuNet fires on dogs at 0.75–0.85, and the pet-face rule
+    /// needs the animal's box to tell); listed for everything, which a crop that names kinds
+    /// reads (`kinds(truck)`).
     public static let objects = DetectionStage(
-        id: "objects", kinds: [.cat, .dog, .person], loadOrder: 2,
+        id: "objects", kinds: COCOClasses.kinds, loadOrder: 2,
         use: { context in
             let faces = context.found.filter { $0.kind.traits.strategy == .faces }
             let largestFace = faces.map(\.box.area).max() ?? 0

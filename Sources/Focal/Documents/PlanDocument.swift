@@ -1,6 +1,7 @@
 public import FocalCore
 
-/// A plan: `{"strategy", "crop", "relative", "output", "used", "region"}`, and for a frame of many
+/// A plan: `{"strategy", "crop", "relative", "output", "used", "region"}` (and `"placement"` when
+/// one was asked: what it did, `CropPlan.placement`), and for a frame of many
 /// also `"target"` and `"override"` (the saved crop that decided it, or null). An animated output's
 /// plan also has `"frames"`: each frame's `{"crop", "delay"}` (`crop` is then the first frame's).
 public struct PlanDocument: Encodable, Sendable {
@@ -22,6 +23,8 @@ public struct PlanDocument: Encodable, Sendable {
     public let preview: String?
     /// Each frame's crop and delay, for an animated output.
     public let frames: [FrameDocument]?
+    /// Where the subjects were placed, when a placement was asked (`CropPlan.placement`).
+    public let placement: String?
 
     /// A plan of an image of `imageSize`.
     /// - Parameters:
@@ -47,9 +50,10 @@ public struct PlanDocument: Encodable, Sendable {
         hasOverride = withOverride || override != nil
         self.override = override
         frames = plan.frames?.map(FrameDocument.init)
+        placement = plan.placement
     }
 
-    private enum Keys: String, CodingKey { case strategy, crop, relative, output, used, region, target, override, version, preview, frames }
+    private enum Keys: String, CodingKey { case strategy, crop, relative, output, used, region, target, override, version, preview, frames, placement }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -64,6 +68,7 @@ public struct PlanDocument: Encodable, Sendable {
         try c.encodeIfPresent(version, forKey: .version)
         try c.encodeIfPresent(preview, forKey: .preview)
         try c.encodeIfPresent(frames, forKey: .frames)
+        try c.encodeIfPresent(placement, forKey: .placement)
     }
 }
 

@@ -183,7 +183,8 @@ public struct CropOption: Sendable {
             print: { String($0.quality) }),
         CropOption(
             name: "redact", filter: "redact",
-            values: "`blur`, `pixelate` or a colour (`000000`), then optionally a strength 1-100, kinds joined by `+` (`face`, `person`, `cat`, `dog`, `pet`, `people`; plurals too, as in `kinds`) and `oval`",
+            values: "`blur`, `pixelate` or a colour (`000000`), then optionally a strength 1-100, kinds joined by `+` (`face`, `person`, `cat`, "
+                + "`dog`, `pet`, `people`, or a class of the object detector such as `car` or `bicycle`; plurals too, as in `kinds`) and `oval`",
             defaultText: "none",
             summary: "hides faces (or the kinds named) in the output, found by the thorough detection: blurred (strength: radius in % "
                 + "of the face, default 25), pixelated (blocks across, default 5, each at least 8 px or a third of a small face) or filled; `oval` (a URL's `redact_oval(…)`) hides ovals",
@@ -192,13 +193,36 @@ public struct CropOption: Sendable {
             print: { $0.redaction?.text }),
         CropOption(
             name: "kinds", filter: "kinds",
-            values: "kinds joined by `+`, the preferred first (`face`, `pet`, `cat`, `dog`, `person`, `people`, `saliency`; plurals too, as in `redact`), or kinds to leave out (`no-person`)",
-            defaultText: "every kind: faces, then pets, then people, then saliency",
+            values: "kinds joined by `+`, the preferred first (`face`, `pet`, `cat`, `dog`, `person`, `people`, `saliency`, or any of the object "
+                + "detector's 80 classes: `truck`, `bicycle`, `horse`, `traffic_light`…; plurals too, as in `redact`), each with a weight "
+                + "(`face:2+dog:1`) or none, or kinds to leave out (`no-person`)",
+            defaultText: "faces, then pets, then people, then saliency (the other classes count only when named)",
             summary: "which kinds of subject a crop is built around, in which order: `face` only faces (none found: a centre crop), "
-                + "`pet+face` pets before faces, `face+saliency` faces, else the salient region, `no-person` never people",
-            examples: ["face", "pet+face", "no-person", "cats+faces+saliency"],
+                + "`pet+face` pets before faces, `face+saliency` faces, else the salient region, `truck` the trucks, `no-person` never people; "
+                + "with weights every kind named counts, and a crop that cannot keep them all keeps the most weight (size × confidence × weight)",
+            examples: ["face", "pet+face", "no-person", "cats+faces+saliency", "truck", "bicycle+person", "face:2+dog", "no-car"],
             parse: { text, options throws(PlanningError) in options.crop.kinds = try SubjectPreference(text: text) },
             print: { $0.crop.kinds?.text }),
+        CropOption(
+            name: "placement", filter: "placement", values: "`center`, `thirds`, or `X,Y` in fractions of the crop (0 to 1)",
+            defaultText: "`center`",
+            summary: "where the kept subjects sit when the crop holds them with room to spare: centred, on the rule of thirds (their centre "
+                + "on the third line on their side of the image, a face's eyes on the upper third), or at a point of the crop; never at "
+                + "the cost of a subject (each stops where they stay whole); the plan says what it did",
+            examples: ["center", "thirds", "0.33,0.5", "centre"],
+            parse: { text, options throws(PlanningError) in
+                let placement = try Placement(text: text)
+                options.crop.placement = placement == .center ? nil : placement
+            },
+            print: { $0.crop.placement?.description ?? "center" }),
+        CropOption(
+            name: "tight", filter: "tight", values: "`width` (in a URL `tight()` too) or `height`", defaultText: "off: the size's aspect",
+            summary: "a frame whose aspect follows the subjects (imgix's `facearea`): the padded box of the kept subjects, output at the "
+                + "size's width (or height), the other side from the box (`300x0/filters:tight()`); bounded by the image and the output "
+                + "limits; with no subject, the size as asked",
+            examples: ["width", "height"],
+            parse: { text, options throws(PlanningError) in options.crop.tight = try TightSide(text: text) },
+            print: { $0.crop.tight?.rawValue }),
         CropOption(
             name: "draw-detections", filter: "draw_detections", values: "`on` or `off`; in a URL, `draw_detections()` is on",
             defaultText: "`off`",

@@ -63,7 +63,10 @@ extension FocalPipeline {
         if !ran { counters.withLock { $0.detectionCacheHits += 1 } }
         var result: [DetectionScope: [Subject]] = [:]
         for scope in scopes {
-            result[scope] = (scope == .everything ? all : cropUses).flatMap { entry.found[$0] ?? [] }
+            // A crop uses the kinds a default crop counts; the object detector's other classes
+            // are listed (`.everything`), and read by a crop that names kinds (`Detect`).
+            let found = (scope == .everything ? all : cropUses).flatMap { entry.found[$0] ?? [] }
+            result[scope] = scope == .everything ? found : found.filter(\.kind.traits.countsByDefault)
         }
         return result
     }

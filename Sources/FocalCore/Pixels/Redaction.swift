@@ -27,7 +27,7 @@ public struct Redaction: Hashable, Sendable, Codable {
     public var kinds: [SubjectKind]
 
     /// The kinds a redaction may name.
-    public static let redactable: [SubjectKind] = [.face, .person, .cat, .dog]
+    public static let redactable: [SubjectKind] = [.face, .person, .cat, .dog] + COCOClasses.kinds.filter { ![SubjectKind.person, .cat, .dog].contains($0) }
     /// The strengths a redaction takes.
     public static let strengths = 1...100
     /// Default strengths: a blur radius of 25 % of the region, 5 blocks across it.
@@ -155,7 +155,7 @@ public struct Redaction: Hashable, Sendable, Codable {
                 let named = words.compactMap { $0 }.flatMap { $0 }
                 guard !words.isEmpty, !words.contains(nil), named.allSatisfy(Self.redactable.contains), Set(named).count == named.count else {
                     throw PlanningError.invalidOption(
-                        "\(name) kinds '\(part)' must be joined by + from \(SubjectKindNames.words(for: Self.redactable).joined(separator: ", "))")
+                        "\(name) kinds '\(part.prefix(80))' must be joined by + from \(SubjectKindNames.words(for: Array(Self.redactable.prefix(4))).joined(separator: ", ")) or a class of the object detector (car, bicycle, …: GET /v1/config lists them)")
                 }
                 kinds = named
             }

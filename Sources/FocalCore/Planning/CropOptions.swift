@@ -24,6 +24,12 @@ public struct CropOptions: Hashable, Sendable, Encodable {
     /// Which kinds of subject count, and in which order (`filters:kinds(…)`); default nil: every
     /// kind, faces, then pets, then people, then saliency.
     public var kinds: SubjectPreference? = nil
+    /// Where the kept subjects sit when the crop holds them with room to spare (`Placement`);
+    /// default nil: centred.
+    public var placement: Placement? = nil
+    /// A tight crop: the kept subjects' padded box, output at this side of a size target, the
+    /// other side from the box (`TightSide`); default nil: the target's aspect.
+    public var tight: TightSide? = nil
 
     /// The defaults listed on each property.
     public static let `default` = CropOptions()

@@ -13,6 +13,8 @@ public struct CropStrategy: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let pets = CropStrategy(rawValue: "pets")
     /// Built around whole people.
     public static let people = CropStrategy(rawValue: "people")
+    /// Built around objects of the kinds a request named (`kinds(truck)`): COCO's other classes.
+    public static let objects = CropStrategy(rawValue: "objects")
     /// Built around the most salient region.
     public static let saliency = CropStrategy(rawValue: "saliency")
     /// A plain centre crop: detection off or nothing found.
@@ -54,6 +56,10 @@ public struct CropPlan: Hashable, Sendable, Codable {
     /// An animation's frames, each with its own crop of `outputSize`'s aspect (`MotionPlanner`);
     /// nil for a still output. `crop` is then the first frame's.
     public var frames: [FrameCrop]? = nil
+    /// Where the subjects were placed when a placement was asked (`CropOptions.placement`): on
+    /// each axis the third line used or why none was (`thirds: left, upper`, `thirds: whole,
+    /// nearest upper`), or `point 0.3,0.5`; nil otherwise (centred).
+    public var placement: String? = nil
 }
 
 extension CropPlan {

@@ -79,6 +79,13 @@ public enum CropPlanner {
         guard let region = union(padded) else {
             return make(frame.place(size: frame.fill, centredOn: frame.imageBox), nil, [], .center)
         }
+        // A tight crop: the padded box of the kept subjects, at its own aspect.
+        if let tight = options.tight, case let .size(w, h) = target {
+            let (crop, output) = tight.frame(for: region, asked: PixelSize(width: w, height: h), imageSize: imageSize)
+            var plan = CropPlan(imageSize: imageSize, crop: crop, outputSize: output, region: region, subjects: used, strategy: CropStrategy(kind))
+            plan.placement = "tight: \(tight.rawValue) \(tight == .width ? w : h)"
+            return plan
+        }
         let size = frame.size(toHold: region, zoom: options.zoom, minimum: minimum)
         // When the padded region does not fit, shrink the padding (each axis on its own) before
         // giving up any subject: the subjects matter more than the room around them.
@@ -94,23 +101,31 @@ public enum CropPlanner {
             }
         }
         let crop: PixelRect
-        if fits.x && fits.y {
+        var placed: String? = nil
+        if fits.x && fits.y, let placement = options.placement {
+            (crop, placed) = placement.place(size: size, holding: fitted, subjects: used, frame: frame)
+        } else if fits.x && fits.y {
             crop = frame.place(size: size, centredOn: fitted)
         } else if used.count > 1 {
             // The search is quadratic in candidates times subjects: a crowd is searched over
-            // its heaviest members (size × confidence), the rest only shape the region.
+            // its heaviest members (size × confidence × the kind's weight), the rest only shape
+            // the region.
+            let weight = { (subject: Subject) in options.kinds?.weight(of: subject.kind) ?? 1 }
             let heaviest = Array(zip(used, padded).enumerated().sorted {
                 let (a, b) = ($0.element.0, $1.element.0)
-                let (wa, wb) = (a.box.area.squareRoot() * a.confidence, b.box.area.squareRoot() * b.confidence)
+                let (wa, wb) = (a.box.area.squareRoot() * a.confidence * weight(a), b.box.area.squareRoot() * b.confidence * weight(b))
                 return wa != wb ? wa > wb : $0.offset < $1.offset
             }.prefix(PlacementSearch.maxSubjects).sorted { $0.offset < $1.offset }.map(\.element))
             crop = PlacementSearch(
-                frame: frame, size: size, subjects: heaviest.map(\.0), padded: heaviest.map(\.1), region: region
+                frame: frame, size: size, subjects: heaviest.map(\.0), padded: heaviest.map(\.1), region: region,
+                kindWeights: heaviest.map { weight($0.0) }
             ).best()
         } else {
             crop = placeOversized(used[0], in: fitted, size: size, frame: frame, others: subjects)
         }
-        return make(crop, region, used, CropStrategy(kind))
+        var plan = make(crop, region, used, CropStrategy(kind))
+        plan.placement = placed ?? options.placement.map { _ in "whole: the subjects fill the crop" }
+        return plan
     }
 
     /// Plans inside `bounds` as if it were the whole image, then maps the plan back: subjects are

@@ -2,7 +2,8 @@
 ///
 /// Candidate positions line the crop's edges up with each subject's padded box (and centre it on
 /// each subject and on the whole region); each candidate is scored and the best kept. A subject
-/// with its whole box inside scores most (weight: √area × confidence), a little more with its
+/// with its whole box inside scores most (weight: √area × confidence × its kind's weight, 1 unless
+/// a request weighs kinds: `kinds(face:2+dog:1)`), a little more with its
 /// padding; a face at least 90 % inside scores less, and a face cut deeper loses in proportion to
 /// how deep the cut goes. Placements that cut fewer faces through the middle (25–75 % inside)
 /// always win, so a face is never cut through the middle when a placement exists that avoids it. Animals and
@@ -18,6 +19,8 @@ struct PlacementSearch {
     let subjects: [Subject]
     let padded: [Box]
     let region: Box
+    /// Each subject's kind weight (`SubjectPreference.weight(of:)`): 1 unless a request weighs kinds.
+    var kindWeights: [Double] = []
 
     func best() -> PixelRect {
         let w = Double(size.width), h = Double(size.height)
@@ -59,9 +62,13 @@ struct PlacementSearch {
 
     /// The faces, then the inferred heads, the crop cuts through the middle (25–75 % of the box
     /// inside), as one number that orders placements: any face cut weighs more than every head cut.
+    /// Only faces of the heaviest weight count: a request that weighs another kind above faces
+    /// (`kinds(face:1+motorbike:3)`) lets the score decide.
     func middleCuts(_ crop: PixelRect) -> Int {
         let c = crop.box
-        let cut = subjects.filter { ($0.kind == .face || $0.kind == .head) && (0.25...0.75).contains($0.box.fractionInside(c)) }
+        let heaviest = kindWeights.max() ?? 1
+        let counted = subjects.indices.filter { ($0 < kindWeights.count ? kindWeights[$0] : 1) >= heaviest }.map { subjects[$0] }
+        let cut = counted.filter { ($0.kind == .face || $0.kind == .head) && (0.25...0.75).contains($0.box.fractionInside(c)) }
         let faces = cut.filter { $0.kind == .face }.count
         return faces * (subjects.count + 1) + (cut.count - faces)
     }
@@ -69,8 +76,9 @@ struct PlacementSearch {
     func score(_ crop: PixelRect) -> Double {
         let c = crop.box
         var total = 0.0
-        for (subject, box) in zip(subjects, padded) {
-            let weight = subject.box.area.squareRoot() * max(subject.confidence, 0.05)
+        for (index, (subject, box)) in zip(subjects, padded).enumerated() {
+            let kindWeight = index < kindWeights.count ? kindWeights[index] : 1
+            let weight = subject.box.area.squareRoot() * max(subject.confidence, 0.05) * kindWeight
             let inside = subject.box.fractionInside(c)
             let padded = c.contains(box, tolerance: 0.5)
             if subject.kind != .face && subject.kind != .head {

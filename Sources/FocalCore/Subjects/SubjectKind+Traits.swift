@@ -14,14 +14,19 @@ public struct SubjectKindTraits: Hashable, Sendable {
     public let label: String
     /// Its colour in overlays and on the page, `#rrggbb`.
     public let colour: String
+    /// Whether it counts in a crop that names no kinds: faces, pets, people and saliency do;
+    /// the object detector's other classes count only when a request names them.
+    public let countsByDefault: Bool
 
     /// Creates a row.
-    public init(kind: SubjectKind, priority: Int, strategy: CropStrategy, label: String, colour: String) {
+    /// - Parameter countsByDefault: Whether a crop that names no kinds uses it; default true.
+    public init(kind: SubjectKind, priority: Int, strategy: CropStrategy, label: String, colour: String, countsByDefault: Bool = true) {
         self.kind = kind
         self.priority = priority
         self.strategy = strategy
         self.label = label
         self.colour = colour
+        self.countsByDefault = countsByDefault
     }
 
     /// The colour as red, green and blue bytes (black when `colour` is not `#rrggbb`).
@@ -39,7 +44,40 @@ public struct SubjectKindTraits: Hashable, Sendable {
         SubjectKindTraits(kind: .dog, priority: 1, strategy: .pets, label: "Dog", colour: "#ec4899"),
         SubjectKindTraits(kind: .person, priority: 2, strategy: .people, label: "Person", colour: "#3b82f6"),
         SubjectKindTraits(kind: .saliency, priority: 3, strategy: .saliency, label: "Salient", colour: "#eab308"),
-    ]
+    ] + objectRows
+
+    /// The rows of the object detector's other classes (`COCOClasses`): counted when named, each
+    /// in a colour of its own (hues a golden angle apart, at two lightnesses).
+    static let objectRows: [SubjectKindTraits] = COCOClasses.kinds.enumerated().compactMap { index, kind in
+        guard ![SubjectKind.person, .cat, .dog].contains(kind) else { return nil }
+        let words = String(kind.rawValue.map { $0 == "_" ? " " : $0 })
+        let hue = (Double(index) * 137.508).truncatingRemainder(dividingBy: 360)
+        return SubjectKindTraits(
+            kind: kind, priority: 2, strategy: .objects, label: words.prefix(1).uppercased() + words.dropFirst(),
+            colour: hexColour(hue: hue, saturation: 0.62, lightness: index % 2 == 0 ? 0.46 : 0.58), countsByDefault: false)
+    }
+
+    /// `#rrggbb` of a colour given as hue (degrees), saturation and lightness (0 to 1).
+    static func hexColour(hue: Double, saturation: Double, lightness: Double) -> String {
+        let chroma = (1 - abs(2 * lightness - 1)) * saturation
+        let h = hue / 60
+        let x = chroma * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
+        let (r, g, b): (Double, Double, Double) =
+            switch h {
+            case ..<1: (chroma, x, 0)
+            case ..<2: (x, chroma, 0)
+            case ..<3: (0, chroma, x)
+            case ..<4: (0, x, chroma)
+            case ..<5: (x, 0, chroma)
+            default: (chroma, 0, x)
+            }
+        let m = lightness - chroma / 2
+        let digits = Array("0123456789abcdef")
+        return "#" + [r, g, b].map { channel in
+            let byte = Int(rounding: (channel + m) * 255, within: 0...255)
+            return String([digits[byte / 16], digits[byte % 16]])
+        }.joined()
+    }
 
     private static let registered = Mutex<[SubjectKindTraits]>([])
 

@@ -2,10 +2,11 @@
 /// `kinds(…)` and `redact(…)` filters, `--kinds` and `--redact`, `<focal-img kinds>`, the JSON API)
 /// and for `/v1/config`, which lists it.
 ///
-/// A word is a kind's own name (`face`, `cat`, `dog`, `person`, `saliency`, or a kind a library
-/// user registered with `SubjectKindTraits.register`), that name with an `s` (`faces`, `cats`), or
-/// a group's name (`pet` and `pets`: cats and dogs; `people`: persons; `salient`: the salient
-/// region). Case is ignored. What a door accepts of it is its own list (`SubjectPreference.nameable`,
+/// A word is a kind's own name (`face`, `cat`, `dog`, `person`, `saliency`, one of the object
+/// detector's classes such as `truck` or `traffic_light` (`COCOClasses`), or a kind a library
+/// user registered with `SubjectKindTraits.register`), that name with an `s` (`faces`, `cats`),
+/// another word for a class (`motorcycle`, `couch`, `tv`), or a group's name (`pet` and `pets`:
+/// cats and dogs; `people`: persons; `salient`: the salient region). Case is ignored. What a door accepts of it is its own list (`SubjectPreference.nameable`,
 /// `Redaction.redactable`), but a word means the same at every door.
 public enum SubjectKindNames {
     /// A name for several kinds at once, or another word for one.
@@ -25,7 +26,8 @@ public enum SubjectKindNames {
 
     /// The kinds `word` names, or nil when it names none.
     public static func kinds(named word: String) -> [SubjectKind]? {
-        let word = word.lowercased()
+        var word = word.lowercased()
+        if let name = COCOClasses.synonyms[word] { word = name }
         if let group = groups.first(where: { $0.words.contains(word) }) { return group.kinds }
         for row in SubjectKindTraits.all where row.kind.rawValue == word || row.kind.rawValue + "s" == word {
             return [row.kind]

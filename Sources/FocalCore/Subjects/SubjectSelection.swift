@@ -22,7 +22,7 @@ public enum SubjectSelection {
     ///   - subjects: Everything detected.
     ///   - minimumConfidence: Per kind, the least confidence that counts; default none.
     ///   - preference: Which kinds count and in which order (`SubjectPreference`); default nil:
-    ///     every kind, in the table's order.
+    ///     every kind a default crop counts (`SubjectKindTraits.countsByDefault`), in the table's order.
     public static func choose(
         _ subjects: [Subject], minimumConfidence: [SubjectKind: Double] = [:], preference: SubjectPreference? = nil
     ) -> [Subject] {
@@ -31,7 +31,10 @@ public enum SubjectSelection {
         }
         let pets = usable.filter { $0.kind.traits.strategy == .pets }
         let people = usable.filter { $0.kind == .person }
-        let rank: (SubjectKind) -> Int? = { preference?.rank(of: $0) ?? (preference == nil ? $0.priority : nil) }
+        let rank: (SubjectKind) -> Int? = { kind in
+            guard let preference else { return kind.traits.countsByDefault ? kind.priority : nil }
+            return preference.rank(of: kind)
+        }
         let candidates = usable.filter { rank($0.kind) != nil && !isPetsOwnFace($0, pets: pets, people: people) }
         let groups = Dictionary(grouping: candidates) { rank($0.kind) ?? Int.max }
         guard let first = groups.keys.min(), let group = groups[first] else { return [] }

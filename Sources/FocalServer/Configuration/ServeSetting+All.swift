@@ -8,7 +8,7 @@ extension ServeSetting {
     /// Every setting, in the order they are read and logged: a later one may refine an earlier
     /// (`max-jobs` after `workers`, `cache-size` after `cache-dir`).
     public static let all: [ServeSetting] = [
-        host, port, root, key, allowUnsafe, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, timingAllowOrigin, autoWebp, autoFormat,
+        host, port, root, key, allowUnsafe, preset, presetsOnly, presetFilter, token, publicPhotos, data, database, cacheDir, cacheSize, memoryCache, maxAge, timingAllowOrigin, autoWebp, autoFormat,
         requestTimeout, workers, maxJobs, memoryBudget, maxConnections, headerTimeout, bodyTimeout, bodyMemory, answerMemory, maxJSONBytes, maxSignPaths,
         maxFrames, animationFrames, overlongAnimations, metricsAllow, trustedProxy, noMetrics, allowSource, allowNetwork, s3Endpoint, s3Region, s3AccessKeyID, s3SecretAccessKey, s3SessionToken,
         s3Addressing, s3Bucket, redact, models, modelCache, precision, logLevel,
@@ -57,6 +57,52 @@ extension ServeSetting {
     public static let allowUnsafe = ServeSetting(
         flag: "allow-unsafe", "Serve /unsafe/... URLs, for local use: never on a public address",
         apply: { $0.allowUnsafe = $1 }, show: { "\($0.allowUnsafe)" })
+
+    /// `--preset NAME=OPTIONS`, repeatable, and `FOCAL_PRESETS`: `ServerConfiguration.presets`. In the
+    /// variable a comma that does not start `NAME=` belongs to the preset before it.
+    public static let preset = ServeSetting(
+        list: "preset", variable: "FOCAL_PRESETS", valueName: "name=options", defaultNote: "none",
+        sample: "thumb=400x400/smart/filters:kinds(face):format(auto)",
+        "A preset URLs use as filters:preset(NAME): NAME=a thumbor path fragment (400x400/smart/filters:kinds(face))",
+        apply: { configuration, items in
+            var texts: [String] = []
+            for item in items {
+                if let last = texts.last, let equals = item.firstIndex(of: "="), !Preset.isName(String(item[..<equals])) {
+                    texts[texts.count - 1] = last + "," + item
+                } else if let last = texts.last, !item.contains("=") {
+                    texts[texts.count - 1] = last + "," + item
+                } else {
+                    texts.append(item)
+                }
+            }
+            guard texts.count <= Preset.maxCount else { throw SettingError(reason: "at most \(Preset.maxCount) presets") }
+            var presets: [String: Preset] = [:]
+            for text in texts {
+                let preset: Preset
+                do throws(ServerError) { preset = try Preset(text: text) } catch { throw SettingError(reason: error.publicMessage) }
+                guard presets[preset.name] == nil else { throw SettingError(reason: "the preset \(preset.name) is given twice") }
+                presets[preset.name] = preset
+            }
+            configuration.presets = presets
+        },
+        show: { $0.presets.isEmpty ? "(none)" : $0.presets.keys.sorted().joined(separator: ",") })
+
+    /// `--presets-only`: `ServerConfiguration.presetsOnly`.
+    public static let presetsOnly = ServeSetting(
+        flag: "presets-only", "Serve only image URLs that use a preset (403 for any other), so that unsigned URLs are safe to publish",
+        apply: { $0.presetsOnly = $1 }, show: { "\($0.presetsOnly)" })
+
+    /// `--preset-filter`, repeatable, and `FOCAL_PRESET_FILTERS`: `ServerConfiguration.presetFilters`.
+    public static let presetFilter = ServeSetting(
+        list: "preset-filter", variable: "FOCAL_PRESET_FILTERS", valueName: "filter", defaultNote: "expire", sample: "expire,attachment",
+        "A filter a URL may give beside its preset under --presets-only",
+        apply: { configuration, names in
+            guard names.allSatisfy({ !$0.isEmpty && $0.count <= 40 && $0.allSatisfy { $0.isLetter || $0 == "_" } }) else {
+                throw SettingError(reason: "a filter's name is letters and _ (expire)")
+            }
+            configuration.presetFilters = Set(names)
+        },
+        show: { $0.presetFilters.sorted().joined(separator: ",") })
 
     /// `--token`: `ServerConfiguration.token`.
     public static let token = ServeSetting(

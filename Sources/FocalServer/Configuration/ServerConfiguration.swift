@@ -18,6 +18,13 @@ public struct ServerConfiguration: Sendable {
     public var keys: [String]
     /// Whether `/unsafe/...` URLs are served; default `false`.
     public var allowUnsafe: Bool
+    /// The presets URLs may use (`filters:preset(NAME)`), by name; default none.
+    public var presets: [String: Preset] = [:]
+    /// Whether image URLs must use a preset (and no filter besides it but `presetFilters`);
+    /// default `false`.
+    public var presetsOnly = false
+    /// The filters a URL may give beside its preset when `presetsOnly`; default `expire`.
+    public var presetFilters: Set<String> = ["expire"]
     /// The bearer token that writes (uploads, overrides) need; default none: writes are refused.
     public var token: String?
     /// `Cache-Control: public, max-age` of image responses, in seconds; default 86400 (a day).

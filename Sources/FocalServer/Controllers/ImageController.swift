@@ -41,11 +41,25 @@ struct ImageController: Controller {
             headers: [.location: location, .cacheControl: "public, max-age=31536000, immutable"])
     }
 
+    /// Under `--presets-only`: `url` must use a preset, and give no filter beside it but
+    /// `allowed` (`--preset-filter`).
+    /// - Throws: `ServerError` (`request.preset_required`, 403) naming what is refused.
+    static func checkPresetsOnly(_ url: ThumborURL, allowed: Set<String>) throws(ServerError) {
+        guard url.filters.contains(where: { $0.name == "preset" }) else {
+            throw ServerError(.requestPresetRequired, "this server serves preset URLs only: write /unsafe/filters:preset(NAME)/IMAGE")
+        }
+        if let other = url.filters.first(where: { $0.name != "preset" && !allowed.contains($0.name) }) {
+            let beside = allowed.sorted().joined(separator: ", ")
+            throw ServerError(
+                .requestPresetRequired, "this server serves preset URLs only: \(other.name.prefix(40))() is not allowed beside a preset (\(beside.isEmpty ? "nothing is" : beside + " are"))")
+        }
+    }
+
     /// Answers a thumbor-style image or `meta/` URL.
     func answer(_ request: Request, context: FocalRequestContext) async throws -> Response {
-        let url = try ThumborURL(path: request.uri.path)
-        if let signature = url.signature {
-            guard signer.verify(signature, path: url.signedPath) else {
+        let written = try ThumborURL(path: request.uri.path)
+        if let signature = written.signature {
+            guard signer.verify(signature, path: written.signedPath) else {
                 throw ServerError(
                     .requestBadSignature,
                     signer.keys.isEmpty ? "signed URLs cannot be verified: this service has no key" : "the URL's signature is not valid")
@@ -53,10 +67,16 @@ struct ImageController: Controller {
         } else if !configuration.allowUnsafe {
             throw ServerError(.requestUnsafeRefused, "unsafe URLs are not served here; sign the URL")
         }
+        // A preset is read as the options and filters it stands for, after the signature (which
+        // covers the URL as written) and before everything else: planning, keys, caches.
+        let expanded = try Preset.expand(written, presets: configuration.presets)
+        if configuration.presetsOnly { try Self.checkPresetsOnly(written, allowed: configuration.presetFilters) }
+        let url = expanded ?? written
         var imageRequest = try ImageRequest(url)
         // An unsafe URL in another spelling thumbor or imagor accepts: a permanent redirect to the
-        // one spelling rendered and cached (a cache in front keeps one image for all of them).
-        if url.signature == nil, imageRequest.canonicalPath != url.signedPath {
+        // one spelling rendered and cached (a cache in front keeps one image for all of them). A
+        // preset's URL is its own spelling: its result is keyed by what it expands to.
+        if expanded == nil, url.signature == nil, imageRequest.canonicalPath != url.signedPath {
             return Self.redirect(to: "/unsafe/" + imageRequest.canonicalPath, query: request.uri.query)
         }
         let now = Int64(Date().timeIntervalSince1970 * 1000)

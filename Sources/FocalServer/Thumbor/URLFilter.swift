@@ -19,6 +19,10 @@ public struct URLFilter: Sendable {
     /// Every URL-only filter, in the README's order.
     public static let all: [URLFilter] = [
         URLFilter(name: "aspect", values: "`A:B`", summary: "the output's aspect (with one side, or none, given)", example: "16:9"),
+        URLFilter(
+            name: "preset", values: "a preset's name (`focal serve --preset NAME=OPTIONS`)",
+            summary: "the URL read as if written with the preset's options and filters, then its own filters (`--presets-only` serves only these)",
+            example: "thumb"),
         URLFilter(name: "redact_oval", values: "as `redact`", summary: "imagor's spelling of `redact(…,oval)`", example: "blur"),
         URLFilter(name: "strip_icc", values: "none", summary: "accepted; outputs never carry a colour profile (they are sRGB)", example: ""),
         URLFilter(name: "strip_exif", values: "none", summary: "accepted; outputs never carry metadata", example: ""),

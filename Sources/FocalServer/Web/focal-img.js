@@ -70,6 +70,8 @@ const CROP_OPTIONS = /*focal:crop-options*/[
   {"attribute": "quality", "filter": "quality", "default": null},
   {"attribute": "redact", "filter": "redact", "default": null},
   {"attribute": "kinds", "filter": "kinds", "default": null},
+  {"attribute": "placement", "filter": "placement", "default": null},
+  {"attribute": "tight", "filter": "tight", "default": null},
   {"attribute": "draw-detections", "filter": "draw_detections", "default": null},
   {"attribute": "no-upscale", "filter": "no_upscale", "default": null, "bare": true},
   {"attribute": "upscale", "filter": "upscale", "default": null, "bare": true},

@@ -19,7 +19,10 @@ struct PlanFrame: CropStep {
             return
         }
         let plan = try Analysis(image: image, subjects: job.cropSubjects).plan(target, options: job.planCrop)
+        // An aspect's output, and a tight crop's (whose other side follows the subjects), is
+        // the plan's own: checked against the output limits here.
         if case .aspect = target { try pipeline.configuration.limits.check(output: plan.outputSize) }
+        if job.planCrop.tight != nil { try pipeline.configuration.limits.check(output: plan.outputSize) }
         job.plan = plan
     }
 }
