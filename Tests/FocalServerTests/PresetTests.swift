@@ -34,8 +34,11 @@ import Testing
     /// are refused.
     @Test func aPresetIsReadAsTheOptionsItStandsFor() async throws {
         try await withServer({
-            $0.presets = ["thumb": try! Preset(text: Self.thumb)]
+            $0.presets = ["thumb": try! Preset(text: Self.thumb), "grey": try! Preset(text: "grey=filters:grayscale():format(png)")]
         }) { client in
+            // A preset of filters alone leaves the size to the URL (as `<focal-img preset>` writes it).
+            let (sized, _) = try await FilterRouteTests.get(client, "/unsafe/120x80/smart/filters:preset(grey)/astronaut.png")
+            #expect(try FilterRouteTests.decode(sized).size == PixelSize(width: 120, height: 80))
             let (viaPreset, presetHeaders) = try await FilterRouteTests.get(client, "/unsafe/filters:preset(thumb)/astronaut.png")
             let (spelled, spelledHeaders) = try await FilterRouteTests.get(client, "/unsafe/200x100/smart/filters:kinds(face):format(png)/astronaut.png")
             #expect(viaPreset == spelled)

@@ -237,8 +237,9 @@ class Environment:
         self.data = self.workdir / "data"
         self.data.mkdir(parents=True, exist_ok=True)
         self.token = "browser-test-token"
+        # A preset of filters alone, for `<focal-img preset>` (it changes no other URL).
         self.focal = Focal(binary, root, str(self.data), self.token, "browser-test-key",
-                           str(self.workdir / "focal.log"), cwd)
+                           str(self.workdir / "focal.log"), cwd, extra_args=["--preset", "grey=filters:grayscale()"])
         self.focal.start()
         self.proxy = Proxy(self.focal)
         self.screenshots = Path(screenshots)

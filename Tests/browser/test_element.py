@@ -114,6 +114,16 @@ class ElementTests(unittest.TestCase):
         self.assertIn("grayscale():", detail["url"])
         self.assertIn("round_corner(12,255,255,255)", detail["url"])
 
+    def test_a_preset_attribute_names_the_servers_preset(self):
+        """`<focal-img preset="grey">` asks for the server's preset first, its own options after;
+        the server reads it as the filters it stands for."""
+        self.make("preset", {"preset": "grey", "kinds": "face"}, "width:200px;height:100px")
+        detail = self.wait_loaded("preset")
+        w, h = frame_size(200, 100, self.dpr)
+        self.assertIn(f"/{w}x{h}/smart/filters:preset(grey):", detail["url"])
+        self.assertIn("kinds(face)", detail["url"])
+        self.assertEqual(detail["plan"]["strategy"], "faces")
+
     def test_the_crop_is_a_real_url_for_lcp_the_cache_and_copy_address(self):
         """The element alone shows its crop with the browser's own <img src> request: the page's
         largest paint names that URL, and the plan comes from the answer's Server-Timing."""

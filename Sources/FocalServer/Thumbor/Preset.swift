@@ -55,12 +55,17 @@ public struct Preset: Sendable, Hashable {
             let known = presets.keys.sorted().prefix(20).joined(separator: ", ")
             throw ServerError.invalid("no preset is named '\(name.prefix(40))'; this server has \(known.isEmpty ? "none" : known)")
         }
-        guard url.canonicalOptions.allSatisfy({ $0 == "meta" }) else {
+        // A preset that gives a size (or crop, alignment, smart) gives all of them; one of
+        // filters alone leaves them to the URL (as `<focal-img preset>` writes its size).
+        let lead = url.canonicalOptions.filter { $0 == "debug" || $0 == "meta" }
+        let own = url.canonicalOptions.filter { $0 != "debug" && $0 != "meta" }
+        guard preset.options.isEmpty || own.isEmpty else {
             throw ServerError.invalid("a URL with preset(\(name)) gives no size, crop or alignment of its own: the preset does; put them in filters or another preset")
         }
         let others = url.filters.filter { $0.name != "preset" }.map { "\($0.name)(\($0.arguments))" }
         let all = preset.filters + others
-        let parts = (url.meta ? ["meta"] : []) + preset.options + (all.isEmpty ? [] : ["filters:" + all.joined(separator: ":")]) + [url.image]
+        let options = preset.options.isEmpty ? own : preset.options
+        let parts = lead + options + (all.isEmpty ? [] : ["filters:" + all.joined(separator: ":")]) + [url.image]
         return try ThumborURL(path: "/unsafe/" + parts.joined(separator: "/"))
     }
 }

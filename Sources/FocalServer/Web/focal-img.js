@@ -110,7 +110,7 @@ const CROP_OPTIONS = /*focal:crop-options*/[
 
 /** Attributes that change which crop is requested. */
 const REQUEST_ATTRIBUTES = [
-  'src', 'server', 'step', 'ladder', 'max-dpr', 'signer', 'cache-name', 'revalidate', 'version',
+  'src', 'server', 'step', 'ladder', 'max-dpr', 'signer', 'cache-name', 'revalidate', 'version', 'preset',
   ...CROP_OPTIONS.map((option) => option.attribute),
 ];
 
@@ -352,6 +352,9 @@ function encodeSource(src) {
 /** The path after `unsafe/` (or the signature) for an element's options and size. */
 function cropPath(src, size, options) {
   const filters = [], segments = [];
+  // A preset of the server's (`focal serve --preset NAME=filters:…`) first: the element's own
+  // options then apply after it.
+  if (options.preset) filters.push(`preset(${options.preset})`);
   for (const { attribute, filter, default: fallback, bare, segment } of CROP_OPTIONS) {
     const value = options[attribute];
     // A switch (`grayscale`) is on with no value; an attribute given as `on` is too.
@@ -428,6 +431,7 @@ function sizeAt(width, aspect) {
 function optionsFrom(options = {}) {
   const out = {};
   for (const { attribute } of CROP_OPTIONS) out[attribute] = options[attribute] == null ? null : String(options[attribute]);
+  out.preset = options.preset == null ? null : String(options.preset);
   out.detect = !['off', 'false', '0', 'no'].includes(String(options.detect ?? 'on').toLowerCase());
   return out;
 }
@@ -1034,6 +1038,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       const value = this.getAttribute(attribute)?.trim();
       options[attribute] = value || (bare && value === '' ? '' : null);
     }
+    options.preset = this.getAttribute('preset')?.trim() || null;
     // detect is the URL's smart/: on unless off (or false, 0, no), as the option table reads it.
     options.detect = !['off', 'false', '0', 'no'].includes((options.detect || 'on').toLowerCase());
     return options;
