@@ -1,5 +1,6 @@
 import ArgumentParser
 import Focal
+import FocalServer
 import FocalTools
 import Foundation
 
@@ -100,6 +101,9 @@ struct CropCommand: AsyncParsableCommand {
     @Option(help: "Seconds a URL may take to download, redirects included.")
     var timeout: Double = 30
 
+    @Option(help: "A preset of FOCAL_PRESETS (as `focal serve --preset NAME=filters:…`, filters alone) applied before the other options.")
+    var preset: String?
+
     @OptionGroup var detection: DetectionOptions
 
     func validate() throws {
@@ -147,6 +151,18 @@ struct CropCommand: AsyncParsableCommand {
     /// the property named for it (`min-face`, `minFace`), which `make generated` writes.
     func focalOptions() throws -> FocalOptions {
         var options = FocalOptions(accuracy: detection.accuracy)
+        if let preset {
+            // The same presets `focal serve` reads from FOCAL_PRESETS.
+            let presets = try ServerConfiguration(flags: [:], environment: ProcessInfo.processInfo.environment).presets
+            guard let chosen = presets[preset] else {
+                throw ValidationError("--preset: no preset is named '\(preset)'; FOCAL_PRESETS has \(presets.isEmpty ? "none" : presets.keys.sorted().joined(separator: ", "))")
+            }
+            guard chosen.options.isEmpty else {
+                throw ValidationError("--preset: \(preset) gives a size or crop (\(chosen.options.joined(separator: "/"))); give --size or --aspect and a preset of filters alone")
+            }
+            do { options = try chosen.filterOptions() } catch { throw ValidationError("--preset: \(error.publicMessage)") }
+            options.accuracy = detection.accuracy
+        }
         var given: [String: String] = [:]
         for case let (label?, value as Option<String?>) in Mirror(reflecting: self).children {
             if let text = value.wrappedValue { given[Self.optionName(property: label)] = text }

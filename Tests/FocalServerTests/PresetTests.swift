@@ -63,6 +63,29 @@ import Testing
         }
     }
 
+    /// `/v1/plan`'s `"preset"`: a preset of filters alone is the options' base; a preset with a
+    /// size is refused there (the frames give theirs); under `--presets-only` a body names one.
+    @Test func theJSONAPINamesAPreset() async throws {
+        try await withServer({
+            $0.presets = ["people": try! Preset(text: "people=filters:kinds(person):placement(thirds)"), "thumb": try! Preset(text: Self.thumb)]
+            $0.presetsOnly = true
+        }) { client in
+            func plan(_ options: [String: Any]) async throws -> (HTTPResponse.Status, [String: Any]?) {
+                let request: [String: Any] = ["source": ["path": "astronaut.png"], "frames": [["width": 300, "height": 200]], "options": options]
+                let data = try JSONSerialization.data(withJSONObject: request)
+                return try await client.execute(uri: "/v1/plan", method: .post, body: ByteBuffer(bytes: data)) { ($0.status, $0.json) }
+            }
+            let (status, json) = try await plan(["preset": "people"])
+            let frame = try #require((json?["frames"] as? [[String: Any]])?.first)
+            #expect(status == .ok && frame["strategy"] as? String == "people", "\(String(describing: json))")
+            #expect(frame["placement"] is String, "the plan says how the preset's placement went")
+            #expect(try await plan(["preset": "thumb"]).0 == .badRequest)
+            #expect(try await plan(["preset": "nope"]).0 == .badRequest)
+            let (refused, answer) = try await plan(["kinds": "face"])
+            #expect(refused == .forbidden && answer?["code"] as? String == "request.preset_required")
+        }
+    }
+
     /// `--presets-only`: any URL without a preset, or with a filter beside it the operator did not
     /// allow, is a JSON 403; a preset's URL (with `expire`) is served.
     @Test func presetsOnlyRefusesEveryOtherURL() async throws {

@@ -54,3 +54,24 @@ import Testing
         #expect(throws: PlanningError.self) { try Redaction(text: "blur,spaceship") }
     }
 }
+
+/// `focal crop --kinds CLASS`, `--placement`, `--tight` and `--preset` (FOCAL_PRESETS, as `focal serve` reads it).
+@Suite struct SubjectFramingCLITests {
+    @Test func theCommandLineTakesClassesPlacementTightAndPresets() async throws {
+        let folder = try Scratch()
+        defer { folder.remove() }
+        let bike = try await Run(["crop", Checkout.fixture("motorcycle_left.png"), "--aspect", "1:1", "--kinds", "motorbike", "--placement", "thirds", "--json"])
+        #expect(bike.status == 0, "\(bike.stderr)")
+        #expect(bike.objects.first?["strategy"] as? String == "objects")
+        let tight = try await Run(["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "300x300", "--tight", "width", "-o", folder.file("t.jpg"), "--json"])
+        #expect(tight.status == 0, "\(tight.stderr)")
+        let (decoded, _) = try OutputDecoding.open(try Data(contentsOf: URL(fileURLWithPath: folder.file("t.jpg"))))
+        #expect(decoded.size.width == 300 && decoded.size.height > 300, "the face's box is taller than wide: \(decoded.size)")
+        let environment = ProcessInfo.processInfo.environment.merging(["FOCAL_PRESETS": "grey=filters:grayscale():kinds(person)"]) { $1 }
+        let preset = try await Run(["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "200x200", "--preset", "grey", "--json"], environment: environment)
+        #expect(preset.status == 0, "\(preset.stderr)")
+        #expect(preset.objects.first?["strategy"] as? String == "people")
+        let unknown = try await Run(["crop", Checkout.fixture("grace_hopper.jpg"), "--size", "200x200", "--preset", "nope", "--json"], environment: environment)
+        #expect(unknown.status != 0 && unknown.stdout.contains("no preset is named"))
+    }
+}

@@ -95,12 +95,27 @@ struct PlanController: Controller {
             .max(by: { $0.area < $1.area })
     }
 
-    /// The crop options a JSON body gives, read through the option table.
-    static func options(_ body: OptionsBody?) throws(ServerError) -> FocalOptions {
+    /// The crop options a JSON body gives, read through the option table: a `"preset"` (the
+    /// server's `--preset` of filters alone) first, then the others over it.
+    /// - Parameters:
+    ///   - presets: The server's presets; default none.
+    ///   - presetsOnly: Whether a body must name a preset (`--presets-only`); default false.
+    static func options(_ body: OptionsBody?, presets: [String: Preset] = [:], presetsOnly: Bool = false) throws(ServerError) -> FocalOptions {
         var options = FocalOptions()
-        let values = body?.values ?? [:]
+        var values = body?.values ?? [:]
+        if let name = values.removeValue(forKey: "preset") {
+            guard let preset = presets[name] else {
+                throw ServerError.invalid("no preset is named '\(String(name.prefix(40)).oneLine)'; this server has \(presets.isEmpty ? "none" : presets.keys.sorted().prefix(20).joined(separator: ", "))")
+            }
+            guard preset.options.isEmpty else {
+                throw ServerError.invalid("preset \(name) gives a size or crop; /v1/plan's frames give theirs: name a preset of filters alone")
+            }
+            options = try preset.filterOptions()
+        } else if presetsOnly {
+            throw ServerError(.requestPresetRequired, "this server serves presets only: name one in the options (\"preset\": \"NAME\")")
+        }
         for name in values.keys.sorted() where CropOption.named(name) == nil {
-            throw ServerError.invalid("unknown option \"\(String(name.prefix(64)).oneLine)\"; Focal knows \((CropOption.all.map(\.name) + ["overrides"]).joined(separator: ", "))")
+            throw ServerError.invalid("unknown option \"\(String(name.prefix(64)).oneLine)\"; Focal knows \((CropOption.all.map(\.name) + ["preset", "overrides"]).joined(separator: ", "))")
         }
         // In the table's order, as on the command line (effects apply in that order).
         for option in CropOption.all {
@@ -146,7 +161,7 @@ struct PlanController: Controller {
             throw ServerError.invalid("give between 1 and \(maxFrames) frames")
         }
         let targets = try body.frames.map { frame throws(ServerError) in try Self.target(frame) }
-        let options = try Self.options(body.options)
+        let options = try Self.options(body.options, presets: configuration.presets, presetsOnly: configuration.presetsOnly)
         let source = try source(body.source, size: Self.madeSize(targets))
         let (input, known) = try await library.input(for: source)
         let limits = configuration.pipeline.limits

@@ -1,3 +1,4 @@
+public import Focal
 import FocalCore
 /// A named fragment of thumbor's URL grammar an operator gives (`focal serve --preset
 /// thumb=400x400/smart/filters:kinds(face):format(auto)`), used in a URL as `filters:preset(thumb)`:
@@ -34,6 +35,15 @@ public struct Preset: Sendable, Hashable {
         self.name = name
         options = url.canonicalOptions
         filters = url.filters.map { "\($0.name)(\($0.arguments))" }
+    }
+
+    /// The crop options its filters stand for (its size and crop aside), as `/v1/plan`'s
+    /// `"preset"` and `focal crop --preset` read it.
+    /// - Throws: `ServerError` (`request.invalid`) when its filters do not read (checked when made).
+    public func filterOptions() throws(ServerError) -> FocalOptions {
+        guard !filters.isEmpty else { return FocalOptions() }
+        // `smart/`: the other doors detect unless told not to (`detect`), a URL only when it says so.
+        return try ImageRequest(ThumborURL(path: "/unsafe/smart/filters:" + filters.joined(separator: ":") + "/preset.jpg")).options
     }
 
     /// Whether `text` is a preset's name.
