@@ -33,6 +33,9 @@ public struct GeneratedRegion: Sendable {
                 file: "README.md", name: "url-filters", open: "<!-- url-filters -->\n", close: "<!-- /url-filters -->",
                 text: URLFilter.markdownTable + "\n"),
             GeneratedRegion(
+                file: "README.md", name: "object-classes", open: "<!-- object-classes -->\n", close: "<!-- /object-classes -->",
+                text: objectClasses + "\n"),
+            GeneratedRegion(
                 file: "README.md", name: "error-statuses", open: "<!-- error-statuses -->\n", close: "<!-- /error-statuses -->",
                 text: ErrorStatus.markdownTable + "\n"),
             GeneratedRegion(
@@ -43,6 +46,14 @@ public struct GeneratedRegion: Sendable {
             .code("Sources/FocalServer/Web/overlay.js", "kinds", kindsJSON),
             .code("Sources/FocalServer/Web/app.css", "kind-colours", "\n" + kindColours + "\n  "),
         ]
+    }
+
+    /// The object detector's classes, as `kinds(…)` names them, with the other words read for them.
+    static var objectClasses: String {
+        let other = Dictionary(grouping: COCOClasses.synonyms, by: \.value).mapValues { $0.map(\.key).sorted() }
+        return COCOClasses.names.map { name in
+            "`\(name)`" + (other[name].map { " (" + $0.map { "`\($0)`" }.joined(separator: ", ") + ")" } ?? "")
+        }.joined(separator: ", ")
     }
 
     /// What `content` holds between this region's markers, or nil when the markers are not there once each.
