@@ -455,7 +455,10 @@ public final class SourceImage: @unchecked Sendable {
             throw Self.error(status, text, name: name, signature: self.format)
         }
         defer { focal_vips_free(memory) }
-        return Data(bytes: memory, count: length)
+        // libvips 8.14's webpsave keeps the source's EXIF on this path too: stripped here, as
+        // every other encode is (a camera photo's 16-pixel preview was 10 KB of it).
+        let data = Data(bytes: memory, count: length)
+        return format == .webp ? WebPMetadata.stripped(data) : data
     }
 
     /// Where `crop` lies once the whole image is scaled so that it becomes exactly `output`, in

@@ -142,3 +142,19 @@ final class QuarterDogDetector: SubjectDetecting {
         #expect(result.format == format)
     }
 }
+
+/// No output carries the source's metadata: a camera photo's EXIF (facerec_obama.jpg has 55
+/// fields) leaves no `EXIF` chunk in a WebP rendered straight from the file, nor in a tiny one.
+@Suite struct OutputMetadataTests {
+    @Test func webpFromTheFileCarriesNoEXIF() async throws {
+        let photo = ImageInput.file(Checkout.evalPhotos + "/facerec_obama.jpg")
+        var options = FocalOptions(format: .webp)
+        options.crop.detect = false
+        for size in [PixelSize(width: 300, height: 300), PixelSize(width: 16, height: 16)] {
+            let result = try await makePipeline().crop(photo, to: .size(width: size.width, height: size.height), options: options)
+            #expect(result.data.range(of: Data("EXIF".utf8)) == nil, "\(size): \(result.data.count) bytes")
+            #expect(result.data[12..<16] != Data("VP8X".utf8) || result.data[20] & 0x0C == 0, "no EXIF or XMP flag")
+            if size.width == 16 { #expect(result.data.count < 400, "a 16-pixel WebP is a few hundred bytes: \(result.data.count)") }
+        }
+    }
+}

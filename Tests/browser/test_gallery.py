@@ -368,6 +368,19 @@ class PhoneTests(GalleryCase):
         time.sleep(0.5)
         self.screenshot("gallery-phone-frames")
 
+    def test_hidden_controls_stay_hidden_on_a_touch_screen(self):
+        """The touch rule that sizes buttons (`.button{display:inline-flex}`) does not show a
+        hidden one: each card's Restore appears only once its frame was reshaped."""
+        self.open("chelsea.png")
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "pointer", "value": "coarse"}]})
+        coarse = self.driver.execute_script("return matchMedia('(pointer: coarse)').matches")
+        self.assertTrue(coarse, "the touch rules apply")
+        shown = self.driver.execute_script("""return [...document.querySelectorAll('[hidden]')]
+            .filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.className || e.tagName)""")
+        self.assertEqual(shown, [], "hidden controls shown on a touch screen")
+        restores = self.driver.execute_script("return document.querySelectorAll('.reset-size').length")
+        self.assertGreater(restores, 0)
+
 
 class DarkTests(GalleryCase):
     dark = True

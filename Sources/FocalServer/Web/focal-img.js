@@ -467,8 +467,13 @@ export function focalSources({ src, aspect, server = '', widths = DEFAULT_WIDTHS
  * a few hundred bytes), or null for anything else: a preview never makes a request.
  */
 function inlinePreview(value) {
-  return typeof value === 'string' && value.length <= 4096 && /^data:image\/(webp|jpeg|png|avif);base64,[A-Za-z0-9+/]+=*$/.test(value)
-    ? value : null;
+  if (typeof value !== 'string') return null;
+  // Over the cap (a server that left metadata in it): said in the console, not dropped silently.
+  if (value.length > 4096) {
+    console.warn(`focal-img: a preview of ${value.length} characters is over the 4096 kept; the placeholder stays plain`);
+    return null;
+  }
+  return /^data:image\/(webp|jpeg|png|avif);base64,[A-Za-z0-9+/]+=*$/.test(value) ? value : null;
 }
 
 /**
