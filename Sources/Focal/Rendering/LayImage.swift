@@ -8,13 +8,9 @@ struct LayImage: FrameChange {
     let name = "image"
 
     func ready(for job: CropJob, plan: CropPlan, in pipeline: FocalPipeline) async throws -> ReadyFrameChange? {
-        var overlays: [(ImageOverlay, RenderedImage)] = []
-        for (index, overlay) in job.options.imageOverlays.enumerated() {
-            guard let laid = try await pipeline.overlayImage(OverlaySlot.name("image", index), of: job, for: plan) else { continue }
-            overlays.append((overlay, laid))
-        }
-        guard !overlays.isEmpty else { return nil }
-        let laid = overlays
+        let overlays = job.options.imageOverlays
+        let laid = try await pipeline.overlayImages("image", count: overlays.count, of: job, for: plan).map { (overlays[$0.index], $0.image) }
+        guard !laid.isEmpty else { return nil }
         return ReadyFrameChange { frame, _ in try laid.reduce(frame) { frame, overlay in try overlay.0.apply(overlay.1, to: frame) } }
     }
 }

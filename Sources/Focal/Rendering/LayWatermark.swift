@@ -8,13 +8,9 @@ struct LayWatermark: FrameChange {
     let name = "watermark"
 
     func ready(for job: CropJob, plan: CropPlan, in pipeline: FocalPipeline) async throws -> ReadyFrameChange? {
-        var marks: [(Watermark, RenderedImage)] = []
-        for (index, watermark) in job.options.watermarks.enumerated() {
-            guard let mark = try await pipeline.overlayImage(OverlaySlot.name("watermark", index), of: job, for: plan) else { continue }
-            marks.append((watermark, mark))
-        }
+        let watermarks = job.options.watermarks
+        let marks = try await pipeline.overlayImages("watermark", count: watermarks.count, of: job, for: plan).map { (watermarks[$0.index], $0.image) }
         guard !marks.isEmpty else { return nil }
-        let laid = marks
-        return ReadyFrameChange { image, _ in try laid.reduce(image) { image, mark in try mark.0.apply(mark.1, to: image) } }
+        return ReadyFrameChange { image, _ in try marks.reduce(image) { image, mark in try mark.0.apply(mark.1, to: image) } }
     }
 }

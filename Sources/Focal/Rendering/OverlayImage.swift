@@ -15,4 +15,16 @@ extension FocalPipeline {
         let regions = Self.outputRegions(found, crop: whole, output: size)
         return try await pool.run { try decoded.redacting(regions, with: redaction) }
     }
+
+    /// The images of the first `count` overlays of `filter` (`watermark`, `image`), in order, each
+    /// as `overlayImage` makes it, with its place among them; those the job has none for are
+    /// left out.
+    func overlayImages(_ filter: String, count: Int, of job: CropJob, for plan: CropPlan) async throws -> [(index: Int, image: RenderedImage)] {
+        var images: [(index: Int, image: RenderedImage)] = []
+        for index in 0..<count {
+            guard let image = try await overlayImage(OverlaySlot.name(filter, index), of: job, for: plan) else { continue }
+            images.append((index, image))
+        }
+        return images
+    }
 }
