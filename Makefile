@@ -17,7 +17,7 @@ LINK := -Xlinker -rpath -Xlinker \$$ORIGIN/../lib/focal -Xlinker -rpath -Xlinker
 EVAL ?= ../shared/eval/dev
 DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
-.PHONY: all deps test-deps models fixtures build release demo serve test test-browser eval stress eval-stress check-redaction bench bench-formats package-element check-element \
+.PHONY: all deps test-deps models fixtures build release demo serve test test-browser check-links eval stress eval-stress check-redaction bench bench-formats package-element check-element \
 	bench-serve output-digests client-tests compare-filters cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
 	bench-lock bench-abuse bench-build lint readme-options generated man install uninstall test-install
 
@@ -104,6 +104,10 @@ test-browser: models fixtures
 # focalscripts modules imported. scripts/lint.sh lists what it sets aside and why.
 lint: deps
 	@scripts/lint.sh
+
+# Every relative link and anchor of the repository's Markdown resolves (scripts/focalscripts/links.py).
+check-links:
+	@cd scripts && python3 -m focalscripts.links
 
 # The generated parts of checked-in files, from the code's tables (GeneratedRegion): the README's
 # crop option table and table of errors, and the web page's option, format and kind tables. A test
