@@ -167,12 +167,18 @@ class OneDownloadTests(unittest.TestCase):
 
     def test_the_gallerys_snippet_is_the_markup_form_and_works_pasted_into_a_page(self):
         self.driver.get(self.env.origin + "/#photo=chelsea.png")
+        # Once the plan is in: the crop version of its 16:9 frame (the snippet's aspect).
         snippet = harness.wait(self.driver, lambda d: d.execute_script(
-            "const s = document.getElementById('snippet').textContent; return s.includes('chelsea.png') && s"), 30,
-            "the snippet names the photo")
+            "const s = document.getElementById('snippet').textContent; return s.includes('chelsea.png') && s.includes('?v=') && s"), 30,
+            "the snippet names the photo, versioned")
         self.assertRegex(snippet, r"focal-img(\.[0-9a-f]+)?\.css", "the stylesheet: no layout shift, a box before the module runs")
         self.assertIn("<img\n", snippet, "an <img> inside: shown with JavaScript off, as early as <img>")
-        self.assertIn(" 1280w", snippet)
+        # The hero the README teaches: eager, first in line, widths for a 700-px slot.
+        self.assertIn('loading="eager"', snippet)
+        self.assertIn('fetchpriority="high"', snippet)
+        self.assertNotIn('loading="lazy"', snippet)
+        self.assertRegex(snippet, r" 70\dw", "a candidate for the 700-px slot at 1x (widths round to the 16-px step)")
+        self.assertNotIn(" 1280w", snippet)
         self.driver.get("about:blank")  # the gallery's own requests end here
         time.sleep(0.5)
         self.env.proxy.clear()

@@ -134,6 +134,7 @@ async function refreshPlan() {
     const plan = planned || await api.plan(photo.source, PLAN_FRAMES);
     if (photo !== state.current) return;
     state.plan = plan;
+    updateSnippet();
     $('#original-figure').style.aspectRatio = `${plan.image.width} / ${plan.image.height}`;
     $('#original-meta').textContent = `${photo.name} · ${plan.image.width} × ${plan.image.height} px`;
     drawLegend($('#legend'), plan);
@@ -289,11 +290,14 @@ async function updateSnippet() {
   // A signed server's URLs are signed by the site that shows them: with its key in the markup's
   // URLs (SIGNATURE stands for each one's), through its signer for the element's own requests.
   const url = config.unsafe ? (path) => `${origin}/unsafe/${path}` : (path) => `${origin}/SIGNATURE/${path}`;
-  let html = focalImgMarkup({ server: origin, src, aspect: '16:9', widths: [320, 640, 1280],
-    sizes: '(max-width: 700px) 100vw, 700px', alt: 'Describe the photo', loading: 'lazy', url });
+  // The hero the README teaches: eager and first in line, widths for its 700-px slot (1x to 2x,
+  // and a phone's full width), versioned by the crop version of the plan (cached a year).
+  const version = state.plan?.frames?.find((frame) => frame.target === '16:9')?.version || undefined;
+  let html = focalImgMarkup({ server: origin, src, aspect: '16:9', widths: [350, 700, 1050, 1400],
+    sizes: '(max-width: 700px) 100vw, 700px', alt: 'Describe the photo', loading: 'eager', fetchpriority: 'high', version, url });
   if (!config.unsafe) html = html.replace('<focal-img ', '<focal-img signer="/your-signing-endpoint" ');
   // One attribute per line, and one srcset candidate per line, as a person would write it.
-  html = html.replace(/ (?=(?:src|srcset|sizes|width|alt|aspect|server|signer|loading)=)/g, '\n     ')
+  html = html.replace(/ (?=(?:src|srcset|sizes|width|alt|aspect|server|signer|loading|version)=)/g, '\n     ')
     .replace(/, (?=https?:)/g, ',\n             ').replace('><img', '>\n  <img').replace('></focal-img>', '>\n</focal-img>');
   $('#snippet').textContent = `${style}\n${script}\n\n${html}`;
   // A server that signs the page's URLs signs its ladder's sizes only: the sample is one of them.
