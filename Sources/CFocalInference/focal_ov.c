@@ -532,8 +532,9 @@ static int yolo_pass(focal_ov_session *session, const unsigned char *rgb, size_t
         return FOCAL_OV_EINVAL;
     if ((result = infer(session, input_size, input_size, err, errlen)) != 0) return result;
 
-    float sums[64], best[64];
-    int labels[64];
+    // One slot per group (yolo_detect checks group_count against FOCAL_OV_MAX_GROUPS).
+    float sums[FOCAL_OV_MAX_GROUPS], best[FOCAL_OV_MAX_GROUPS];
+    int labels[FOCAL_OV_MAX_GROUPS];
     for (int h = 0; h < net->head_count && result == 0; ++h) {
         const focal_ov_yolo_head *head = &net->heads[h];
         char name[16];
