@@ -50,6 +50,8 @@ public final class ObjectDetector: SubjectDetecting {
     private let heads: [focal_ov_yolo_head]
     private let classCount: Int32
     private let settings: InferenceSettings
+    /// Each group's threshold: the lowest of its classes' (a pet is then held to its own kind's).
+    private let groupThresholds: [Float]
 
     /// The default thresholds: person 0.3, cat 0.25, dog 0.25 (a pet's score is its objectness
     /// times p(cat) + p(dog), so an animal the network cannot tell apart still counts); every
@@ -126,6 +128,9 @@ public final class ObjectDetector: SubjectDetecting {
         self.accuracy = accuracy
         self.thresholds = thresholds
         settings = inference
+        groupThresholds = (0..<Int32(Self.groupCount)).map { group in
+            Float(Self.classes.filter { $0.group == group }.map { Self.threshold($0.kind, in: thresholds) }.min() ?? 1)
+        }
     }
 
     /// The compiled model, shared by every object detector of the process with the same settings.
@@ -164,11 +169,9 @@ public final class ObjectDetector: SubjectDetecting {
         let capacity = 256
         var boxes = [focal_ov_box](repeating: focal_ov_box(), count: capacity)
         let ids = Self.classes.map(\.id), groups = Self.classes.map(\.group)
-        // A group keeps what reaches the lowest threshold of its kinds; each pet is then held to
-        // the threshold of the kind it is named.
-        let groupThresholds = (0..<Int32(Self.groupCount)).map { group in
-            Float(Self.classes.filter { $0.group == group }.map { Self.threshold($0.kind, in: thresholds) }.min() ?? 1)
-        }
+        // A group keeps what reaches the lowest threshold of its kinds (`groupThresholds`); each
+        // pet is then held to the threshold of the kind it is named.
+        let groupThresholds = self.groupThresholds
         let pads = Self.passes(accuracy)
         let size = Int32(Self.inputSize(accuracy))
         let (width, height, stride) = try image.cGeometry()
