@@ -102,7 +102,12 @@ package final class SeaweedServer: @unchecked Sendable {
         var last: any Error = LoopbackError("not tried")
         while ContinuousClock.now < deadline {
             do {
-                _ = try await client.list(bucket: bucket, prefix: "", limit: 1)
+                // The filer lists before a restarted volume server has registered (a read then
+                // answers 500): ready once a stored object reads back too.
+                let page = try await client.list(bucket: bucket, prefix: "", limit: 1)
+                if let first = page.objects.first, let object = ObjectAddress(bucket: bucket, key: first.key) {
+                    _ = try await client.get(object, maxBytes: 256 << 20)
+                }
                 return
             } catch {
                 last = error
