@@ -94,8 +94,9 @@ class OneDownloadTests(unittest.TestCase):
         self.driver.save_screenshot(str(self.env.screenshots / f"downloads-{self.width}x{self.height}-{self.dpr:g}x.png"))
 
     def test_a_lazy_image_is_picked_by_its_box_with_sizes_auto(self):
-        """The helpers write `sizes="auto, 100vw"` for lazy images: the browser picks the candidate
-        for the card's width, not the screen's, and the element keeps it."""
+        """An author's `sizes="auto, 100vw"` on a lazy image (the helpers no longer write it: with
+        JavaScript off it costs a second download, test_no_script): the browser picks the
+        candidate for the card's width, not the screen's, and the element keeps it."""
         self.env.proxy.clear()
         card = markup("chelsea.png", (4, 3), "auto, 100vw", "lazy")
         self.env.proxy.pages["lazy.html"] = PAGE.replace("HERO", "").replace(

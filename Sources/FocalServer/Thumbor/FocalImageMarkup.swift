@@ -64,12 +64,6 @@ public struct FocalImageMarkup: Sendable {
         return "\(server)/\(signature)/\(path)"
     }
 
-    /// `sizes` with `auto` first (for a lazy image), unless it is there already.
-    static func autoSizes(_ sizes: String) -> String {
-        let first = sizes.split(separator: ",", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
-        return first == "auto" ? sizes : "auto, " + sizes
-    }
-
     /// Whether `text` is an inline preview: a `data:image/(webp|jpeg|png|avif);base64,` URI of at
     /// most 4 KiB (as focal-img.js checks it).
     static func isInlinePreview(_ text: String) -> Bool {
@@ -94,8 +88,10 @@ public struct FocalImageMarkup: Sendable {
     ///   - source: As `url(_:width:height:filters:)` takes it.
     ///   - alt: The image's text alternative (escaped here).
     ///   - aspect: The box's aspect, e.g. `(16, 9)`; reduced.
-    ///   - sizes: The `sizes` attribute; default `100vw`. A lazy image gets `auto, ` before it: a
-    ///     browser that knows `sizes="auto"` picks by the box's laid-out width, others by the rest.
+    ///   - sizes: The `sizes` attribute, the box's width in the layout (e.g.
+    ///     `(max-width: 700px) 25vw, 169px` for a card); default `100vw`. Written as given: with
+    ///     JavaScript off Chromium loads lazy images at once, and a `sizes` of `auto, …` then
+    ///     costs a viewport-wide download before the box's own.
     ///   - loading: Default `.lazy`; `.eager` for the hero.
     ///   - fetchPriority: `high` for the hero, `low`, or nil (none).
     ///   - version: The crop version of this aspect (a frame's `version` in `POST /v1/plan`, or
@@ -126,7 +122,6 @@ public struct FocalImageMarkup: Sendable {
         // focal-img.js's focalImgMarkup writes it.
         guard let fallback = candidates.first(where: { $0.width >= 640 }) ?? candidates.last else { return "" }
         let srcset = candidates.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
-        let sizes = loading == .lazy ? Self.autoSizes(sizes) : sizes
         var img = "<img src=\"\(Self.escaped(fallback.url))\" srcset=\"\(Self.escaped(srcset))\" sizes=\"\(Self.escaped(sizes))\""
         img += " width=\"\(fallback.width)\" height=\"\(fallback.height)\" alt=\"\(Self.escaped(alt))\" loading=\"\(loading.rawValue)\" decoding=\"async\""
         if let fetchPriority { img += " fetchpriority=\"\(Self.escaped(fetchPriority))\"" }

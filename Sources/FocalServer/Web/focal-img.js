@@ -500,9 +500,10 @@ const escapeHTML = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.char
  * `<focal-img …><img src srcset sizes width height loading alt></focal-img>`: an image that shows
  * with no JavaScript at all, which focal-img.js then enhances with the exact crop for its box.
  * @param {object} settings  as for `focalSources`, and:
- * @param {string} [settings.sizes='100vw']  the `<img sizes>`: the box's width in the layout; a
- *   lazy image gets `auto, ` before it (a browser that knows `sizes="auto"` then picks by the
- *   box's laid-out width, others by the rest)
+ * @param {string} [settings.sizes='100vw']  the `<img sizes>`: the box's width in the layout (e.g.
+ *   `(max-width: 700px) 25vw, 169px` for a card). Written as given: `auto, …` is not added, for
+ *   with JavaScript off Chromium loads lazy images at once, sizes `auto` by the viewport before
+ *   layout and then fetches the box's candidate too (two downloads, the first the largest)
  * @param {string} [settings.alt='']  the image's text alternative
  * @param {'lazy' | 'eager'} [settings.loading='lazy']  `eager` for an image above the fold
  * @param {'high' | 'low' | 'auto'} [settings.fetchpriority]  e.g. `high` for the page's main image
@@ -517,7 +518,6 @@ export function focalImgMarkup({ sizes = '100vw', alt = '', loading = 'lazy', fe
   const host = { src: settings.src, server: settings.server || null, aspect: String(settings.aspect), loading,
     fetchpriority: fetchpriority || null, version: settings.version || null, preview: inlinePreview(preview) };
   for (const [name, value] of Object.entries(settings.options || {})) if (value != null) host[name] = String(value);
-  if (loading === 'lazy' && !/^\s*auto\s*(,|$)/i.test(sizes)) sizes = `auto, ${sizes}`;
   const img = { src: fallback.url, srcset: sources.map((s) => `${s.url} ${s.width}w`).join(', '), sizes,
     width: fallback.width, height: fallback.height, loading, fetchpriority: fetchpriority || null, decoding: 'async', alt,
     // The preview under the image until it loads: the browser's scaling of 16 pixels blurs it.
