@@ -5,7 +5,7 @@ public import HTTPTypes
 /// 404 missing or not allowed, 408 sent too slowly, 412 stale write, 413 too large, 415 not a
 /// supported image, 422 over a pixel or cost limit or corrupt, 429 overloaded, 499 (logged only)
 /// client gone, 500 the server's own failures, 502 fetch failed, 503 not ready or too slow, 504
-/// fetch timeout. The README's table of errors is written from it (`GeneratedRegion`).
+/// fetch timeout. The table of errors in `docs/http-api.md` is written from it (`GeneratedRegion`).
 ///
 /// A new code is its declaration (`ErrorCode`, or `ErrorCode.server` for the server's own) and
 /// its row here.
@@ -14,7 +14,7 @@ public struct ErrorStatus: Sendable {
     public let code: ErrorCode
     /// The status it is answered with.
     public let status: HTTPResponse.Status
-    /// What the README says of it beside its name, if anything.
+    /// What the table of errors (`docs/http-api.md`) says of it beside its name, if anything.
     public let note: String?
 
     init(_ code: ErrorCode, _ status: HTTPResponse.Status, _ note: String? = nil) {
@@ -23,10 +23,10 @@ public struct ErrorStatus: Sendable {
         self.note = note
     }
 
-    /// Every code's row, in the README's order within each status.
+    /// Every code's row, in the order of the table of errors within each status.
     public static let table: [ErrorStatus] = [
         ErrorStatus(.requestInvalid, .badRequest, "malformed URL, filter, option or JSON"),
-        ErrorStatus(.requestNotCanonical, .badRequest, "a signed URL written another way than [the one Focal accepts](#security)"),
+        ErrorStatus(.requestNotCanonical, .badRequest, "a signed URL written another way than [the one Focal accepts](limits.md#security)"),
         ErrorStatus(.inputEmpty, .badRequest),
         ErrorStatus(.fetchInvalidURL, .badRequest),
         ErrorStatus(.storageInvalidAddress, .badRequest),
@@ -83,7 +83,7 @@ public struct ErrorStatus: Sendable {
         ErrorStatus(.fetchTimeout, .gatewayTimeout),
     ]
 
-    /// What the README adds after a status's codes.
+    /// What the table of errors adds after a status's codes.
     static let statusNotes: [Int: String] = [
         404: ", and a source that answered 404",
         429: ", with `Retry-After`, at once: more jobs than `--max-jobs`, jobs' memory past `--memory-budget`, or request bodies past `--body-memory`",
@@ -94,7 +94,7 @@ public struct ErrorStatus: Sendable {
     /// The status of each code, for lookups.
     static let statuses: [ErrorCode: HTTPResponse.Status] = Dictionary(table.map { ($0.code, $0.status) }, uniquingKeysWith: { first, _ in first })
 
-    /// The README's table of errors: one row per status sent (499 is never sent), its codes in
+    /// The table of errors (`docs/http-api.md`): one row per status sent (499 is never sent), its codes in
     /// table order with their notes.
     public static var markdownTable: String {
         var lines = ["| status | codes |", "|---|---|"]

@@ -2,8 +2,9 @@ import Focal
 import FocalImaging
 public import Foundation
 
-/// A part of a checked-in file written from the code's tables, between two markers: the README's
-/// crop option and error tables, `focal crop`'s flags for the crop options, and the web page's
+/// A part of a checked-in file written from the code's tables, between two markers: the reference
+/// pages' crop option, URL filter, object class and error tables (`docs/options.md`, `docs/url.md`,
+/// `docs/http-api.md`), `focal crop`'s flags for the crop options, and the web page's
 /// option, kind and format tables (`focal-img.js`, `overlay.js`, `app.css`). The files are served and shipped exactly as checked in;
 /// `make generated` rewrites every region and a test fails when one is stale.
 public struct GeneratedRegion: Sendable {
@@ -27,16 +28,16 @@ public struct GeneratedRegion: Sendable {
     public static var all: [GeneratedRegion] {
         [
             GeneratedRegion(
-                file: "README.md", name: "crop-options", open: "<!-- crop-options -->\n", close: "<!-- /crop-options -->",
+                file: "docs/options.md", name: "crop-options", open: "<!-- crop-options -->\n", close: "<!-- /crop-options -->",
                 text: CropOption.markdownTable + "\n"),
             GeneratedRegion(
-                file: "README.md", name: "url-filters", open: "<!-- url-filters -->\n", close: "<!-- /url-filters -->",
+                file: "docs/url.md", name: "url-filters", open: "<!-- url-filters -->\n", close: "<!-- /url-filters -->",
                 text: URLFilter.markdownTable + "\n"),
             GeneratedRegion(
-                file: "README.md", name: "object-classes", open: "<!-- object-classes -->\n", close: "<!-- /object-classes -->",
+                file: "docs/options.md", name: "object-classes", open: "<!-- object-classes -->\n", close: "<!-- /object-classes -->",
                 text: objectClasses + "\n"),
             GeneratedRegion(
-                file: "README.md", name: "error-statuses", open: "<!-- error-statuses -->\n", close: "<!-- /error-statuses -->",
+                file: "docs/http-api.md", name: "error-statuses", open: "<!-- error-statuses -->\n", close: "<!-- /error-statuses -->",
                 text: ErrorStatus.markdownTable + "\n"),
             GeneratedRegion(
                 file: "Sources/focal/CropCommand.swift", name: "crop-option-flags", open: "// focal:crop-option-flags\n",

@@ -5,8 +5,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
-/// Every error code has a deliberate HTTP status, the list of codes is complete, and the README's
-/// table of errors says the same as the code.
+/// Every error code has a deliberate HTTP status, the list of codes is complete, and the table of
+/// errors in `docs/http-api.md` says the same as the code.
 @Suite struct ErrorStatusTests {
     /// The codes declared in `file`, read from the source.
     static func declared(in file: String) throws -> [String] {
@@ -54,24 +54,24 @@ import Testing
         #expect(HTTPResponse.Status(for: ErrorCode(rawValue: "no.such_code")) == .internalServerError)
     }
 
-    /// Each row of the README's table of errors lists codes answered with that status, and every
-    /// code sent to clients is in the row of its status.
-    @Test func theReadmeTableAgrees() throws {
-        let readme = try String(contentsOf: Checkout.root.appendingPathComponent("README.md"), encoding: .utf8)
-        guard let start = readme.range(of: "### Errors"), let end = readme.range(of: "### Logs and metrics") else {
-            Issue.record("the README has no Errors section")
+    /// Each row of the table of errors (`docs/http-api.md`) lists codes answered with that status,
+    /// and every code sent to clients is in the row of its status.
+    @Test func theDocsTableAgrees() throws {
+        let page = try String(contentsOf: Checkout.root.appendingPathComponent("docs/http-api.md"), encoding: .utf8)
+        guard let start = page.range(of: "\n## Errors\n"), let end = page.range(of: "\n## Logs and metrics\n", range: start.upperBound..<page.endIndex) else {
+            Issue.record("docs/http-api.md has no Errors section followed by Logs and metrics")
             return
         }
         var rows: [Int: String] = [:]
-        for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n") where line.hasPrefix("| ") {
+        for line in page[start.upperBound..<end.lowerBound].split(separator: "\n") where line.hasPrefix("| ") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             if let status = cells.first.flatMap({ Int($0) }), cells.count > 1 { rows[status] = cells[1] }
         }
         for code in ErrorCode.all + ErrorCode.server where code != .clientAborted {
             let status = HTTPResponse.Status(for: code).code
-            #expect(rows[status]?.contains("`\(code.rawValue)`") == true, "README: \(code) should be in the \(status) row")
+            #expect(rows[status]?.contains("`\(code.rawValue)`") == true, "docs/http-api.md: \(code) should be in the \(status) row")
             for (other, text) in rows where other != status {
-                #expect(!text.contains("`\(code.rawValue)`"), "README: \(code) is listed under \(other), but answers \(status)")
+                #expect(!text.contains("`\(code.rawValue)`"), "docs/http-api.md: \(code) is listed under \(other), but answers \(status)")
             }
         }
     }

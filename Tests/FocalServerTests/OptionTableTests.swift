@@ -10,8 +10,8 @@ import Testing
 @testable import FocalServer
 
 /// Every door reads the crop option table: a `/v1/plan` body and the element take every spelling
-/// the table lists and agree on the canonical one, which is the only one a URL's filter takes; the README and the element name
-/// exactly the table's options. (The command line is checked in `CLITests`.)
+/// the table lists and agree on the canonical one, which is the only one a URL's filter takes; the reference pages
+/// (`docs/options.md`, `docs/element.md`, `docs/cli.md`) and the element name exactly the table's options. (The command line is checked in `CLITests`.)
 @Suite struct OptionTableTests {
     /// Every option with every spelling it lists.
     static let spellings: [(String, String)] = CropOption.all.flatMap { option in option.examples.map { (option.name, $0) } }
@@ -128,21 +128,26 @@ import Testing
         }
     }
 
-    @Test("the README carries the table as the code declares it, and no door's section lists an option of its own")
-    func readmeCarriesTheTable() throws {
-        let readme = try String(contentsOf: Checkout.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "<!-- crop-options -->\n"))
-        let end = try #require(readme.range(of: "<!-- /crop-options -->"))
-        #expect(String(readme[start.upperBound..<end.lowerBound]) == CropOption.markdownTable + "\n", "run make generated")
+    @Test("the reference pages carry the table as the code declares it, and no door's section lists an option of its own")
+    func docsCarryTheTable() throws {
+        func page(_ name: String) throws -> String {
+            try String(contentsOf: Checkout.root.appendingPathComponent("docs/\(name)"), encoding: .utf8)
+        }
+        let options = try page("options.md")
+        let start = try #require(options.range(of: "<!-- crop-options -->\n"))
+        let end = try #require(options.range(of: "<!-- /crop-options -->"))
+        #expect(String(options[start.upperBound..<end.lowerBound]) == CropOption.markdownTable + "\n", "run make generated")
         // The element's attribute table lists no crop option by name: the crop option table does.
-        let element = try #require(readme.range(of: "## `<focal-img>`"))
-        let rows = readme[element.upperBound...].split(separator: "\n").prefix { !$0.hasPrefix("## ") }.filter { $0.hasPrefix("| `") }
+        let elementPage = try page("element.md")
+        let element = try #require(elementPage.range(of: "\n## `<focal-img>`\n"))
+        let rows = elementPage[element.upperBound...].split(separator: "\n").prefix { !$0.hasPrefix("## ") }.filter { $0.hasPrefix("| `") }
         let attributes = rows.compactMap { $0.split(separator: "`").dropFirst().first.map(String.init) }
         #expect(!attributes.isEmpty)
         #expect(Set(attributes).isDisjoint(with: CropOption.all.map(\.name)), "\(attributes)")
         // The command line's synopsis names every option's flag.
-        let crop = try #require(readme.range(of: "### `focal crop`"))
-        let synopsis = try #require(readme[crop.upperBound...].components(separatedBy: "```").dropFirst().first)
+        let cli = try page("cli.md")
+        let crop = try #require(cli.range(of: "\n## `focal crop`\n"))
+        let synopsis = try #require(cli[crop.upperBound...].components(separatedBy: "```").dropFirst().first)
         for option in CropOption.all { #expect(synopsis.contains("--\(option.name) "), "--\(option.name)") }
     }
 

@@ -16,7 +16,7 @@ public struct URLFilter: Sendable {
     /// An example of its arguments.
     public let example: String
 
-    /// Every URL-only filter, in the README's order.
+    /// Every URL-only filter, in the order of `docs/url.md`'s table.
     public static let all: [URLFilter] = [
         URLFilter(name: "aspect", values: "`A:B`", summary: "the output's aspect (with one side, or none, given)", example: "16:9"),
         URLFilter(
@@ -94,8 +94,8 @@ public struct URLFilter: Sendable {
         "redeye": "redeye() is not supported: Focal does not correct red eyes; hide faces with redact() instead",
     ]
 
-    /// The README's table of the URL-only filters, then those Focal refuses with their reasons
-    /// (`make generated` writes it between the README's `url-filters` markers).
+    /// The table of the URL-only filters, then those Focal refuses with their reasons
+    /// (`make generated` writes it between the `url-filters` markers of `docs/url.md`).
     public static var markdownTable: String {
         var lines = ["| URL filter (an example) | values | what it does |", "|---|---|---|"]
         for filter in all { lines.append("| `\(filter.name)(\(filter.example))` | \(filter.values) | \(filter.summary) |") }
