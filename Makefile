@@ -1,5 +1,5 @@
-# Focal: the two commands a newcomer needs are `make demo` and `make test`; each installs what is
-# missing (Debian packages, model files, fixture photos) before it builds.
+# Focal: the two commands a newcomer needs are `make serve` and `make test` (the README's Quick
+# start); each installs what is missing (Debian packages, model files, fixture photos) before it builds.
 SWIFT ?= swift
 # scripts/setup.sh deps writes openvino.pc here (OpenVINO's C API, unpacked from its pinned PyPI
 # wheel). The package manifest itself stays free of unsafe flags.
@@ -109,9 +109,10 @@ lint: deps
 check-links:
 	@cd scripts && python3 -m focalscripts.links
 
-# The generated parts of checked-in files, from the code's tables (GeneratedRegion): the README's
-# crop option table and table of errors, and the web page's option, format and kind tables. A test
-# fails when one is stale.
+# The generated parts of checked-in files, from the code's tables (GeneratedRegion): the crop option,
+# URL filter and object class tables of docs/options.md and docs/url.md, the table of errors of
+# docs/http-api.md, and the web page's option, format and kind tables. A test fails when one is
+# stale.
 generated: build
 	.build/debug/focal options --write-generated .
 

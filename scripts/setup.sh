@@ -183,9 +183,9 @@ models() {
         local measured=fb73ada3de068c14135cce061790a9c88a86747f3d37be04f97bedc844557d54 written
         written=$(sha256sum "$int8.bin" | cut -c1-64)
         if [ "$written" = "$measured" ]; then
-            say "int8 model: the weights measured in the README (sha256 ${written:0:12})"
+            say "int8 model: the weights docs/measurements.md measured (sha256 ${written:0:12})"
         else
-            say "int8 model: sha256 ${written:0:12}, not the ${measured:0:12} of the README's machine (another CPU's statistics); the tests check its detections"
+            say "int8 model: sha256 ${written:0:12}, not the ${measured:0:12} of the machine docs/measurements.md measured (another CPU's statistics); the tests check its detections"
         fi
     fi
     say "models ready in $MODELS/"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's picture of issue 47's features, made by Focal itself: a default crop beside
+# docs/options.md's picture of issue 47's features, made by Focal itself: a default crop beside
 # kinds(motorbike), centred beside placement(thirds), and a tight crop, each captioned.
 # Usage: scripts/subjects-sheet.sh [OUT] (default docs/subjects.jpg); needs a built focal and vips.
 set -euo pipefail

@@ -18,7 +18,7 @@ struct DetectionOptions: ParsableArguments {
             """)
     var precision: PrecisionSetting = .auto
 
-    @Option(help: "A JSON file of subjects you already know, used beside the detectors (see README).")
+    @Option(help: "A JSON file of subjects you already know, used beside the detectors (see docs/cli.md).")
     var subjects: String?
 
     @Flag(help: "Fetch URLs only from public addresses: refuse loopback, private, link-local and other special addresses, also after redirects (by default any address is fetched).")

@@ -11,10 +11,10 @@ struct OptionsCommand: ParsableCommand {
         discussion: """
             Examples:
               focal options
-              focal options --markdown   # the README's table
+              focal options --markdown   # the table of docs/options.md
             """)
 
-    @Flag(help: "Print the Markdown table the README carries.")
+    @Flag(help: "Print the Markdown table docs/options.md carries.")
     var markdown = false
 
     @Option(name: .customLong("write-generated"), help: .hidden)
@@ -25,7 +25,7 @@ struct OptionsCommand: ParsableCommand {
             Terminal.out(CropOption.markdownTable)
             return
         }
-        // `make generated`: the README's table and the web page's tables, from the code's.
+        // `make generated`: the reference pages' tables and the web page's tables, from the code's.
         if let checkout {
             let written = try GeneratedRegion.writeAll(root: URL(fileURLWithPath: checkout))
             Terminal.out(written.isEmpty ? "every generated region is up to date" : "rewrote " + written.joined(separator: ", "))

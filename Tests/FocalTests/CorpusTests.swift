@@ -18,7 +18,7 @@ import Glibc
     /// runs this suite in a process of its own, so that other suites cannot slow its clock.
     static let secondsPerInput = 30.0
     /// The most resident memory `focal crop` may reach for one input, models and detection
-    /// included (about 230 MB of it for any photo), in MiB. README, Limits.
+    /// included (about 230 MB of it for any photo), in MiB. docs/limits.md, Hostile input.
     static let peakMB = 512.0
 
     /// The codes of inputs refused from their header, before any pixel is decoded.

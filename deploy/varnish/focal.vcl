@@ -99,7 +99,7 @@ sub vcl_recv {
         set req.http.X-Focal-Code = "request.invalid";
         return (synth(400, "the URL holds a control character"));
     }
-    # One spelling per URL, as Focal refuses them (README, Security): a percent-encoded signature,
+    # One spelling per URL, as Focal refuses them (docs/limits.md, Security): a percent-encoded signature,
     # a size with a leading zero in a signed URL (an unsafe one is Focal's 308 to its one
     # spelling, kept below). Each would be another cache object for the same image.
     if (req.url ~ "^/[^/?]*%[^/?]*/") {

@@ -351,7 +351,7 @@ def with_code(status, headers):
 
 
 def request_signature(key, method, path, body):
-    """Focal's request signature (README): HMAC-SHA256 of `METHOD path\nhex(SHA-256(body))`, URL-safe
+    """Focal's request signature (docs/http-api.md): HMAC-SHA256 of `METHOD path\nhex(SHA-256(body))`, URL-safe
     base64 without padding, for the JSON API of a signed-only server."""
     digest = hashlib.sha256(body).hexdigest()
     mac = hmac.new(key.encode(), f"{method} {path}\n{digest}".encode(), hashlib.sha256).digest()

@@ -118,7 +118,7 @@ VECTORS = [
 ]
 
 # URL → why Focal's answer differs from thumbor 7.8's, where it does on purpose (listed in the
-# README's comparison table).
+# comparison table of docs/url.md).
 KNOWN = {
     "300x200/filters:frame(frame.9.png)/grace_hopper.jpg":
         "thumbor 7.8's nine-patch pads 0,0,0,19 and draws nothing (its bug); Focal frames the output",

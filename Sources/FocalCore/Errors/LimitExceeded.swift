@@ -45,6 +45,6 @@ public struct LimitExceeded: FocalError, Hashable {
     public var publicMessage: String { "\(what): \(actual), over the limit \(limit) of \(allowed)" }
 
     public var description: String {
-        (source.map { "\($0.oneLine): " } ?? "") + publicMessage + "; the limits are in ImageLimits (README, Limits)"
+        (source.map { "\($0.oneLine): " } ?? "") + publicMessage + "; the limits are in ImageLimits (docs/limits.md)"
     }
 }
