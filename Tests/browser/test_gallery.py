@@ -353,6 +353,62 @@ class UploadTests(GalleryCase):
         self.assertEqual(self.driver.execute_script("return sessionStorage.getItem('focal.token')"), self.env.token)
 
 
+class PhotoRowTests(GalleryCase):
+    def test_the_photo_row_is_one_tab_stop_moved_by_arrows(self):
+        self.open("chelsea.png")
+        stops = self.driver.execute_script(
+            "return [...document.querySelectorAll('#photos button, #photos input')].filter((e) => e.tabIndex >= 0).map((e) => e.dataset.src || e.id)")
+        self.assertEqual(stops, ["chelsea.png"], "one tab stop: the chosen photo")
+        self.assertEqual(self.driver.find_element(By.ID, "photos").get_attribute("role"), "toolbar")
+        # Tab from the control before the row lands on the chosen photo; the arrows move on.
+        self.driver.execute_script("document.querySelector('.drop-hint').setAttribute('tabindex', '-1'); document.querySelector('.drop-hint').focus()")
+        ActionChains(self.driver).send_keys(Keys.TAB).perform()
+        focused = lambda: self.driver.execute_script("return document.activeElement.dataset.src || document.activeElement.id")
+        self.assertEqual(focused(), "chelsea.png")
+        ActionChains(self.driver).send_keys(Keys.ARROW_RIGHT).perform()
+        after = focused()
+        self.assertNotEqual(after, "chelsea.png")
+        ActionChains(self.driver).send_keys(Keys.HOME).perform()
+        self.assertEqual(focused(), "upload-input", "Home: the first control, the upload")
+        ActionChains(self.driver).send_keys(Keys.END).perform()
+        last = self.driver.execute_script("return [...document.querySelectorAll('.photo[data-src]')].at(-1).dataset.src")
+        self.assertEqual(focused(), last)
+        ActionChains(self.driver).send_keys(Keys.ENTER).perform()
+        wait(self.driver, lambda d: self.driver.execute_script(
+            "return document.querySelector('.photo[aria-pressed=true]').dataset.src") == last, 10, "Enter chooses it")
+        # Tab leaves the row at once.
+        ActionChains(self.driver).send_keys(Keys.TAB).perform()
+        self.assertFalse(self.driver.execute_script("return document.getElementById('photos').contains(document.activeElement)"))
+
+    def test_look_alike_names_stay_told_apart(self):
+        """Long names that share their start keep their end: no two shown names are the same, and
+        each button's accessible name is the whole name."""
+        self.open()
+        names = [f"Gnome Avalanche at the north ridge, take {n}" for n in (1, 2, 3)]
+        for n, name in enumerate(names):
+            # Three different photos (another size each), each uploaded as a person would.
+            status, _, data = fetch(self.env.focal.origin + f"/unsafe/{300 + 20 * n}x400/smart/filters:format(jpeg)/chelsea.png")
+            self.assertEqual(status, 200)
+            path = self.env.workdir / f"{name}.jpg"
+            path.write_bytes(data)
+            self.driver.find_element(By.ID, "upload-input").send_keys(str(path))
+            if n == 0:
+                self.enter_token()
+            wait(self.driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".photo[data-src^='id:']")) == n + 1, 30,
+                 f"upload {n + 1} in the row")
+        shown = self.driver.execute_script("""return [...document.querySelectorAll(".photo[data-src^='id:']")]
+            .map((b) => [b.querySelector('.photo-name').textContent, b.querySelector('.photo-name').getBoundingClientRect().height,
+                         b.querySelector('.photo-name').scrollHeight])""")
+        texts = [t for t, *_ in shown]
+        self.assertEqual(len(set(texts)), 3, texts)
+        for text, height, scroll in shown:
+            self.assertIn("…", text)
+            self.assertLessEqual(scroll, height + 1, f"{text!r}: nothing clipped ({scroll} > {height})")
+        labels = [b.accessible_name for b in self.driver.find_elements(By.CSS_SELECTOR, ".photo[data-src^='id:']")]
+        self.assertEqual(sorted(labels), sorted(names))
+        self.screenshot("gallery-look-alike-names")
+
+
 class PhoneTests(GalleryCase):
     width, height, dpr, mobile = 390, 844, 3.0, True
 
@@ -367,6 +423,15 @@ class PhoneTests(GalleryCase):
         self.driver.execute_script("document.getElementById('frames-title').scrollIntoView()")
         time.sleep(0.5)
         self.screenshot("gallery-phone-frames")
+
+    def test_the_first_screen_shows_a_frame(self):
+        """On a phone the frames come before the original: the first screen shows a crop."""
+        self.open("chelsea.png")
+        top, shown = self.driver.execute_script("""const card = document.querySelector('#frames .card focal-img');
+            const box = card.getBoundingClientRect(); return [box.top, card.state]""")
+        self.assertLess(top, self.height - 120, "a frame starts on the first screen, with room to see it")
+        self.assertEqual(shown, "loaded")
+        self.screenshot("gallery-phone-first-screen")
 
     def test_hidden_controls_stay_hidden_on_a_touch_screen(self):
         """The touch rule that sizes buttons (`.button{display:inline-flex}`) does not show a

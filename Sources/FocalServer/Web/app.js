@@ -89,7 +89,59 @@ function renderPicker() {
     button.append(thumb, name);
     button.addEventListener('click', () => select(photo));
     list.append(button);
+    fitName(name, photo.name);
+    // A shortened name is read and shown whole on hover.
+    if (name.textContent !== photo.name) { button.title = photo.name; button.setAttribute('aria-label', photo.name); }
   }
+  rove(list);
+}
+
+/** `name` in at most `length` characters: its middle gives way to an ellipsis. */
+function shortName(name, length) {
+  const characters = [...name];
+  if (characters.length <= length) return name;
+  const end = Math.floor((length - 1) / 2), start = length - 1 - end;
+  return `${characters.slice(0, start).join('').trimEnd()}…${characters.slice(-end).join('').trimStart()}`;
+}
+
+/**
+ * Shortens a photo's name from the middle until it fits its two lines: names that share their
+ * start ("Gnome avalanche, take 1", "… take 2") keep the end that tells them apart, where an
+ * ellipsis at the end would show the same words for each.
+ */
+function fitName(span, name) {
+  // Measured in the chosen photo's weight, the wider one.
+  span.style.fontWeight = '600';
+  for (let length = [...name].length - 1; length >= 5 && span.scrollHeight > span.clientHeight + 1; length--) {
+    span.textContent = shortName(name, length);
+  }
+  span.style.removeProperty('font-weight');
+}
+
+/** The photo row's controls: the upload, then each photo. */
+const rowItems = (list) => [...list.querySelectorAll('#upload-input, .photo[data-src]')];
+
+/**
+ * The photo row is one tab stop (a toolbar): the chosen photo, or the first control, takes focus
+ * from Tab; the arrow keys, Home and End move among the rest.
+ */
+function rove(list, focused = null) {
+  const items = rowItems(list);
+  const current = focused || items.find((item) => item.getAttribute('aria-pressed') === 'true') || items[0];
+  for (const item of items) item.tabIndex = item === current ? 0 : -1;
+}
+
+function moveInRow(event) {
+  const list = event.currentTarget, items = rowItems(list);
+  const at = items.indexOf(document.activeElement);
+  if (at < 0) return;
+  const next = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[event.key];
+  if (next === undefined) return;
+  event.preventDefault();
+  const item = items[Math.max(0, Math.min(items.length - 1, next))];
+  rove(list, item);
+  item.focus();
+  (item.closest('.photo') || item).scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
 
 /** Shows a photo in every frame and the original, and asks Focal for its plan. */
@@ -101,6 +153,8 @@ async function select(photo) {
     button.setAttribute('aria-pressed', String(chosen));
     if (chosen) button.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
+  // The row's tab stop follows the choice, unless focus is in the row (it stays where it is).
+  if (!$('#photos').contains(document.activeElement)) rove($('#photos'));
   document.body.classList.remove('empty');
   for (const view of state.views) {
     view.focal.setAttribute('src', photo.src);
@@ -213,6 +267,7 @@ async function edit(view) {
     return;
   }
   const saved = frame.override;
+  let removedElsewhere = false;
   const outcome = await editor.open({
     title: `${view.frame.name} · ${a}:${b}`,
     photoURL: await api.previewURL(photo, Math.max(innerWidth, innerHeight) * devicePixelRatio),
@@ -234,7 +289,8 @@ async function edit(view) {
       try {
         await api.deleteOverride(photo.id, key, saved?.revision);
       } catch (error) {
-        if (error.status !== 404) throw explain(error);   // already gone: fine
+        if (error.status !== 404) throw explain(error);
+        removedElsewhere = true;   // already gone: Focal's own crop is in force, but not by this reset
       }
     },
   });
@@ -244,7 +300,9 @@ async function edit(view) {
   view.setSize(view.frame.width, view.frame.height);
   FocalImg.refresh(photo.src);
   await refreshPlan();
-  say(outcome === 'saved' ? `Saved: every ${a}:${b} crop of this photo uses it now.` : `Back to Focal's automatic ${a}:${b} crop.`);
+  say(outcome === 'saved' ? `Saved: every ${a}:${b} crop of this photo uses it now.`
+    : removedElsewhere ? `The ${a}:${b} crop saved for this photo had already been removed (elsewhere): Focal's automatic crop shows.`
+      : `Back to Focal's automatic ${a}:${b} crop.`);
 }
 
 /** An API error as a sentence for the editor. */
@@ -313,6 +371,7 @@ async function updateSnippet() {
 }
 
 function wireDropAndCopy() {
+  $('#photos').addEventListener('keydown', moveInRow);
   $('#upload-input').addEventListener('change', (e) => { upload(e.target.files[0]); e.target.value = ''; });
   let depth = 0;
   const hasFiles = (e) => [...(e.dataTransfer?.types || [])].includes('Files');
