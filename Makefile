@@ -19,7 +19,7 @@ DEMO_ASPECTS := 1:1 16:9 4:5 9:16
 
 .PHONY: all deps test-deps models fixtures build release demo serve test test-browser check-links eval stress eval-stress check-redaction bench bench-formats package-element check-element \
 	bench-serve output-digests client-tests compare-filters cluster test-cluster bench-cluster clean corpus fuzz fuzz-ci fuzz-build fuzz-mutate \
-	bench-lock bench-abuse bench-build lint readme-options generated man install uninstall test-install
+	bench-lock bench-abuse bench-build lint readme-options generated man install uninstall test-install docs
 
 all: build
 
@@ -57,8 +57,11 @@ demo: models fixtures build
 HOST ?= 127.0.0.1
 PORT ?= 8080
 SERVE_FLAGS ?=
-serve: models fixtures release
-	.build/release/focal serve --host $(HOST) --port $(PORT) --root Fixtures --allow-unsafe --data .cache/serve-data $(SERVE_FLAGS)
+# scripts/serve.sh builds the release while the models and photos are set up beside it, and prints
+# each step's seconds.
+serve:
+	@SWIFT="$(SWIFT)" LINK="$(LINK)" scripts/serve.sh --host $(HOST) --port $(PORT) --root Fixtures --allow-unsafe \
+		--data .cache/serve-data $(SERVE_FLAGS)
 
 # The loopback network tests and the object store's (STORE_TESTS) check that timeouts, retries and
 # refusals come promptly, the deadline tests that
@@ -108,6 +111,18 @@ lint: deps
 # Every relative link and anchor of the repository's Markdown resolves (scripts/focalscripts/links.py).
 check-links:
 	@cd scripts && python3 -m focalscripts.links
+
+# The library's DocC reference (Sources/Focal/Focal.docc and the doc comments), built by
+# swift-docc-plugin with warnings as errors into .build/docs/Focal.doccarchive, browsable from any
+# static file server at documentation/focal/ (DOCS_BASE_PATH=/focal when served under /focal/).
+# Its symbol graph holds the types `import Focal` re-exports too (scripts/symbolgraph-extract.sh).
+DOCS_BASE_PATH ?=
+docs: deps
+	@mkdir -p .build/docs
+	SWIFT=$(SWIFT) SWIFT_SYMBOLGRAPH_EXTRACT=$(CURDIR)/scripts/symbolgraph-extract.sh $(SWIFT) package \
+		--allow-writing-to-directory .build/docs generate-documentation --target Focal --warnings-as-errors \
+		--transform-for-static-hosting $(if $(DOCS_BASE_PATH),--hosting-base-path $(DOCS_BASE_PATH)) \
+		--output-path .build/docs/Focal.doccarchive
 
 # The generated parts of checked-in files, from the code's tables (GeneratedRegion): the crop option,
 # URL filter and object class tables of docs/options.md and docs/url.md, the table of errors of
