@@ -578,7 +578,7 @@ class ElementTests(unittest.TestCase):
             "return focalImgMarkup({src: 'a.jpg', aspect: '4:5', alt: 'A \"quoted\" <alt>', widths: [400, 800]})")
         self.assertEqual(markup, '<focal-img src="a.jpg" aspect="4:5" loading="lazy"><img src="/unsafe/800x1000/smart/filters:format(auto)/a.jpg" '
                          'srcset="/unsafe/400x500/smart/filters:format(auto)/a.jpg 400w, '
-                         '/unsafe/800x1000/smart/filters:format(auto)/a.jpg 800w" sizes="auto, 100vw" '
+                         '/unsafe/800x1000/smart/filters:format(auto)/a.jpg 800w" sizes="100vw" '
                          'width="800" height="1000" loading="lazy" decoding="async" alt="A &#34;quoted&#34; &#60;alt&#62;"></focal-img>')
 
     # --- no layout shift, and the <img> markup ---

@@ -1094,6 +1094,12 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     }
     // display: none, or a box without height: nothing to fit, nothing requested.
     if (!this.#near) return;
+    // Before the first resize report (the next rendering step), the box is read from the layout
+    // itself: an element in view asks for its crop as soon as its module runs, a frame earlier.
+    if (!(this.#box.width > 0 && this.#box.height > 0) && this.#frame) {
+      const rect = this.#frame.getBoundingClientRect();
+      if (rect.width > 0 && rect.height > 0) this.#box = { width: rect.width, height: rect.height };
+    }
     const { width, height } = this.#box;
     const ratio = width > 0 && height > 0 ? simpleRatio(width, height) : null;
     const options = this.#options();
