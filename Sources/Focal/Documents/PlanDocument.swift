@@ -28,8 +28,13 @@ public struct PlanDocument: Encodable, Sendable {
 
     /// A plan of an image of `imageSize`.
     /// - Parameters:
+    ///   - plan: The plan written.
+    ///   - imageSize: The size of the image the plan is for: `"relative"` is the crop in fractions
+    ///     of it.
     ///   - target: The frame, written into the document when given.
     ///   - override: The saved crop that decided it; written (null when nil) when `withOverride`.
+    ///   - withOverride: Whether `"override"` is written even when `override` is nil (a frame of
+    ///     many, or `meta/`'s plan); default false.
     ///   - version: Written as `"version"` when given.
     ///   - preview: Written as `"preview"` when given.
     ///   - delivered: The size the image is delivered at, when its options change it

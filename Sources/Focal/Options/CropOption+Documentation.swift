@@ -2,8 +2,8 @@ extension CropOption {
     /// How a URL gives this option, with its first example: `filters:NAME(VALUE)`, or its other form.
     public var urlText: String { filter.map { "`\($0)(\(examples.first ?? ""))`" } ?? urlForm ?? "—" }
 
-    /// The README's table of crop options, one row per option (`make readme-options` writes it
-    /// between the README's `crop-options` markers; a test checks the README has it).
+    /// The table of crop options in `docs/options.md`, one row per option (`make generated` writes
+    /// it between that page's `crop-options` markers; a test checks the page has it).
     public static var markdownTable: String {
         var lines = [
             "| option | URL filter (an example) | JSON key | command line | `<focal-img>` | values | default | what it does |",
