@@ -130,9 +130,16 @@ class ElementTests(unittest.TestCase):
         self.make("real", {"fetchpriority": "high", "alt": "An astronaut"}, "width:420px;height:280px")
         detail = self.wait_loaded("real")
         shown = self.driver.execute_script(
-            "return document.getElementById('real').shadowRoot.querySelector('img.crop').src")
+            "return document.getElementById('real').querySelector(':scope > img.crop').src")
         self.assertEqual(shown, detail["url"])
         self.assertTrue(shown.startswith(self.env.origin + "/unsafe/"), shown)
+        # In the page's DOM, with the element's alt: what a crawler that runs the script reads.
+        img = self.driver.execute_script("const i = document.getElementById('real').querySelector(':scope > img.crop');"
+                                         "return [i.alt, i.getRootNode() === document, i.getBoundingClientRect().width]")
+        self.assertEqual(img, ["An astronaut", True, 420])
+        self.driver.execute_script("document.getElementById('real').setAttribute('alt', 'Eileen Collins')")
+        self.assertEqual(self.driver.execute_script(
+            "return document.getElementById('real').querySelector(':scope > img.crop').alt"), "Eileen Collins")
         self.assertEqual((detail["plan"]["strategy"], detail["type"]), ("faces", "image/avif"))
         self.assertEqual(self.driver.execute_script("return window.fetches"), [], "no fetch() of its own")
         self.assertEqual(self.driver.execute_script("return window.objectURLs.created"), 0)
@@ -326,8 +333,8 @@ class ElementTests(unittest.TestCase):
         wait(self.driver, lambda d: self.inspect("away")["placeholderVisible"], 5, "the placeholder shows")
 
     def test_the_first_crop_shows_at_once_and_a_replacing_one_fades_in(self):
-        last = "return document.getElementById(arguments[0]).shadowRoot.querySelector('img.crop:last-of-type').style.opacity"
-        duration = "return getComputedStyle(document.getElementById(arguments[0]).shadowRoot.querySelector('img.crop')).transitionDuration"
+        last = "return [...document.getElementById(arguments[0]).querySelectorAll(':scope > img.crop')].at(-1).style.opacity"
+        duration = "return getComputedStyle(document.getElementById(arguments[0]).querySelector(':scope > img.crop')).transitionDuration"
         self.make("first", {}, "width:100px;height:100px")
         self.make("on", {"fade": "on"}, "width:100px;height:100px")
         self.make("off", {"fade": "off"}, "width:100px;height:100px")
@@ -546,7 +553,7 @@ class ElementTests(unittest.TestCase):
         self.wait_loaded("hero")
         self.wait_loaded("plain")
         # The crop is the browser's own <img> request, with the element's priority.
-        priority = "return document.getElementById(arguments[0]).shadowRoot.querySelector('img.crop').fetchPriority"
+        priority = "return document.getElementById(arguments[0]).querySelector(':scope > img.crop').fetchPriority"
         self.assertEqual((self.driver.execute_script(priority, "hero"), self.driver.execute_script(priority, "plain")), ("high", "auto"))
         self.assertEqual(self.driver.execute_script("return window.fetches"), [], "no fetch() of its own")
         # The browser's own Accept header for images, on the wire (Chromium lists JPEG XL first,

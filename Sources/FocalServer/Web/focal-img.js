@@ -721,6 +721,7 @@ function load(url, { key, signal, revalidate, priority }) {
 
 const elements = new Set();          // connected elements
 const owners = new WeakMap();        // observed frame or host → its element
+const crops = new WeakSet();         // the <img>s an element shows its fetched crops in (its own children)
 // (Guarded so that the module also loads where there is no DOM, e.g. Node, for focalImgMarkup.)
 const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
 
@@ -790,13 +791,13 @@ const STYLE = `
   .frame { position: absolute; inset: 0; }
   .frame img { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover;
                border-radius: inherit; display: block; }
-  img.crop { transition: opacity var(--focal-img-fade, ${FADE_MS}ms) ease-out; }
+  ::slotted(img.crop) { transition: opacity var(--focal-img-fade, ${FADE_MS}ms) ease-out; }
   img.placeholder:not([src]), img.fallback:not([src]), img[hidden] { display: none; }
   img.placeholder.preview { filter: blur(var(--focal-img-preview-blur, 12px)); transform: scale(1.08); }
   ::slotted(img) { display: block; position: relative; z-index: 1; width: 100%; height: 100%;
                    object-fit: cover; border-radius: inherit; }
   ::slotted(picture) { display: contents; }
-  @media (prefers-reduced-motion: reduce) { img.crop { transition: none; } }
+  @media (prefers-reduced-motion: reduce) { ::slotted(img.crop) { transition: none; } }
 `;
 
 export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
@@ -946,7 +947,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
 
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
-    if (name === 'alt') this.#describe();
+    if (name === 'alt') { this.#describe(); for (const layer of this.#layers) layer.alt = value ?? ''; }
     else if (name === 'placeholder' || name === 'preview' || name === 'fallback' || name === 'aspect') {
       if (this.#frame) this.#reflect(name, value);
       if (name === 'placeholder' && value === 'preview') { this.#previewFor = null; this.#schedule(true); }
@@ -1003,7 +1004,8 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
    * picked is pointed at an exact crop when its candidate does not fit the box.
    */
   #adopt() {
-    const slotted = [...this.children].find((child) => child.localName === 'img'
+    // The element's own crops are its children too, but not the page's image.
+    const slotted = [...this.children].find((child) => (child.localName === 'img' && !crops.has(child))
       || (child.localName === 'picture' && child.querySelector(':scope > img'))) || null;
     const img = slotted?.localName === 'picture' ? slotted.querySelector(':scope > img') : slotted;
     if (img === this.#img) return;
@@ -1332,19 +1334,27 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     return img;
   }
 
+  /**
+   * Shows a fetched crop in an `<img class="crop">` of the element's own, a child in the page's
+   * DOM (slotted over the placeholder): the page's largest paint names it and a crawler that runs
+   * the script reads it with its `alt`. Its layout is inline, so that a page's own `img` rules
+   * (`height: auto`) do not undo it; `focal-img > img.crop` styles it.
+   */
   #show(img, result) {
     img.className = 'crop';
-    img.alt = '';
-    img.setAttribute('part', 'image');
-    img.setAttribute('aria-hidden', 'true');
+    img.alt = this.getAttribute('alt') ?? '';
+    crops.add(img);
+    Object.assign(img.style, { position: 'absolute', inset: '0', width: '100%', height: '100%', maxWidth: 'none',
+      margin: '0', objectFit: 'cover', borderRadius: 'inherit', display: 'block', zIndex: '1' });
     // A fade only where one crop replaces another (a resize): the first crop shows at once, so
     // that the page's largest paint is the image's own load. `fade="on"` fades it in too.
     const setting = this.getAttribute('fade');
     const fade = !reducedMotion?.matches && (setting === 'on' || (setting !== 'off' && this.#layers.length > 0));
     if (fade) img.style.opacity = '0';
     this.#root();
-    this.#frame.append(img);
+    this.append(img);
     this.#layers.push(img);
+    this.#slot.assign(...(this.#slotted ? [this.#slotted] : []), ...this.#layers);
     this.#fallback.hidden = true;
     const older = this.#layers.slice(0, -1);
     const dropOlder = () => {
