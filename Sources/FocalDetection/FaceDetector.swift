@@ -67,7 +67,7 @@ public final class FaceDetector: SubjectDetecting {
     ///   - threshold: Minimum score 0...1; default 0.6.
     ///   - inference: Parallel inferences, threads and the compiled-model cache; default
     ///     `InferenceSettings()`.
-    /// - Throws: `DetectionError.modelMissing` when a file of `accuracy` is not there.
+    /// - Throws: `DetectionError` (`models.missing`) when a file of `accuracy` is not there.
     public init(
         models: ModelDirectory, accuracy: Accuracy = .fast, threshold: Double = 0.6, inference: InferenceSettings = InferenceSettings()
     ) throws(DetectionError) {

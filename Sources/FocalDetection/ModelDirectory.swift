@@ -21,7 +21,7 @@ public struct ModelDirectory: Hashable, Sendable {
     /// - Parameters:
     ///   - explicit: A folder the user named (an option); searched alone when given.
     ///   - file: A file that must be in the folder.
-    /// - Throws: `DetectionError.modelMissing` naming the file, the folders searched and the fix.
+    /// - Throws: `DetectionError` (`models.missing`) naming the file, the folders searched and the fix.
     public static func locate(explicit: String? = nil, containing file: String) throws(DetectionError) -> ModelDirectory {
         let candidates = explicit.map { [$0] } ?? searchPath()
         for folder in candidates where FileManager.default.fileExists(atPath: folder + "/" + file) {

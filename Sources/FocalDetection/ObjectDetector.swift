@@ -112,8 +112,8 @@ public final class ObjectDetector: SubjectDetecting {
     ///   - thresholds: Minimum score per kind; default `defaultThresholds`.
     ///   - inference: Parallel inferences, threads and the compiled-model cache; default
     ///     `InferenceSettings()`.
-    /// - Throws: `DetectionError.modelMissing` when a file is not there, `.modelsInvalid` when the
-    ///   heads file is malformed.
+    /// - Throws: `DetectionError`: `models.missing` when a file is not there, `models.invalid` when
+    ///   the heads file is malformed.
     public init(
         models: ModelDirectory, accuracy: Accuracy = .fast, thresholds: [SubjectKind: Double] = ObjectDetector.defaultThresholds,
         inference: InferenceSettings = InferenceSettings()
