@@ -2,7 +2,7 @@
 /// what was asked.
 public struct LimitExceeded: FocalError, Hashable {
     /// `input.too_large`, `input.too_many_pixels`, `input.extreme_aspect`, `input.too_costly`,
-    /// `input.timeout`, `output.too_large` or `request.invalid`.
+    /// `input.too_many_frames`, `input.timeout`, `output.too_large` or `request.invalid`.
     public let code: ErrorCode
     /// The limit's name in `ImageLimits`, e.g. `maxOutputSide`.
     public let limit: String
