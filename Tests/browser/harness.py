@@ -16,6 +16,7 @@ import socket
 import subprocess
 import threading
 import time
+import unittest
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -260,6 +261,23 @@ class Environment:
         finally:
             self.focal.stop()
             shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class UncachedPageCase(unittest.TestCase):
+    """Tests with one headless Chromium of the class's viewport, its HTTP cache off: every load
+    asks the server, so that the proxy's log counts what a first visit downloads."""
+    width, height, dpr, mobile = 1000, 800, 1.0, False
+
+    @classmethod
+    def setUpClass(cls):
+        cls.env = env
+        cls.driver = make_driver(cls.width, cls.height, dpr=cls.dpr, mobile=cls.mobile)
+        cls.driver.execute_cdp_cmd("Network.enable", {})
+        cls.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
 
 
 def make_driver(width=1280, height=900, dpr=1.0, dark=False, mobile=False):

@@ -42,19 +42,8 @@ PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 </head><body><main>HERO<div class="cards">CARDS</div></main></body></html>"""
 
 
-class OneDownloadTests(unittest.TestCase):
+class OneDownloadTests(harness.UncachedPageCase):
     width, height, dpr, mobile = 390, 844, 3.0, True
-
-    @classmethod
-    def setUpClass(cls):
-        cls.env = harness.env
-        cls.driver = harness.make_driver(cls.width, cls.height, dpr=cls.dpr, mobile=cls.mobile)
-        cls.driver.execute_cdp_cmd("Network.enable", {})
-        cls.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.driver.quit()
 
     def load(self, scripts=True):
         """The page, loaded until every photo shows; the image requests per photo and their bytes."""

@@ -7,7 +7,6 @@ fetched the card's candidate after layout: two downloads, the first the largest.
 
 import sys
 import time
-import unittest
 
 import harness
 from harness import wait_js
@@ -30,19 +29,7 @@ return arguments[0].map(([src, aspect, sizes, loading, alt]) => focalImgMarkup({
   fetchpriority: loading === 'eager' ? 'high' : undefined}));"""
 
 
-class ArticleWithoutJavaScript(unittest.TestCase):
-    width, height, dpr, mobile = 1000, 800, 1.0, False
-
-    @classmethod
-    def setUpClass(cls):
-        cls.env = harness.env
-        cls.driver = harness.make_driver(cls.width, cls.height, dpr=cls.dpr, mobile=cls.mobile)
-        cls.driver.execute_cdp_cmd("Network.enable", {})
-        cls.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.driver.quit()
+class ArticleWithoutJavaScript(harness.UncachedPageCase):
 
     def markup(self):
         """The hero and cards as `focalImgMarkup` writes them (JavaScript on, on a blank page of the origin)."""
