@@ -17,8 +17,9 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 
 def slug(text):
     """GitHub's anchor for a heading's text."""
-    text = re.sub(r"<[^>]+>", "", text)
-    text = re.sub(r"`([^`]*)`", r"\1", text)
+    # Code spans are text (`<focal-img>` is "focal-img"); tags outside them are markup.
+    parts = re.split(r"(`[^`]*`)", text)
+    text = "".join(p[1:-1] if p.startswith("`") else re.sub(r"<[^>]+>", "", p) for p in parts)
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = text.strip().lower()
     text = re.sub(r"[^\w\- ]", "", text)
