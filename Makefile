@@ -57,8 +57,8 @@ demo: models fixtures build
 HOST ?= 127.0.0.1
 PORT ?= 8080
 SERVE_FLAGS ?=
-# scripts/serve.sh builds the release while the models and photos are set up beside it, and prints
-# each step's seconds.
+# scripts/serve.sh: a debug build first, with the models and photos set up beside it, then the
+# server; the release builds beside it and takes over when done. Each step prints its seconds.
 serve:
 	@SWIFT="$(SWIFT)" LINK="$(LINK)" scripts/serve.sh --host $(HOST) --port $(PORT) --root Fixtures --allow-unsafe \
 		--data .cache/serve-data $(SERVE_FLAGS)

@@ -40,7 +40,8 @@ say "packages, OpenVINO and the Swift dependencies ready: $(since "$step") s"
 
 setup_started=$(date +%s)
 log=.cache/serve-setup.log
-(scripts/setup.sh models > "$log" 2>&1; echo "$(since "$setup_started")" > "$log.seconds") &
+# setup.sh itself in the background (its status is what `wait` reads, and a stop reaches it).
+scripts/setup.sh models > "$log" 2>&1 &
 setup_pid=$!
 
 # build CONFIGURATION: builds the focal product, printing its seconds.
@@ -63,7 +64,8 @@ models_ready() {
     fi
     setup_pid=""
     cat "$log" >&2
-    say "models and sample photos: $(cat "$log.seconds") s beside the build, $(since "$t") s waited for after it"
+    # Its last line's time is when it finished.
+    say "models and sample photos: $(( $(stat -c %Y "$log") - setup_started )) s beside the build, $(since "$t") s waited for after it"
 }
 
 if [ -x .build/release/focal ]; then
