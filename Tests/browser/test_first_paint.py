@@ -3,7 +3,11 @@ run: a plain `<img>` of the crop URL, the README's markup (`<focal-img>` around 
 srcset>`, with the stylesheet and the module) and the element alone with the stylesheet. Image
 answers are delayed 300 ms by the proxy, as a server across the Internet would answer, so that the
 figures measure the page rather than loopback. Prints the medians (`make test-browser
-BROWSER_FLAGS="-k first_paint -v"`)."""
+BROWSER_FLAGS="-k first_paint -v"`).
+
+LCP comes in frames (4 ms steps, a paint waits for the next frame), so a median of 7 loads still
+moves by a few percent from run to run: while a median is over its bound, 7 loads more are
+measured (21 at most), and the median of all of them is the figure."""
 
 import statistics
 import sys
@@ -16,7 +20,7 @@ from harness import wait_js
 PHOTO = "grace_hopper.jpg"
 WIDTHS = (320, 640, 960, 1280, 1920)
 DELAY = 0.3
-ROUNDS = 3
+ROUNDS = 7
 
 OBSERVER = """
 window.__lcp = null; window.__cls = 0;
@@ -83,26 +87,35 @@ class FirstPaintTests(unittest.TestCase):
         images = [r for r in self.env.proxy.requests(f"/{PHOTO}") if r["path"].startswith("/unsafe/")]
         return lcp["time"], cls, len(images), sum(r.get("bytes", 0) for r in images), lcp["element"]
 
-    def test_the_markup_paints_as_early_as_img_and_the_element_alone_within_1_25x(self):
-        results = {name: [] for name in PAGES}
+    def rounds(self, results, count):
         names = list(PAGES)
-        for round in range(ROUNDS):
+        for round in range(count):
             # Each round starts with another form: none is always the first after a pause.
             for name in names[round % len(names):] + names[:round % len(names)]:
                 results[name].append(self.measure(name))
-        median = {name: statistics.median(r[0] for r in rounds) for name, rounds in results.items()}
+        return {name: statistics.median(r[0] for r in rounds) for name, rounds in results.items()}
+
+    def test_the_markup_and_the_element_alone_paint_within_1_1x_of_img(self):
+        results = {name: [] for name in PAGES}
+        median = self.rounds(results, ROUNDS)
+        for _ in range(2):
+            if max(median["README markup"], median["element alone + stylesheet"]) <= 1.1 * median["<img>"]:
+                break
+            median = self.rounds(results, ROUNDS)
         base = median["<img>"]
+        loads = len(results["<img>"])
         print(f"\nLCP of a 700 px hero, {self.width}x{self.height} at {self.dpr:g}x, images answered after {DELAY * 1000:.0f} ms, "
-              f"median of {ROUNDS} interleaved loads, each round starting with another form:", file=sys.stderr)
+              f"median of {loads} interleaved loads, each round starting with another form:", file=sys.stderr)
         for name, rounds in results.items():
             worst_cls = max(r[1] for r in rounds)
             print(f"  {name:28} LCP {median[name]:6.0f} ms  {median[name] / base:5.2f}x <img>   CLS {worst_cls:.3f}"
                   f"   image requests {rounds[-1][2]}, {rounds[-1][3] / 1024:.0f} KB", file=sys.stderr)
         self.assertLessEqual(median["README markup"], 1.1 * base, results)
-        self.assertLessEqual(median["element alone + stylesheet"], 1.25 * base, results)
+        self.assertLessEqual(median["element alone + stylesheet"], 1.1 * base, results)
         for name in ("README markup", "element alone + stylesheet"):
             self.assertLess(max(r[1] for r in results[name]), 0.01, f"{name}: layout shift {results[name]}")
-        self.assertEqual([r[2] for r in results["README markup"]], [1] * ROUNDS, "one image request with the markup")
+        for name in ("README markup", "element alone + stylesheet"):
+            self.assertEqual([r[2] for r in results[name]], [1] * loads, f"{name}: one image request per load")
         # The largest paint names the image, in the page's DOM, in every form.
         self.assertEqual({r[4] for r in results["<img>"]}, {"main > img"})
         for name in ("README markup", "element alone + stylesheet"):

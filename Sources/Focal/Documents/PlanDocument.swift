@@ -5,16 +5,24 @@ public import FocalCore
 /// also `"target"` and `"override"` (the saved crop that decided it, or null). An animated output's
 /// plan also has `"frames"`: each frame's `{"crop", "delay"}` (`crop` is then the first frame's).
 public struct PlanDocument: Encodable, Sendable {
+    /// What decided the crop: `CropStrategy`'s name (`faces`, `pets`, `people`, `saliency`, `center`,
+    /// `manual`, ...).
     public let strategy: String
+    /// The crop, in pixels of the image.
     public let crop: BoxDocument
+    /// The crop in fractions of the image's width and height (0 to 1).
     public let relative: BoxDocument
+    /// The size of the image delivered.
     public let output: SizeDocument
+    /// The subjects the crop was built around.
     public let used: [SubjectDocument]
+    /// The padded region the crop was built around; nil (written as null) for a centre crop.
     public let region: BoxDocument?
     /// The frame asked for, when this is one of many (`400x300` or `16:9`).
     public let target: String?
     /// Whether `override` is written (a frame of many, or `meta/`'s plan).
     let hasOverride: Bool
+    /// The saved crop (a person's override) that decided the plan, if one did.
     public let override: SavedCropDocument?
     /// What the frame's image URL answers depends on beyond the URL (the server's crop version),
     /// written when given.

@@ -53,7 +53,8 @@ public struct CropResult: Sendable {
     /// pipeline's steps (`fetch`, `open`, `detect`, `plan`, `render`, ...) and the parts
     /// timed inside them (`decode`, `proxy`, `detect-<stage>`, `infer-<network>`, `encode`), each
     /// without the parts inside it. A cached result's are its lookup's; a request that joined an
-    /// identical one in flight gets that job's. Empty from `crop(_:to:)` callers that time nothing.
+    /// identical one in flight gets that job's. Empty in a result made with `init` rather than by
+    /// `FocalPipeline`.
     public var timings: [StepTiming] = []
     /// Whether this request joined an identical one already in flight, whose result and timings
     /// it shares (so that a job's steps are counted once, by the request that started it).

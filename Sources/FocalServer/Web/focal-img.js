@@ -8,7 +8,7 @@
 // step (so that results stay cacheable) and asks a Focal server for the crop of exactly that
 // size; it asks again whenever the box changes. The request in flight is aborted when a newer
 // one starts, and a response that arrives after a newer request started is never shown. Every
-// attribute is described in the README ("The <focal-img> element").
+// attribute is described in docs/element.md.
 //
 // With an `<img>` child (markup that works without JavaScript, written by `focalImgMarkup`), the
 // element enhances that image instead: it stays visible, and once the exact crop for the box has
@@ -181,9 +181,8 @@ function nearestRatio(width, height) {
   let best = [1, 1], bestError = Infinity;
   for (let q = 1; q <= 32; q++) {
     for (let p = 1; p <= 32; p++) {
-      if (gcd(p, q) !== 1) continue;
       const error = Math.abs(p * height - q * width) / (q * height);
-      if (error < bestError - 1e-12) { best = [p, q]; bestError = error; }
+      if (error < bestError - 1e-12 && gcd(p, q) === 1) { best = [p, q]; bestError = error; }
     }
   }
   return best;
@@ -202,9 +201,13 @@ function ladderSides(text) {
 function simpleRatio(width, height) {
   let best = null, bestError = Infinity;
   for (let q = 1; q <= 32; q++) {
-    for (let p = 1; p <= 32; p++) {
-      if (gcd(p, q) !== 1) continue;
+    // Only the p within half a pixel of width (|p·height/q − width| ≤ 0.5) can pass: a p or two,
+    // not 32 (this runs before the element's first request).
+    const centre = (width * q) / height, spread = (0.5 * q) / height;
+    const from = Math.max(1, Math.floor(centre - spread)), to = Math.min(32, Math.ceil(centre + spread));
+    for (let p = from; p <= to; p++) {
       if (Math.abs((p * height) / q - width) > 0.5 || Math.abs((q * width) / p - height) > 0.5) continue;
+      if (gcd(p, q) !== 1) continue;
       const error = Math.abs(p * height - q * width) / (q * height);   // |p/q - width/height|
       if (error < bestError - 1e-12 || (Math.abs(error - bestError) <= 1e-12 && p + q < best[0] + best[1])) {
         best = [p, q]; bestError = error;
@@ -221,7 +224,11 @@ function fitRatio(aspect, limit) {
     : { width: limit.width, height: limit.width / aspect };
 }
 
-function gcd(a, b) { while (b) [a, b] = [b, a % b]; return a; }
+/** The greatest common divisor of two whole numbers (no array per step: it runs before the first request). */
+function gcd(a, b) {
+  while (b) { const rest = a % b; a = b; b = rest; }
+  return a;
+}
 
 /** An `aspect` attribute ("16:9", "16/9", "16x9" or "1.5") as a positive number, or null. */
 function parseAspect(text) {
@@ -530,6 +537,17 @@ export function focalImgMarkup({ sizes = '100vw', alt = '', loading = 'lazy', fe
 // Fetching, with a page-wide memory for elements that have a cache-name
 
 /** Lets go of an `<img>` not shown: a blob's memory is freed, a URL's request stopped. */
+/** Resolves when `img` has loaded, rejects when it fails (`decode()` without waiting for the decode). */
+function whenLoaded(img) {
+  return new Promise((resolve, reject) => {
+    const settle = (event) => {
+      img.removeEventListener('load', settle); img.removeEventListener('error', settle);
+      if (event.type === 'load' && img.naturalWidth) resolve(); else reject(new Error('not loaded'));
+    };
+    img.addEventListener('load', settle); img.addEventListener('error', settle);
+  });
+}
+
 function dropImage(img) {
   if (img.src.startsWith('blob:')) URL.revokeObjectURL(img.src);
   else if (!img.isConnected) img.removeAttribute('src');
@@ -810,6 +828,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
   #controller = null;
   #shown = null;                      // what is on screen: {identity, url, width, height, plan, strategy}
   #layers = [];                       // shown <img>s, newest last, each with its object URL
+  #pending = null;                    // the first crop's <img>, in place while it loads
   #scheduled = false;
   #revalidate = false;                // the next request revalidates (after refresh())
   #state = 'empty';
@@ -935,8 +954,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       FocalImg.#resizes.unobserve(this);
       FocalImg.#nearness?.unobserve(this);
       this.#children?.disconnect();
-      this.#controller?.abort();
-      this.#controller = null;
+      this.#abort();
       this.#wanted = null;
       this.#seq++;
       this.#clearLayers();
@@ -1057,10 +1075,17 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     return Math.min(devicePixelRatio || 1, most > 0 ? most : DEFAULT_MAX_DPR);
   }
 
-  /** Stops whatever is in flight and shows nothing (or the placeholder). */
-  #clear(state = 'empty') {
+  /** Aborts the request in flight; its first crop, in place while it loads, goes with it. */
+  #abort() {
     this.#controller?.abort();
     this.#controller = null;
+    this.#pending?.remove();
+    this.#pending = null;
+  }
+
+  /** Stops whatever is in flight and shows nothing (or the placeholder). */
+  #clear(state = 'empty') {
+    this.#abort();
     this.#wanted = null; this.#seq++;
     this.#clearLayers(); this.#shown = null;
     this.#dropPreview(); this.#previewFor = null;
@@ -1124,7 +1149,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     if (this.getAttribute('placeholder') === 'preview' && !inlinePreview(this.getAttribute('preview'))
         && this.#shown?.identity !== identity && !(img && img.style.visibility !== 'hidden')) this.#preview(src, size, options, identity);
 
-    this.#controller?.abort();
+    this.#abort();
     const controller = this.#controller = new AbortController();
     const seq = ++this.#seq;
     const revalidate = this.#revalidate || this.hasAttribute('revalidate') || changed.has(identity);
@@ -1182,7 +1207,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
       this.#fail(error instanceof FocalError ? error
         : new FocalError(error?.status ?? 0, error?.code ?? 'failed', String(error?.message || error)), identity);
     } finally {
-      if (picture) dropImage(picture);
+      if (picture) { if (!this.#layers.includes(picture)) picture.remove(); dropImage(picture); }
     }
   }
 
@@ -1259,6 +1284,22 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
     } catch { /* reported by the crop's request */ }
   }
 
+  /**
+   * Puts `img` in the element as a crop layer: an `<img class="crop">` child with the element's
+   * `alt`, slotted over the placeholder with `shown` (the layers, oldest first). Its layout is
+   * inline, so that a page's own `img` rules (`height: auto`) do not undo it.
+   */
+  #place(img, shown) {
+    img.className = 'crop';
+    img.alt = this.getAttribute('alt') ?? '';
+    crops.add(img);
+    Object.assign(img.style, { position: 'absolute', inset: '0', width: '100%', height: '100%', maxWidth: 'none',
+      margin: '0', objectFit: 'cover', borderRadius: 'inherit', display: 'block', zIndex: '1' });
+    this.#root();
+    this.append(img);
+    this.#slot.assign(...(this.#slotted ? [this.#slotted] : []), ...shown);
+  }
+
   /** The crop shows: a preview under it goes (a crop with transparency would show it through). */
   #dropPreview() {
     if (this.#placeholder?.classList.contains('preview')) this.#placeholder.removeAttribute('src');
@@ -1296,20 +1337,30 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
 
   /**
    * The crop at `url` as the browser loads an `<img src>` (its own request, cache and `Accept`
-   * header, a real URL for LCP and "copy image address"), decoded so that showing it does not
-   * flash; the plan from its Resource Timing entry. When it does not load, the same URL is
-   * fetched once to learn why (Focal's error code), and shown from that answer if it succeeds.
+   * header, a real URL for LCP and "copy image address"); the plan from its Resource Timing
+   * entry. When it does not load, the same URL is fetched once to learn why (Focal's error
+   * code), and shown from that answer if it succeeds.
+   *
+   * The element's first crop (nothing shown yet, no fade) is put in place as it is requested and
+   * paints as it arrives, as a plain `<img>` does: waiting for `decode()` and then inserting it
+   * put the largest paint some 15 ms later, a frame or two. A crop that replaces another is
+   * decoded first, so that the swap does not flash.
    */
   async #loadURL(url, signal, priority) {
     const img = document.createElement('img');
     img.decoding = 'async';
     if (priority) img.fetchPriority = priority;
-    const stop = () => img.removeAttribute('src');
+    const stop = () => { img.remove(); img.removeAttribute('src'); };
     signal.addEventListener('abort', stop, { once: true });
     img.src = url;
+    const first = this.#layers.length === 0 && this.getAttribute('fade') !== 'on';
+    if (first) { this.#pending = img; this.#place(img, [img]); }
     try {
-      await img.decode();
+      if (first) await whenLoaded(img);
+      else await img.decode();
     } catch {
+      img.remove();
+      if (this.#pending === img) this.#pending = null;
       if (signal.aborted) throw new DOMException('aborted', 'AbortError');
       const result = await download(url, signal, false, priority);
       return { img: await this.#decode(result.blob), url, plan: result.plan, type: result.type };
@@ -1341,20 +1392,14 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
    * (`height: auto`) do not undo it; `focal-img > img.crop` styles it.
    */
   #show(img, result) {
-    img.className = 'crop';
-    img.alt = this.getAttribute('alt') ?? '';
-    crops.add(img);
-    Object.assign(img.style, { position: 'absolute', inset: '0', width: '100%', height: '100%', maxWidth: 'none',
-      margin: '0', objectFit: 'cover', borderRadius: 'inherit', display: 'block', zIndex: '1' });
     // A fade only where one crop replaces another (a resize): the first crop shows at once, so
     // that the page's largest paint is the image's own load. `fade="on"` fades it in too.
     const setting = this.getAttribute('fade');
     const fade = !reducedMotion?.matches && (setting === 'on' || (setting !== 'off' && this.#layers.length > 0));
     if (fade) img.style.opacity = '0';
-    this.#root();
-    this.append(img);
     this.#layers.push(img);
-    this.#slot.assign(...(this.#slotted ? [this.#slotted] : []), ...this.#layers);
+    if (this.#pending === img) this.#pending = null;
+    if (img.parentNode !== this) this.#place(img, this.#layers);
     this.#fallback.hidden = true;
     const older = this.#layers.slice(0, -1);
     const dropOlder = () => {
