@@ -12,6 +12,9 @@
 @_exported public import class FocalImaging.SourceImage
 @_exported public import class FocalImaging.RenderedImage
 @_exported public import enum FocalImaging.AtomicFile
+@_exported public import protocol FocalImaging.Effect
+@_exported public import struct FocalImaging.AppliedEffect
+@_exported public import struct FocalImaging.NinePatch
 
 @_exported public import enum FocalDetection.Accuracy
 @_exported public import struct FocalDetection.DetectionError

@@ -135,7 +135,7 @@ public struct CropOption: Sendable {
             print: { $0.crop.detect ? "on" : "off" }),
         CropOption(
             name: "accuracy", filter: "accuracy", values: "`fast` or `accurate`", defaultText: "`fast`",
-            summary: "`accurate` looks at a 1280 px copy instead of 512 px: it finds the small faces of a group photo, at about 3× the cost",
+            summary: "`accurate` looks at a 1280 px copy instead of 512 px: it finds the small faces of a group photo, at about 3× the cost of a crop (2.8× over the 40 development photos at 400×400)",
             examples: ["accurate", "fast"],
             parse: { text, options throws(PlanningError) in
                 guard let accuracy = Accuracy(rawValue: text.trimmingSpaces.lowercased()) else {
