@@ -417,8 +417,12 @@ class ElementTests(unittest.TestCase):
         self.assertEqual(info["layers"], 0, "the astronaut is not shown under the camera's alt")
         self.assertTrue(info["placeholderVisible"])
         self.assertEqual(info["state"], "loading")
+        # An alt given while the crop loads is the shown crop's.
+        self.driver.execute_script("document.getElementById('el').setAttribute('alt', 'An old camera')")
         detail = self.wait_loaded("el", count=2)
         self.assertTrue(detail["url"].endswith("/camera.png"))
+        self.assertEqual(self.driver.execute_script(
+            "return [...document.getElementById('el').querySelectorAll(':scope > img.crop')].map((i) => i.alt)"), ["An old camera"])
 
     def test_preview_placeholder_is_a_tiny_blurred_crop_until_the_crop_shows(self):
         w, h = frame_size(240, 135, self.dpr)

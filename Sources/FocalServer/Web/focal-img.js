@@ -536,7 +536,6 @@ export function focalImgMarkup({ sizes = '100vw', alt = '', loading = 'lazy', fe
 // ---------------------------------------------------------------------------------------------
 // Fetching, with a page-wide memory for elements that have a cache-name
 
-/** Lets go of an `<img>` not shown: a blob's memory is freed, a URL's request stopped. */
 /** Resolves when `img` has loaded, rejects when it fails (`decode()` without waiting for the decode). */
 function whenLoaded(img) {
   return new Promise((resolve, reject) => {
@@ -548,6 +547,7 @@ function whenLoaded(img) {
   });
 }
 
+/** Lets go of an `<img>` not shown: a blob's memory is freed, a URL's request stopped. */
 function dropImage(img) {
   if (img.src.startsWith('blob:')) URL.revokeObjectURL(img.src);
   else if (!img.isConnected) img.removeAttribute('src');
@@ -965,7 +965,7 @@ export class FocalImg extends (globalThis.HTMLElement ?? class {}) {
 
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
-    if (name === 'alt') { this.#describe(); for (const layer of this.#layers) layer.alt = value ?? ''; }
+    if (name === 'alt') { this.#describe(); for (const layer of [...this.#layers, this.#pending]) if (layer) layer.alt = value ?? ''; }
     else if (name === 'placeholder' || name === 'preview' || name === 'fallback' || name === 'aspect') {
       if (this.#frame) this.#reflect(name, value);
       if (name === 'placeholder' && value === 'preview') { this.#previewFor = null; this.#schedule(true); }
