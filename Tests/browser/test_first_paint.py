@@ -122,7 +122,6 @@ class FirstPaintTests(unittest.TestCase):
         self.assertLessEqual(median["element alone + stylesheet"], bound(base), results)
         for name in ("README markup", "element alone + stylesheet"):
             self.assertLess(max(r[1] for r in results[name]), 0.01, f"{name}: layout shift {results[name]}")
-        for name in ("README markup", "element alone + stylesheet"):
             self.assertEqual([r[2] for r in results[name]], [1] * loads, f"{name}: one image request per load")
         # The largest paint names the image, in the page's DOM, in every form.
         self.assertEqual({r[4] for r in results["<img>"]}, {"main > img"})
